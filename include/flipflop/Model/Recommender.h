@@ -1,0 +1,60 @@
+//===- flipflop/Model/Recommender.h - Configuration space, Pareto, picks ---===//
+#ifndef FLIPFLOP_MODEL_RECOMMENDER_H
+#define FLIPFLOP_MODEL_RECOMMENDER_H
+
+#include "flipflop/Model/Model.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flipflop {
+
+enum class Objective : unsigned { Energy, Time, EDP, EnergyWithinBudget };
+const char *objectiveName(Objective O);
+/// Parses "energy", "time", "edp", "energy-within:5" / "energy<=5%".
+bool parseObjective(const std::string &S, Objective &O, double &BudgetPct);
+
+struct SweepOptions {
+  ModelOptions Model;
+  uint64_t TotalThreads = 0;        ///< 0: Model.DefaultTotalThreads.
+  std::array<unsigned, 3> Grid{0, 0, 0}; ///< Known grid (launch facts).
+  double PowerMinW = 0, PowerMaxW = 0; ///< 0: the GPU's range.
+  unsigned PowerSteps = 8;          ///< Power limits considered.
+  double SlowdownBudgetPct = 5;     ///< For EnergyWithinBudget.
+  bool SweepPower = true;
+  bool SweepMinBlocks = true;
+};
+
+/// Named picks: indices into SweepResult::Configs.
+struct Picks {
+  size_t Fastest = 0, LeastEnergy = 0, EnergyWithinBudget = 0, BestEDP = 0,
+         OccupancyHeuristic = 0;
+};
+
+struct SweepResult {
+  std::vector<Prediction> Configs;
+  std::vector<size_t> Pareto;       ///< Sorted by time.
+  Picks Pick;
+  double SearchSpaceReduction = 0;  ///< 1 - |Pareto| / |space|.
+  /// True when the block shape was held at the author's (fixed by a tile,
+  /// reqntid, or unknown); ShapeReason says why.
+  bool ShapeHeld = false;
+  std::string ShapeReason;
+  /// One explanation per pick, in the model's own terms.
+  std::string ExplainFastest, ExplainLeastEnergy, ExplainBudget, ExplainEDP,
+      ExplainHeuristic;
+  /// The whole-kernel explanation for the chosen objective.
+  std::string Explanation;
+  size_t pick(Objective O) const;
+};
+
+/// Enumerates the configuration space of \p K on \p GPU and chooses.
+SweepResult sweep(const KernelProfile &K, const GPUSpec &GPU,
+                  const SweepOptions &Opts = {});
+
+/// Indices of the (time, energy) Pareto-optimal points, sorted by time.
+std::vector<size_t> paretoFront(const std::vector<Prediction> &Ps);
+
+} // namespace flipflop
+
+#endif

@@ -1,0 +1,211 @@
+//===- flipflop/Profile/KernelProfile.h - What FlipFlop knows of a kernel -===//
+//
+// Plain data shared by the IR front end (the pass), the PTX front end
+// (flipflop-ptx, the plugin's PTX reader) and the model. No LLVM IR types, so
+// the model and the PTX path are testable without building IR.
+//
+// All work counts are *per thread*, already weighted by loop trip counts.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_PROFILE_KERNELPROFILE_H
+#define FLIPFLOP_PROFILE_KERNELPROFILE_H
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flipflop {
+
+/// Functional-unit classes of the instruction mix.
+enum class OpClass : unsigned {
+  FP32,       ///< add/sub/mul/fma/min/max on f32 (an FMA counts once).
+  FP64,       ///< f64 arithmetic.
+  FP16,       ///< f16/bf16 arithmetic, scalar lanes (packed x2 counts 2).
+  Int,        ///< integer add/sub/logic/shift/compare/select/min/max.
+  IntMul,     ///< integer multiply, mad, divide/remainder (expanded).
+  SFU,        ///< transcendentals, rcp, rsqrt, sqrt (MUFU).
+  Conv,       ///< conversions between types.
+  Shuffle,    ///< warp shuffles, votes, match, redux.
+  Barrier,    ///< bar.sync / __syncthreads and friends.
+  AtomicGlobal,
+  AtomicShared,
+  LoadGlobal,
+  StoreGlobal,
+  LoadShared,
+  StoreShared,
+  LoadLocal,
+  StoreLocal,
+  LoadConst,
+  LoadParam,
+  LoadGeneric,
+  StoreGeneric,
+  Branch,
+  Tensor,     ///< tensor-core instructions (count); FLOPs in TensorFlops.
+  Other,
+  NumClasses
+};
+constexpr unsigned NumOpClasses = static_cast<unsigned>(OpClass::NumClasses);
+/// Stable lower-case name ("fp32", "load.global", ...), used in every report.
+const char *opClassName(OpClass C);
+
+/// Address spaces as NVPTX numbers them.
+enum class AddrSpace : unsigned {
+  Generic = 0,
+  Global = 1,
+  Shared = 3,
+  Const = 4,
+  Local = 5,
+  Param = 101
+};
+
+/// How a warp's 32 lanes spread over memory for one access.
+enum class AccessPattern : unsigned {
+  Uniform,   ///< every lane the same address (broadcast).
+  Coalesced, ///< consecutive lanes, consecutive elements.
+  Strided,   ///< constant stride larger than the element.
+  Unknown    ///< data-dependent (gather/scatter) or not analysable.
+};
+const char *accessPatternName(AccessPattern P);
+
+/// One static memory access in the kernel.
+struct MemAccess {
+  AddrSpace Space = AddrSpace::Global;
+  bool IsStore = false;
+  bool IsAtomic = false;
+  bool ReadOnly = false;     ///< __ldg / ld.global.nc / invariant.
+  unsigned Bytes = 4;        ///< Bytes per lane (vector width included).
+  double Count = 1;          ///< Executions per thread (loop weighted).
+  AccessPattern Pattern = AccessPattern::Unknown;
+  int64_t StrideBytes = 0;   ///< Address delta between adjacent lanes.
+  bool LoopInvariant = false; ///< Same address on every iteration.
+  double SectorsPerRequest = 0; ///< 32-byte sectors per warp request.
+  unsigned BankConflictWays = 1; ///< Shared: serialisation degree (1 = none).
+  unsigned Line = 0;         ///< Source line (0 unknown).
+};
+
+/// A loop and how its trip count was found.
+struct LoopRecord {
+  unsigned Depth = 1;
+  unsigned Line = 0;
+  double Trip = 1;           ///< Trip count used for weighting.
+  bool Exact = false;        ///< Constant trip count.
+  bool Guessed = false;      ///< Default used (symbolic, unresolved).
+  std::string Symbolic;      ///< e.g. "n / blockDim.x" when not constant.
+  bool DependsOnBlockDim = false; ///< Trip count scales with 1/blockDim.
+  bool GridStride = false;   ///< Grid-stride loop (trip ~ N / (grid*block)).
+};
+
+/// Resource facts: exact from ptxas when available, else estimated.
+struct Resources {
+  unsigned Registers = 0;
+  bool RegistersExact = false;   ///< From ptxas -v.
+  unsigned EstimatedRegisters = 0; ///< IR/PTX liveness estimate.
+  unsigned SpillStoreBytes = 0, SpillLoadBytes = 0;
+  unsigned StackFrameBytes = 0;
+  unsigned StaticSharedBytes = 0;
+  bool UsesDynamicShared = false;
+  unsigned DynamicSharedBytes = 0; ///< 0 with UsesDynamicShared: unknown.
+  unsigned ConstBytes = 0;
+  unsigned Barriers = 0;
+};
+
+/// Launch bounds the author wrote (0 = absent).
+struct LaunchBounds {
+  std::array<unsigned, 3> MaxNTid{0, 0, 0};
+  std::array<unsigned, 3> ReqNTid{0, 0, 0};
+  unsigned MinCTAsPerSM = 0;
+  unsigned MaxNReg = 0;
+  unsigned maxThreads() const;
+  bool any() const;
+};
+
+/// How the kernel depends on its block shape.
+struct ShapeInfo {
+  bool ReadsBlockDim = false;
+  std::array<bool, 3> UsesTid{false, false, false};
+  std::array<bool, 3> ReadsNTid{false, false, false};
+  bool ReadsGridDim = false;
+  /// A shared tile indexed by threadIdx fixes the block shape by design.
+  bool FixedByTile = false;
+  std::array<unsigned, 3> FixedBlock{0, 0, 0}; ///< Shape it requires.
+  std::string FixedReason;
+  /// Work per thread scales with 1/blockDim (block-stride loop inside).
+  bool WorkScalesWithBlock = false;
+  bool GridStrideLoop = false;
+};
+
+/// Everything FlipFlop knows of one kernel.
+struct KernelProfile {
+  std::string Name;          ///< Mangled symbol.
+  std::string DisplayName;   ///< Demangled where possible.
+  std::string File;
+  unsigned Line = 0;
+  std::string Source = "ir"; ///< "ir", "ptx" or "ir+ptx".
+
+  /// Per-thread dynamic instruction counts by class (loop weighted).
+  std::array<double, NumOpClasses> Ops{};
+  /// Tensor-core FLOPs per thread (warp-level MMA FLOPs / 32) and the type.
+  double TensorFlops = 0;
+  std::string TensorType; ///< "f16", "bf16", "tf32", "s8", "f64", "".
+  /// FLOPs per thread (FMA = 2), by precision, excluding tensor cores.
+  double Flops32 = 0, Flops64 = 0, Flops16 = 0;
+
+  std::vector<MemAccess> Accesses;
+  std::vector<LoopRecord> Loops;
+
+  /// Aggregates derived from Accesses (see finalizeProfile()).
+  double GlobalBytesRead = 0;    ///< Requested bytes per thread.
+  double GlobalBytesWritten = 0;
+  double GlobalSectorBytes = 0;  ///< Bytes moved in 32 B sectors per thread.
+  double SharedBytes = 0;        ///< Shared bytes per thread.
+  double SharedWavefronts = 0;   ///< Shared accesses x conflict ways / thread.
+  double LocalBytes = 0;         ///< Local (stack/spill) bytes per thread.
+  unsigned MaxBankConflictWays = 1;
+  double UncoalescedFraction = 0; ///< Of global requests, share not coalesced.
+
+  Resources Res;
+  LaunchBounds Bounds;
+  ShapeInfo Shape;
+
+  /// Divergence.
+  unsigned DivergentBranches = 0;
+  double DivergentWorkFraction = 0; ///< Share of ops under divergent branches.
+
+  /// Parallelism within a thread: independent global loads in flight (MLP)
+  /// and independent arithmetic chains (ILP); 1 when unknown.
+  double MLP = 1, ILP = 1;
+
+  /// Call graph facts.
+  unsigned CallsFollowed = 0;
+  bool HasRecursion = false, HasIndirectCalls = false;
+
+  /// What was guessed, in words the explanation can repeat.
+  std::vector<std::string> Guesses;
+  /// Non-fatal problems found while building the profile.
+  std::vector<std::string> Warnings;
+
+  double op(OpClass C) const { return Ops[static_cast<unsigned>(C)]; }
+  double &op(OpClass C) { return Ops[static_cast<unsigned>(C)]; }
+  /// FLOPs per DRAM byte (sectors moved); 0 when no DRAM traffic.
+  double arithmeticIntensity() const;
+  /// FLOPs per shared-memory byte.
+  double sharedIntensity() const;
+  /// Total FLOPs per thread including tensor work.
+  double totalFlops() const { return Flops32 + Flops64 + Flops16 + TensorFlops; }
+};
+
+/// Recomputes the aggregate fields of \p P from its accesses.
+void finalizeProfile(KernelProfile &P);
+
+/// Sectors (32 B) touched by one warp request of \p Bytes per lane at
+/// \p StrideBytes between lanes, for a full warp of \p Lanes lanes.
+double sectorsPerRequest(unsigned Bytes, int64_t StrideBytes,
+                         AccessPattern Pattern, unsigned Lanes = 32);
+/// Bank-conflict degree of a shared access with the given lane stride.
+unsigned bankConflictWays(unsigned Bytes, int64_t StrideBytes,
+                          AccessPattern Pattern, unsigned Banks = 32);
+
+} // namespace flipflop
+
+#endif

@@ -1,0 +1,180 @@
+//===- KernelProfile.cpp - Aggregates and helpers of the plain profile ----===//
+#include "flipflop/Profile/KernelProfile.h"
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+namespace flipflop {
+
+const char *opClassName(OpClass C) {
+  switch (C) {
+  case OpClass::FP32: return "fp32";
+  case OpClass::FP64: return "fp64";
+  case OpClass::FP16: return "fp16";
+  case OpClass::Int: return "int";
+  case OpClass::IntMul: return "int.mul";
+  case OpClass::SFU: return "sfu";
+  case OpClass::Conv: return "conv";
+  case OpClass::Shuffle: return "shuffle";
+  case OpClass::Barrier: return "barrier";
+  case OpClass::AtomicGlobal: return "atomic.global";
+  case OpClass::AtomicShared: return "atomic.shared";
+  case OpClass::LoadGlobal: return "load.global";
+  case OpClass::StoreGlobal: return "store.global";
+  case OpClass::LoadShared: return "load.shared";
+  case OpClass::StoreShared: return "store.shared";
+  case OpClass::LoadLocal: return "load.local";
+  case OpClass::StoreLocal: return "store.local";
+  case OpClass::LoadConst: return "load.const";
+  case OpClass::LoadParam: return "load.param";
+  case OpClass::LoadGeneric: return "load.generic";
+  case OpClass::StoreGeneric: return "store.generic";
+  case OpClass::Branch: return "branch";
+  case OpClass::Tensor: return "tensor";
+  case OpClass::Other: return "other";
+  case OpClass::NumClasses: break;
+  }
+  return "invalid";
+}
+
+const char *accessPatternName(AccessPattern P) {
+  switch (P) {
+  case AccessPattern::Uniform: return "uniform";
+  case AccessPattern::Coalesced: return "coalesced";
+  case AccessPattern::Strided: return "strided";
+  case AccessPattern::Unknown: return "unknown";
+  }
+  return "invalid";
+}
+
+unsigned LaunchBounds::maxThreads() const {
+  auto Prod = [](const std::array<unsigned, 3> &A) {
+    unsigned P = 1;
+    bool Any = false;
+    for (unsigned V : A)
+      if (V) {
+        P *= V;
+        Any = true;
+      }
+    return Any ? P : 0u;
+  };
+  if (unsigned R = Prod(ReqNTid))
+    return R;
+  return Prod(MaxNTid);
+}
+
+bool LaunchBounds::any() const {
+  return maxThreads() != 0 || MinCTAsPerSM != 0 || MaxNReg != 0;
+}
+
+double sectorsPerRequest(unsigned Bytes, int64_t StrideBytes,
+                         AccessPattern Pattern, unsigned Lanes) {
+  if (Bytes == 0 || Lanes == 0)
+    return 0;
+  const double Sector = 32.0;
+  switch (Pattern) {
+  case AccessPattern::Uniform:
+    return std::ceil(Bytes / Sector);
+  case AccessPattern::Unknown:
+    // A gather: assume every lane touches its own sector(s).
+    return Lanes * std::ceil(Bytes / Sector);
+  case AccessPattern::Coalesced:
+  case AccessPattern::Strided: {
+    uint64_t Stride = static_cast<uint64_t>(std::llabs(StrideBytes));
+    if (Stride == 0)
+      return std::ceil(Bytes / Sector);
+    // Count distinct sectors touched by lanes at offsets i*Stride, aligned
+    // start (the common case for arrays indexed from a block base).
+    std::set<uint64_t> Sectors;
+    for (unsigned L = 0; L < Lanes; ++L) {
+      uint64_t Lo = L * Stride, Hi = Lo + Bytes - 1;
+      for (uint64_t S = Lo / 32; S <= Hi / 32; ++S)
+        Sectors.insert(S);
+    }
+    return static_cast<double>(Sectors.size());
+  }
+  }
+  return Lanes;
+}
+
+unsigned bankConflictWays(unsigned Bytes, int64_t StrideBytes,
+                          AccessPattern Pattern, unsigned Banks) {
+  if (Pattern == AccessPattern::Uniform || Bytes == 0)
+    return 1;
+  if (Pattern == AccessPattern::Unknown)
+    return 1; // Unknown: not counted as a conflict (reported as unknown).
+  uint64_t Stride = static_cast<uint64_t>(std::llabs(StrideBytes));
+  if (Stride == 0)
+    return 1;
+  // Hardware serves 128 bytes per wavefront (32 banks x 4 B). Wide accesses
+  // (8/16 B) are split into half/quarter warps; conflicts are counted within
+  // each phase. Ways = max over banks of distinct 4-byte words mapped to it.
+  unsigned LanesPerPhase = Bytes >= 16 ? 8 : Bytes >= 8 ? 16 : 32;
+  unsigned Worst = 1;
+  for (unsigned Phase = 0; Phase < 32 / LanesPerPhase; ++Phase) {
+    std::vector<std::set<uint64_t>> Words(Banks);
+    for (unsigned L = 0; L < LanesPerPhase; ++L) {
+      uint64_t Addr = (Phase * LanesPerPhase + L) * Stride;
+      for (uint64_t W = Addr / 4; W <= (Addr + Bytes - 1) / 4; ++W)
+        Words[W % Banks].insert(W);
+    }
+    for (auto &S : Words)
+      Worst = std::max<unsigned>(Worst, S.size());
+  }
+  return Worst;
+}
+
+double KernelProfile::arithmeticIntensity() const {
+  double Bytes = GlobalSectorBytes;
+  return Bytes > 0 ? totalFlops() / Bytes : 0;
+}
+
+double KernelProfile::sharedIntensity() const {
+  return SharedBytes > 0 ? totalFlops() / SharedBytes : 0;
+}
+
+void finalizeProfile(KernelProfile &P) {
+  P.GlobalBytesRead = P.GlobalBytesWritten = P.GlobalSectorBytes = 0;
+  P.SharedBytes = P.SharedWavefronts = P.LocalBytes = 0;
+  P.MaxBankConflictWays = 1;
+  double Requests = 0, Uncoalesced = 0;
+  for (MemAccess &A : P.Accesses) {
+    switch (A.Space) {
+    case AddrSpace::Global:
+    case AddrSpace::Generic: {
+      if (A.SectorsPerRequest <= 0)
+        A.SectorsPerRequest = sectorsPerRequest(A.Bytes, A.StrideBytes, A.Pattern);
+      double Req = A.Count * A.Bytes;
+      if (A.IsStore || A.IsAtomic)
+        P.GlobalBytesWritten += Req;
+      if (!A.IsStore || A.IsAtomic)
+        P.GlobalBytesRead += Req;
+      // Per thread: a warp request moves SectorsPerRequest*32 bytes for 32
+      // threads. Loop-invariant addresses hit in cache after the first pass.
+      double Execs = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
+      P.GlobalSectorBytes += Execs * A.SectorsPerRequest * 32.0 / 32.0;
+      Requests += A.Count;
+      if (A.Pattern != AccessPattern::Coalesced && A.Pattern != AccessPattern::Uniform)
+        Uncoalesced += A.Count;
+      break;
+    }
+    case AddrSpace::Shared: {
+      if (A.BankConflictWays == 0)
+        A.BankConflictWays = 1;
+      P.SharedBytes += A.Count * A.Bytes;
+      P.SharedWavefronts += A.Count * A.BankConflictWays;
+      P.MaxBankConflictWays = std::max(P.MaxBankConflictWays, A.BankConflictWays);
+      break;
+    }
+    case AddrSpace::Local:
+      P.LocalBytes += A.Count * A.Bytes;
+      break;
+    default:
+      break;
+    }
+  }
+  P.UncoalescedFraction = Requests > 0 ? Uncoalesced / Requests : 0;
+}
+
+} // namespace flipflop

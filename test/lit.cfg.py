@@ -1,0 +1,54 @@
+# lit configuration for FlipFlop. Substitutions:
+#   %opt_ff          opt with FlipFlop.so loaded (-load-pass-plugin)
+#   %clang_ff_cuda   clang++ -x cuda, device only, CUDA headers, plugin loaded
+#   %clang_ff_nocuda the same without the CUDA headers (-nocudainc -nocudalib)
+#   %clang_cuda      clang++ -x cuda without the plugin (for comparisons)
+#   %ffplugin        path of FlipFlop.so
+#   %flipflop-ptx, %flipflop-apply, %flipflop-report: the tools
+#   %cuda_inc        -I to the test's CUDA shims, %S relative inputs
+import os
+import lit.formats
+
+config.name = "FlipFlop"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".cu", ".ptx", ".test", ".cmake"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.flipflop_obj_root, "test")
+
+llvm_bin = config.llvm_bin
+config.environment["PATH"] = os.pathsep.join(
+    [config.flipflop_bin, llvm_bin, config.environment.get("PATH", "")])
+# Never let a developer's environment steer the tests.
+for v in ["FLIPFLOP_CONFIG", "FLIPFLOP_GPU", "FLIPFLOP_OBJECTIVE",
+          "FLIPFLOP_REPORT_DIR", "FLIPFLOP_PTXAS", "FLIPFLOP_OPTIONS"]:
+    config.environment.pop(v, None)
+config.environment["FLIPFLOP_NO_CONFIG_SEARCH"] = "1"
+
+plugin = config.flipflop_plugin
+clang = os.path.join(llvm_bin, "clang++")
+cuda = config.cuda_path
+cuda_flags = "-x cuda -Wno-unknown-cuda-version --cuda-device-only"
+if cuda:
+    cuda_flags += " --cuda-path=%s" % cuda
+    config.available_features.add("cuda")
+else:
+    lit_config.note("no CUDA toolkit: tests that need CUDA headers are unsupported")
+if config.ptxas:
+    config.available_features.add("ptxas")
+else:
+    lit_config.note("no ptxas: ptxas-dependent tests are unsupported")
+
+config.substitutions.append(("%ffplugin", plugin))
+config.substitutions.append(
+    ("%opt_ff", "%s -load-pass-plugin=%s" % (os.path.join(llvm_bin, "opt"), plugin)))
+config.substitutions.append(
+    ("%clang_ff_nocuda", "%s -x cuda -Wno-unknown-cuda-version --cuda-device-only -nocudainc -nocudalib -fpass-plugin=%s" % (clang, plugin)))
+config.substitutions.append(
+    ("%clang_ff_cuda", "%s %s -fpass-plugin=%s" % (clang, cuda_flags, plugin)))
+config.substitutions.append(
+    ("%clang_cuda_host", "%s -x cuda -Wno-unknown-cuda-version %s" % (clang, ("--cuda-path=%s" % cuda) if cuda else "-nocudainc -nocudalib")))
+config.substitutions.append(("%clang_cuda", "%s %s" % (clang, cuda_flags)))
+config.substitutions.append(("%clangxx", clang))
+config.substitutions.append(("%ptxas", config.ptxas or "false"))
+config.substitutions.append(("%flipflop_src", config.flipflop_src_root))
