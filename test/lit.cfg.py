@@ -50,5 +50,10 @@ config.substitutions.append(
     ("%clang_cuda_host", "%s -x cuda -Wno-unknown-cuda-version %s" % (clang, ("--cuda-path=%s" % cuda) if cuda else "-nocudainc -nocudalib")))
 config.substitutions.append(("%clang_cuda", "%s %s" % (clang, cuda_flags)))
 config.substitutions.append(("%clangxx", clang))
+# .cu -> device IR on stdout, without the CUDA toolkit (test/Inputs/ff_cuda.h).
+config.substitutions.append(
+    ("%cu2ll", "%s -x cuda -Wno-unknown-cuda-version --cuda-device-only -nocudainc -nocudalib -emit-llvm -S -I%s -o -" % (
+        clang, os.path.join(config.flipflop_src_root, "test", "Inputs"))))
+config.substitutions.append(("%profile", "opt -load-pass-plugin=%s '-passes=print<flipflop-profile>' -disable-output" % plugin))
 config.substitutions.append(("%ptxas", config.ptxas or "false"))
 config.substitutions.append(("%flipflop_src", config.flipflop_src_root))

@@ -1,1 +1,1362 @@
-// Placeholder: being written.
+//===- IRProfile.cpp - KernelProfile from NVPTX IR ------------------------===//
+//
+// Walks a kernel and the device functions it calls, weighting every
+// instruction by the trip counts of the loops around it (LoopInfo and
+// ScalarEvolution), classifying it by functional unit, and analysing each
+// memory access's address as an affine function of threadIdx.x to find its
+// coalescing (global) or bank-conflict (shared) character. See
+// docs/ARCHITECTURE.md ("IR front end") for the rules and their defaults.
+//
+//===----------------------------------------------------------------------===//
+#include "flipflop/Profile/IRProfile.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/UniformityAnalysis.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <cmath>
+
+using namespace llvm;
+
+namespace flipflop {
+
+AnalysisKey KernelProfileAnalysis::Key;
+
+bool isKernel(const Function &F) {
+  return !F.isDeclaration() && F.getCallingConv() == CallingConv::PTX_Kernel;
+}
+
+namespace {
+
+/// Limits that keep the analysis linear and bounded on odd input.
+constexpr unsigned MaxCallDepth = 8;
+constexpr unsigned MaxStrideDepth = 48;
+constexpr double MaxWeight = 1e12;
+
+//===----------------------------------------------------------------------===//
+// Special registers
+//===----------------------------------------------------------------------===//
+
+enum class SReg { None, Tid, NTid, CtaId, NCtaId, LaneId, WarpId };
+
+/// Classifies a read of a PTX special register; \p Dim receives 0..2.
+SReg specialRegister(const Value *V, unsigned &Dim) {
+  const auto *CI = dyn_cast<CallBase>(V);
+  if (!CI || !CI->getCalledFunction())
+    return SReg::None;
+  StringRef N = CI->getCalledFunction()->getName();
+  if (!N.consume_front("llvm.nvvm.read.ptx.sreg."))
+    return SReg::None;
+  auto Dimension = [&](StringRef S) {
+    Dim = S.ends_with(".x") ? 0 : S.ends_with(".y") ? 1 : 2;
+  };
+  Dim = 0;
+  if (N.starts_with("tid.")) {
+    Dimension(N);
+    return SReg::Tid;
+  }
+  if (N.starts_with("ntid.")) {
+    Dimension(N);
+    return SReg::NTid;
+  }
+  if (N.starts_with("ctaid.")) {
+    Dimension(N);
+    return SReg::CtaId;
+  }
+  if (N.starts_with("nctaid.")) {
+    Dimension(N);
+    return SReg::NCtaId;
+  }
+  if (N == "laneid")
+    return SReg::LaneId;
+  if (N == "warpid")
+    return SReg::WarpId;
+  return SReg::None;
+}
+
+//===----------------------------------------------------------------------===//
+// Addresses as affine functions of threadIdx.x
+//===----------------------------------------------------------------------===//
+
+/// d(value)/d(threadIdx.x): Known(S) (S = 0 means uniform across the warp's
+/// lanes), Symbolic (uniform but unknown coefficient, e.g. a row pitch
+/// argument), Varying (data dependent), or Self (the PHI being evaluated).
+struct Stride {
+  enum KindTy { Known, Symbolic, Varying, Self } Kind = Known;
+  int64_t S = 0;
+  static Stride known(int64_t S) { return {Known, S}; }
+  static Stride symbolic() { return {Symbolic, 0}; }
+  static Stride varying() { return {Varying, 0}; }
+  bool isUniform() const { return Kind == Known && S == 0; }
+  bool operator==(const Stride &O) const { return Kind == O.Kind && S == O.S; }
+};
+
+Stride addStrides(Stride A, Stride B, bool Subtract = false) {
+  if (A.Kind == Stride::Varying || B.Kind == Stride::Varying)
+    return Stride::varying();
+  if (A.Kind == Stride::Self || B.Kind == Stride::Self) {
+    // phi + uniform step keeps the phi's stride.
+    if (A.Kind == Stride::Self && B.isUniform())
+      return A;
+    if (B.Kind == Stride::Self && A.isUniform() && !Subtract)
+      return B;
+    return Stride::varying();
+  }
+  if (A.Kind == Stride::Symbolic || B.Kind == Stride::Symbolic)
+    return Stride::symbolic();
+  return Stride::known(Subtract ? A.S - B.S : A.S + B.S);
+}
+
+Stride scaleStride(Stride A, int64_t C) {
+  if (A.Kind != Stride::Known)
+    return A.Kind == Stride::Self ? Stride::varying() : A;
+  return Stride::known(A.S * C);
+}
+
+class StrideAnalysis {
+public:
+  explicit StrideAnalysis(const DataLayout &DL) : DL(DL) {}
+
+  Stride get(const Value *V, unsigned Depth = 0) {
+    auto It = Memo.find(V);
+    if (It != Memo.end())
+      return It->second;
+    if (Depth > MaxStrideDepth)
+      return Stride::varying();
+    Stride R = compute(V, Depth);
+    // A PHI's provisional Self entry is replaced by its final value.
+    Memo[V] = R;
+    return R;
+  }
+
+private:
+  const DataLayout &DL;
+  DenseMap<const Value *, Stride> Memo;
+
+  Stride allUniformOr(const User *U, unsigned Depth) {
+    for (const Use &Op : U->operands()) {
+      if (isa<BasicBlock>(Op) || isa<Function>(Op))
+        continue;
+      if (!get(Op, Depth + 1).isUniform())
+        return Stride::varying();
+    }
+    return Stride::known(0);
+  }
+
+  Stride compute(const Value *V, unsigned Depth) {
+    if (isa<Constant>(V) || isa<Argument>(V))
+      return Stride::known(0);
+    unsigned Dim = 0;
+    switch (specialRegister(V, Dim)) {
+    case SReg::Tid:
+      return Stride::known(Dim == 0 ? 1 : 0);
+    case SReg::LaneId:
+      return Stride::known(1);
+    case SReg::NTid:
+    case SReg::CtaId:
+    case SReg::NCtaId:
+    case SReg::WarpId:
+      return Stride::known(0);
+    case SReg::None:
+      break;
+    }
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return Stride::varying();
+    switch (I->getOpcode()) {
+    case Instruction::Add:
+      return addStrides(get(I->getOperand(0), Depth + 1),
+                        get(I->getOperand(1), Depth + 1));
+    case Instruction::Or:
+      if (cast<PossiblyDisjointInst>(I)->isDisjoint())
+        return addStrides(get(I->getOperand(0), Depth + 1),
+                          get(I->getOperand(1), Depth + 1));
+      return allUniformOr(I, Depth);
+    case Instruction::Sub:
+      return addStrides(get(I->getOperand(0), Depth + 1),
+                        get(I->getOperand(1), Depth + 1), /*Subtract=*/true);
+    case Instruction::Mul: {
+      Stride A = get(I->getOperand(0), Depth + 1);
+      Stride B = get(I->getOperand(1), Depth + 1);
+      const auto *CA = dyn_cast<ConstantInt>(I->getOperand(0));
+      const auto *CB = dyn_cast<ConstantInt>(I->getOperand(1));
+      if (CB && CB->getBitWidth() <= 64)
+        return scaleStride(A, CB->getSExtValue());
+      if (CA && CA->getBitWidth() <= 64)
+        return scaleStride(B, CA->getSExtValue());
+      if (A.isUniform() && B.isUniform())
+        return Stride::known(0);
+      if (A.isUniform() || B.isUniform()) {
+        Stride Other = A.isUniform() ? B : A;
+        if (Other.Kind == Stride::Varying || Other.Kind == Stride::Self)
+          return Stride::varying();
+        return Stride::symbolic();
+      }
+      return Stride::varying();
+    }
+    case Instruction::Shl: {
+      const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
+      Stride A = get(I->getOperand(0), Depth + 1);
+      if (C && C->getZExtValue() < 62)
+        return scaleStride(A, int64_t(1) << C->getZExtValue());
+      return A.isUniform() && get(I->getOperand(1), Depth + 1).isUniform()
+                 ? Stride::known(0)
+                 : Stride::varying();
+    }
+    case Instruction::UDiv:
+    case Instruction::SDiv:
+    case Instruction::LShr:
+    case Instruction::AShr: {
+      Stride A = get(I->getOperand(0), Depth + 1);
+      const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
+      if (A.isUniform() && get(I->getOperand(1), Depth + 1).isUniform())
+        return Stride::known(0);
+      if (!C || A.Kind != Stride::Known || C->getBitWidth() > 64)
+        return Stride::varying();
+      int64_t Div = I->getOpcode() == Instruction::LShr ||
+                            I->getOpcode() == Instruction::AShr
+                        ? (C->getZExtValue() < 62 ? int64_t(1) << C->getZExtValue() : 0)
+                        : C->getSExtValue();
+      if (Div <= 0)
+        return Stride::varying();
+      if (A.S % Div == 0)
+        return Stride::known(A.S / Div);
+      // tid.x / 32 and the like: constant across a warp's lanes.
+      if (std::llabs(A.S) * 32 <= Div)
+        return Stride::known(0);
+      return Stride::varying();
+    }
+    case Instruction::URem:
+    case Instruction::SRem:
+    case Instruction::And: {
+      Stride A = get(I->getOperand(0), Depth + 1);
+      const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
+      if (A.isUniform() && get(I->getOperand(1), Depth + 1).isUniform())
+        return Stride::known(0);
+      if (!C || A.Kind != Stride::Known || C->getBitWidth() > 64)
+        return Stride::varying();
+      int64_t Mod = I->getOpcode() == Instruction::And ? C->getSExtValue() + 1
+                                                        : C->getSExtValue();
+      // x % M (or x & (M-1)) keeps the stride when a warp's span fits in M.
+      if (Mod > 0 && std::llabs(A.S) * 32 <= Mod)
+        return A;
+      return Stride::varying();
+    }
+    case Instruction::ZExt:
+    case Instruction::SExt:
+    case Instruction::Trunc:
+    case Instruction::BitCast:
+    case Instruction::AddrSpaceCast:
+    case Instruction::IntToPtr:
+    case Instruction::PtrToInt:
+    case Instruction::Freeze:
+      return get(I->getOperand(0), Depth + 1);
+    case Instruction::GetElementPtr: {
+      const auto *GEP = cast<GetElementPtrInst>(I);
+      Stride R = get(GEP->getPointerOperand(), Depth + 1);
+      for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
+           GTI != E; ++GTI) {
+        const Value *Idx = GTI.getOperand();
+        if (GTI.isStruct())
+          continue; // Struct field offsets are constants.
+        int64_t Size =
+            static_cast<int64_t>(GTI.getSequentialElementStride(DL).getFixedValue());
+        R = addStrides(R, scaleStride(get(Idx, Depth + 1), Size));
+      }
+      return R;
+    }
+    case Instruction::Select: {
+      Stride T = get(I->getOperand(1), Depth + 1);
+      Stride F = get(I->getOperand(2), Depth + 1);
+      if (T == F && get(I->getOperand(0), Depth + 1).isUniform())
+        return T;
+      return T == F ? T : Stride::varying();
+    }
+    case Instruction::PHI: {
+      const auto *PN = cast<PHINode>(I);
+      Memo[V] = Stride{Stride::Self, 0};
+      bool Have = false;
+      Stride R;
+      for (const Value *In : PN->incoming_values()) {
+        Stride S = get(In, Depth + 1);
+        if (S.Kind == Stride::Self)
+          continue;
+        if (!Have) {
+          R = S;
+          Have = true;
+        } else if (!(R == S)) {
+          R = Stride::varying();
+        }
+      }
+      Memo.erase(V);
+      return Have ? R : Stride::varying();
+    }
+    case Instruction::Load: {
+      const auto *LI = cast<LoadInst>(I);
+      // -O0: a private variable in an alloca. With a single store, the load
+      // sees that stored value (each thread has its own copy).
+      if (const auto *AI = dyn_cast<AllocaInst>(
+              getUnderlyingObject(LI->getPointerOperand(), 8))) {
+        const StoreInst *Only = nullptr;
+        for (const User *U : AI->users()) {
+          if (const auto *SI = dyn_cast<StoreInst>(U)) {
+            if (Only || SI->getValueOperand() == AI)
+              return Stride::varying();
+            Only = SI;
+          } else if (!isa<LoadInst>(U)) {
+            return Stride::varying(); // escapes or is indexed
+          }
+        }
+        return Only ? get(Only->getValueOperand(), Depth + 1) : Stride::varying();
+      }
+      return get(LI->getPointerOperand(), Depth + 1).isUniform()
+                 ? Stride::known(0)
+                 : Stride::varying();
+    }
+    case Instruction::Call: {
+      const auto *II = dyn_cast<IntrinsicInst>(I);
+      if (II && (II->getIntrinsicID() == Intrinsic::smax ||
+                 II->getIntrinsicID() == Intrinsic::smin ||
+                 II->getIntrinsicID() == Intrinsic::umax ||
+                 II->getIntrinsicID() == Intrinsic::umin)) {
+        Stride A = get(II->getArgOperand(0), Depth + 1);
+        Stride B = get(II->getArgOperand(1), Depth + 1);
+        if (A == B)
+          return A;
+        // min(i, n-1) with a uniform clamp behaves like i on most lanes.
+        if (B.isUniform())
+          return A;
+        if (A.isUniform())
+          return B;
+        return Stride::varying();
+      }
+      if (II && !II->mayReadOrWriteMemory() && !II->isConvergent())
+        return allUniformOr(I, Depth);
+      return Stride::varying();
+    }
+    default:
+      if (I->mayReadOrWriteMemory())
+        return Stride::varying();
+      return allUniformOr(I, Depth);
+    }
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Instruction classification
+//===----------------------------------------------------------------------===//
+
+unsigned lanesOf(Type *T) {
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return VT->getNumElements();
+  return 1;
+}
+
+/// Which FP class an FP type belongs to; Other for non-FP.
+OpClass fpClass(Type *T) {
+  Type *S = T->getScalarType();
+  if (S->isFloatTy())
+    return OpClass::FP32;
+  if (S->isDoubleTy())
+    return OpClass::FP64;
+  if (S->isHalfTy() || S->isBFloatTy())
+    return OpClass::FP16;
+  return OpClass::Other;
+}
+
+/// libdevice functions known to run on the SFU (plus a few FP32 ops).
+bool isLibdeviceSFU(StringRef N) {
+  return StringSwitch<bool>(N)
+      .Cases({"expf", "exp2f", "exp10f", "logf", "log2f", "log10f", "sinf",
+              "cosf", "tanf", "sincosf"},
+             true)
+      .Cases({"rsqrtf", "sqrtf", "powf", "tanhf", "fast_expf", "fast_logf",
+              "fast_sinf", "fast_cosf", "fast_powf", "fast_exp10f",
+              "fast_log2f", "fast_log10f", "fast_tanf", "frcp_rn", "fdividef",
+              "fast_fdividef"},
+             true)
+      .Default(false);
+}
+
+AddrSpace addrSpaceOf(unsigned AS) {
+  switch (AS) {
+  case 1:
+    return AddrSpace::Global;
+  case 3:
+    return AddrSpace::Shared;
+  case 4:
+    return AddrSpace::Const;
+  case 5:
+    return AddrSpace::Local;
+  case 101:
+    return AddrSpace::Param;
+  default:
+    return AddrSpace::Generic;
+  }
+}
+
+/// Finds the address space a generic pointer really points to by looking
+/// through casts and GEPs (clang emits generic pointers for kernel args and
+/// casts them to global; at -O0 nothing is inferred yet).
+unsigned underlyingAddrSpace(const Value *Ptr) {
+  for (unsigned I = 0; I < 16 && Ptr; ++I) {
+    unsigned AS = Ptr->getType()->getPointerAddressSpace();
+    if (AS != 0)
+      return AS;
+    if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(Ptr)) {
+      Ptr = ASC->getPointerOperand();
+      continue;
+    }
+    if (const auto *GEP = dyn_cast<GEPOperator>(Ptr)) {
+      Ptr = GEP->getPointerOperand();
+      continue;
+    }
+    if (isa<Argument>(Ptr))
+      return 1; // Kernel pointer arguments point to global memory.
+    if (const auto *LI = dyn_cast<LoadInst>(Ptr)) {
+      // A pointer loaded from an argument slot (-O0) is a global pointer.
+      if (isa<AllocaInst>(LI->getPointerOperand()->stripPointerCasts()))
+        return 1;
+    }
+    break;
+  }
+  return 0;
+}
+
+struct TensorShape {
+  unsigned M = 0, N = 0, K = 0;
+  std::string Type;
+  unsigned ThreadsPerOp = 32; // warp (mma/wmma) or warpgroup (wgmma)
+};
+
+/// Parses mNnNkN and the input type out of an NVVM tensor intrinsic name.
+bool parseTensorIntrinsic(StringRef Name, TensorShape &T) {
+  if (!(Name.starts_with("llvm.nvvm.wmma.") && Name.contains(".mma")) &&
+      !Name.starts_with("llvm.nvvm.mma.") &&
+      !Name.starts_with("llvm.nvvm.wgmma.mma_async"))
+    return false;
+  if (Name.starts_with("llvm.nvvm.wgmma."))
+    T.ThreadsPerOp = 128;
+  SmallVector<StringRef, 12> Parts;
+  Name.split(Parts, '.');
+  for (StringRef P : Parts) {
+    if (P.size() > 4 && P[0] == 'm' && P.contains('n') && P.contains('k')) {
+      size_t NPos = P.find('n'), KPos = P.find('k');
+      if (NPos == StringRef::npos || KPos == StringRef::npos || KPos < NPos)
+        continue;
+      P.substr(1, NPos - 1).getAsInteger(10, T.M);
+      P.substr(NPos + 1, KPos - NPos - 1).getAsInteger(10, T.N);
+      P.substr(KPos + 1).getAsInteger(10, T.K);
+    }
+    if (T.Type.empty() &&
+        (P == "f16" || P == "bf16" || P == "tf32" || P == "s8" || P == "u8" ||
+         P == "f64" || P == "e4m3" || P == "e5m2" || P == "s4" || P == "b1"))
+      T.Type = P.str();
+  }
+  if (T.Type.empty())
+    T.Type = "f16";
+  return T.M && T.N && T.K;
+}
+
+//===----------------------------------------------------------------------===//
+// SCEV evaluation with launch facts
+//===----------------------------------------------------------------------===//
+
+bool scevMentions(const SCEV *S, SReg Reg) {
+  bool Found = false;
+  SCEVExprContains(S, [&](const SCEV *X) {
+    if (const auto *U = dyn_cast<SCEVUnknown>(X)) {
+      unsigned Dim;
+      if (specialRegister(U->getValue(), Dim) == Reg)
+        Found = true;
+    }
+    return Found;
+  });
+  return Found;
+}
+
+/// Evaluates \p S with kernel arguments and blockDim replaced by the facts.
+std::optional<int64_t> evaluateSCEV(const SCEV *S, const LaunchFacts &Facts,
+                                    unsigned Depth = 0) {
+  if (Depth > 32)
+    return std::nullopt;
+  if (const auto *C = dyn_cast<SCEVConstant>(S))
+    return C->getAPInt().getSExtValue();
+  if (const auto *U = dyn_cast<SCEVUnknown>(S)) {
+    if (const auto *A = dyn_cast<Argument>(U->getValue())) {
+      auto It = Facts.ArgValues.find(A->getArgNo());
+      if (It != Facts.ArgValues.end())
+        return It->second;
+      return std::nullopt;
+    }
+    unsigned Dim;
+    switch (specialRegister(U->getValue(), Dim)) {
+    case SReg::NTid:
+      return Dim == 0 ? int64_t(Facts.AssumedBlockX) : 1;
+    case SReg::Tid:
+    case SReg::LaneId:
+      return 0; // Counts are those of thread 0 (a representative thread).
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *C = dyn_cast<SCEVCastExpr>(S))
+    return evaluateSCEV(C->getOperand(), Facts, Depth + 1);
+  if (const auto *D = dyn_cast<SCEVUDivExpr>(S)) {
+    auto L = evaluateSCEV(D->getLHS(), Facts, Depth + 1);
+    auto R = evaluateSCEV(D->getRHS(), Facts, Depth + 1);
+    if (!L || !R || *R == 0)
+      return std::nullopt;
+    return static_cast<int64_t>(static_cast<uint64_t>(*L) / static_cast<uint64_t>(*R));
+  }
+  if (const auto *N = dyn_cast<SCEVNAryExpr>(S)) {
+    if (isa<SCEVAddRecExpr>(N))
+      return std::nullopt;
+    std::optional<int64_t> Acc;
+    for (const SCEV *Op : N->operands()) {
+      auto V = evaluateSCEV(Op, Facts, Depth + 1);
+      if (!V)
+        return std::nullopt;
+      if (!Acc) {
+        Acc = *V;
+        continue;
+      }
+      switch (N->getSCEVType()) {
+      case scAddExpr: *Acc += *V; break;
+      case scMulExpr: *Acc *= *V; break;
+      case scSMaxExpr: case scUMaxExpr: *Acc = std::max(*Acc, *V); break;
+      case scSMinExpr: case scUMinExpr: case scSequentialUMinExpr:
+        *Acc = std::min(*Acc, *V); break;
+      default: return std::nullopt;
+      }
+    }
+    return Acc;
+  }
+  return std::nullopt;
+}
+
+std::string scevText(const SCEV *S) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  S->print(OS);
+  constexpr size_t MaxLen = 60;
+  if (Text.size() > MaxLen)
+    Text = Text.substr(0, MaxLen - 3) + "...";
+  return Text;
+}
+
+//===----------------------------------------------------------------------===//
+// The walker
+//===----------------------------------------------------------------------===//
+
+class ProfileBuilder {
+public:
+  ProfileBuilder(Function &Kernel, FunctionAnalysisManager &FAM,
+                 const LaunchFacts &Facts)
+      : Kernel(Kernel), FAM(FAM), Facts(Facts),
+        DL(Kernel.getParent()->getDataLayout()) {}
+
+  KernelProfile build();
+
+private:
+  Function &Kernel;
+  FunctionAnalysisManager &FAM;
+  const LaunchFacts &Facts;
+  const DataLayout &DL;
+  KernelProfile P;
+  SmallPtrSet<const Function *, 8> OnStack;
+  SmallPtrSet<const GlobalVariable *, 8> SharedSeen;
+  std::vector<const GlobalVariable *> SharedArrays;
+  DenseMap<const Loop *, LoopRecord> LoopMemo;
+  double TotalWork = 0, DivergentWork = 0;
+  unsigned MaxGlobalLoadsPerBlock = 0;
+
+  void walk(Function &F, double Weight, unsigned Depth);
+  const LoopRecord &loopRecord(const Loop *L, ScalarEvolution &SE,
+                               Function &F, unsigned Depth);
+  double blockWeight(const BasicBlock &BB, LoopInfo &LI, ScalarEvolution &SE,
+                     Function &F, unsigned Depth);
+  void classify(Instruction &I, double W, StrideAnalysis &SA, LoopInfo &LI,
+                ScalarEvolution &SE, unsigned Depth, bool Divergent);
+
+  void addAccess(Instruction &I, Value *Ptr, Type *ValTy, bool IsStore,
+                 bool IsAtomic, double W, StrideAnalysis &SA, LoopInfo &LI,
+                 ScalarEvolution &SE);
+  void noteSharedUse(const Value *Ptr);
+  void shapeFromBounds();
+  void decideShape();
+  unsigned estimateRegisters(Function &F);
+  unsigned lineOf(const Instruction &I) const {
+    if (const DebugLoc &DLoc = I.getDebugLoc())
+      return DLoc.getLine();
+    return 0;
+  }
+};
+
+const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
+                                             Function &F, unsigned Depth) {
+  auto It = LoopMemo.find(L);
+  if (It != LoopMemo.end())
+    return It->second;
+  LoopRecord R;
+  R.Depth = L->getLoopDepth() + Depth;
+  if (const DebugLoc &Loc = L->getStartLoc())
+    R.Line = Loc.getLine();
+  if (unsigned TC = SE.getSmallConstantTripCount(L)) {
+    R.Trip = TC;
+    R.Exact = true;
+  } else {
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    if (!isa<SCEVCouldNotCompute>(BTC)) {
+      R.Symbolic = "(" + scevText(BTC) + ") + 1";
+      R.DependsOnBlockDim = scevMentions(BTC, SReg::NTid);
+      if (auto V = evaluateSCEV(BTC, Facts)) {
+        R.Trip = std::max<double>(1, double(*V) + 1);
+      } else {
+        R.Trip = Facts.DefaultTrip;
+        R.Guessed = true;
+      }
+    } else {
+      // Loops whose step is not constant: look for blockDim- and
+      // gridDim-strided induction variables.
+      for (PHINode &PN : L->getHeader()->phis()) {
+        if (!SE.isSCEVable(PN.getType()))
+          continue;
+        const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&PN));
+        if (!AR || AR->getLoop() != L)
+          continue;
+        const SCEV *Step = AR->getStepRecurrence(SE);
+        bool ByBlock = scevMentions(Step, SReg::NTid);
+        bool ByGrid = scevMentions(Step, SReg::NCtaId);
+        if (ByBlock && ByGrid) {
+          R.GridStride = true;
+          R.Symbolic = "N / (gridDim.x * blockDim.x)";
+        } else if (ByBlock) {
+          R.DependsOnBlockDim = true;
+          R.Symbolic = "N / blockDim.x";
+        }
+      }
+      if (R.Symbolic.empty())
+        R.Symbolic = "unknown";
+      R.Trip = Facts.DefaultTrip;
+      R.Guessed = true;
+      if (R.GridStride && Facts.TotalThreads) {
+        // Resolved against the problem size: one pass per launch-wide stride.
+        R.Trip = 1;
+        R.Guessed = false;
+      }
+    }
+  }
+  if (R.Guessed) {
+    std::string What = "loop";
+    if (R.Line)
+      What += " at line " + std::to_string(R.Line);
+    if (!F.getName().empty() && &F != &Kernel)
+      What += " in " + demangle(F.getName().str());
+    P.Guesses.push_back(What + ": trip count " + R.Symbolic +
+                        " not known, assumed " +
+                        std::to_string(static_cast<long long>(R.Trip)));
+  }
+  if (R.DependsOnBlockDim)
+    P.Shape.WorkScalesWithBlock = true;
+  if (R.GridStride)
+    P.Shape.GridStrideLoop = true;
+  P.Loops.push_back(R);
+  return LoopMemo.try_emplace(L, R).first->second;
+}
+
+double ProfileBuilder::blockWeight(const BasicBlock &BB, LoopInfo &LI,
+                                   ScalarEvolution &SE, Function &F,
+                                   unsigned Depth) {
+  double W = 1;
+  for (const Loop *L = LI.getLoopFor(&BB); L; L = L->getParentLoop())
+    W *= std::max(1.0, loopRecord(L, SE, F, Depth).Trip);
+  return std::min(W, MaxWeight);
+}
+
+void ProfileBuilder::noteSharedUse(const Value *Ptr) {
+  const Value *Base = getUnderlyingObject(Ptr, 16);
+  const auto *GV = dyn_cast_or_null<GlobalVariable>(Base);
+  if (!GV || GV->getAddressSpace() != 3 || !SharedSeen.insert(GV).second)
+    return;
+  SharedArrays.push_back(GV);
+  Type *T = GV->getValueType();
+  uint64_t Size = DL.getTypeAllocSize(T);
+  bool Dynamic = GV->hasExternalLinkage() && GV->isDeclaration();
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    Dynamic |= AT->getNumElements() == 0;
+  if (Dynamic)
+    P.Res.UsesDynamicShared = true;
+  else
+    P.Res.StaticSharedBytes += static_cast<unsigned>(Size);
+}
+
+void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
+                               bool IsStore, bool IsAtomic, double W,
+                               StrideAnalysis &SA, LoopInfo &LI,
+                               ScalarEvolution &SE) {
+  // Private variables (allocas, -O0) live in registers once ptxas has run:
+  // no memory traffic, no instruction.
+  if (isa<AllocaInst>(getUnderlyingObject(Ptr, 8)))
+    return;
+  MemAccess A;
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  if (AS == 0)
+    AS = underlyingAddrSpace(Ptr);
+  A.Space = addrSpaceOf(AS);
+  if (A.Space == AddrSpace::Shared)
+    noteSharedUse(Ptr);
+  A.IsStore = IsStore;
+  A.IsAtomic = IsAtomic;
+  A.Bytes = std::max<unsigned>(1, DL.getTypeStoreSize(ValTy).getFixedValue());
+  A.Count = W;
+  A.Line = lineOf(I);
+  if (const auto *LdI = dyn_cast<LoadInst>(&I))
+    A.ReadOnly = LdI->hasMetadata(LLVMContext::MD_invariant_load);
+  Stride S = SA.get(Ptr);
+  switch (S.Kind) {
+  case Stride::Known:
+    A.StrideBytes = S.S;
+    if (S.S == 0)
+      A.Pattern = AccessPattern::Uniform;
+    else if (static_cast<uint64_t>(std::llabs(S.S)) <= A.Bytes)
+      A.Pattern = AccessPattern::Coalesced;
+    else
+      A.Pattern = AccessPattern::Strided;
+    break;
+  case Stride::Symbolic:
+    // Uniform but unknown lane stride (e.g. a row pitch): every lane in a
+    // sector of its own unless launch facts say otherwise.
+    A.Pattern = AccessPattern::Strided;
+    A.StrideBytes = 0;
+    A.SectorsPerRequest = 32.0 * std::ceil(A.Bytes / 32.0);
+    A.BankConflictWays = A.Space == AddrSpace::Shared ? 32 : 1;
+    break;
+  default:
+    A.Pattern = AccessPattern::Unknown;
+    break;
+  }
+  if (const Loop *L = LI.getLoopFor(I.getParent()))
+    if (SE.isSCEVable(Ptr->getType()))
+      A.LoopInvariant = SE.isLoopInvariant(SE.getSCEV(Ptr), L);
+  if (A.Space == AddrSpace::Shared && S.Kind == Stride::Known)
+    A.BankConflictWays = bankConflictWays(A.Bytes, A.StrideBytes, A.Pattern);
+  // The op count by class.
+  OpClass C;
+  switch (A.Space) {
+  case AddrSpace::Global:
+    C = IsAtomic ? OpClass::AtomicGlobal
+                 : IsStore ? OpClass::StoreGlobal : OpClass::LoadGlobal;
+    break;
+  case AddrSpace::Shared:
+    C = IsAtomic ? OpClass::AtomicShared
+                 : IsStore ? OpClass::StoreShared : OpClass::LoadShared;
+    break;
+  case AddrSpace::Local:
+    C = IsStore ? OpClass::StoreLocal : OpClass::LoadLocal;
+    break;
+  case AddrSpace::Const:
+    C = OpClass::LoadConst;
+    break;
+  case AddrSpace::Param:
+    C = OpClass::LoadParam;
+    break;
+  default:
+    C = IsAtomic ? OpClass::AtomicGlobal
+                 : IsStore ? OpClass::StoreGeneric : OpClass::LoadGeneric;
+    break;
+  }
+  P.op(C) += W;
+  if (A.Space == AddrSpace::Local || A.Space == AddrSpace::Param ||
+      A.Space == AddrSpace::Const)
+    return; // Not traffic the model prices as DRAM/shared; counted above.
+  P.Accesses.push_back(A);
+}
+
+void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
+                              LoopInfo &LI, ScalarEvolution &SE,
+                              unsigned Depth, bool Divergent) {
+  auto Add = [&](OpClass C, double N = 1) { P.op(C) += W * N; };
+  auto AddFP = [&](Type *T, double FlopsPerLane) {
+    OpClass C = fpClass(T);
+    if (C == OpClass::Other)
+      return;
+    double Lanes = lanesOf(T);
+    // Packed f16x2 issues as one instruction of two lanes.
+    Add(C, Lanes);
+    double F = W * Lanes * FlopsPerLane;
+    if (C == OpClass::FP32)
+      P.Flops32 += F;
+    else if (C == OpClass::FP64)
+      P.Flops64 += F;
+    else
+      P.Flops16 += F;
+  };
+
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+  case Instruction::FMul:
+    AddFP(I.getType(), 1);
+    break;
+  case Instruction::FNeg:
+  case Instruction::FCmp:
+    if (fpClass(I.getOperand(0)->getType()) != OpClass::Other)
+      Add(fpClass(I.getOperand(0)->getType()), lanesOf(I.getOperand(0)->getType()));
+    break;
+  case Instruction::FDiv:
+  case Instruction::FRem: {
+    // IEEE division: a reciprocal on the SFU plus Newton steps (PTX div.rn
+    // expands to about 8 FP ops for f32; f64 to about 10 FP64 ops).
+    OpClass C = fpClass(I.getType());
+    Add(OpClass::SFU, lanesOf(I.getType()));
+    if (C == OpClass::FP64) {
+      Add(OpClass::FP64, 10 * lanesOf(I.getType()));
+      P.Flops64 += W * 10;
+    } else {
+      Add(OpClass::FP32, 8 * lanesOf(I.getType()));
+      P.Flops32 += W * 8;
+    }
+    break;
+  }
+  case Instruction::Add:
+  case Instruction::Sub:
+  case Instruction::And:
+  case Instruction::Or:
+  case Instruction::Xor:
+  case Instruction::Shl:
+  case Instruction::LShr:
+  case Instruction::AShr:
+  case Instruction::ICmp:
+  case Instruction::Select:
+    if (!I.getType()->getScalarType()->isIntegerTy(1) ||
+        I.getOpcode() == Instruction::ICmp || I.getOpcode() == Instruction::Select)
+      Add(OpClass::Int, lanesOf(I.getType()));
+    break;
+  case Instruction::Mul:
+    Add(OpClass::IntMul, lanesOf(I.getType()));
+    break;
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+  case Instruction::URem:
+  case Instruction::SRem:
+    // Division by a non-constant expands to ~20 integer ops with a
+    // multiply-high core; by a constant it becomes a multiply and shifts.
+    if (isa<ConstantInt>(I.getOperand(1))) {
+      Add(OpClass::IntMul, 1);
+      Add(OpClass::Int, 2);
+    } else {
+      Add(OpClass::IntMul, 4);
+      Add(OpClass::Int, 16);
+    }
+    break;
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+  case Instruction::FPToSI:
+  case Instruction::FPToUI:
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+    Add(OpClass::Conv, lanesOf(I.getType()));
+    break;
+  case Instruction::GetElementPtr: {
+    // Address arithmetic: one integer op per variable index (mad.wide).
+    unsigned Var = 0;
+    for (const Use &Idx : cast<GetElementPtrInst>(I).indices())
+      if (!isa<Constant>(Idx))
+        ++Var;
+    if (Var)
+      Add(OpClass::Int, Var);
+    break;
+  }
+  case Instruction::Br:
+    if (cast<BranchInst>(I).isConditional())
+      Add(OpClass::Branch);
+    break;
+  case Instruction::Switch:
+    Add(OpClass::Branch);
+    break;
+  case Instruction::Load: {
+    auto &LdI = cast<LoadInst>(I);
+    addAccess(I, LdI.getPointerOperand(), LdI.getType(), false, false, W, SA,
+              LI, SE);
+    break;
+  }
+  case Instruction::Store: {
+    auto &St = cast<StoreInst>(I);
+    addAccess(I, St.getPointerOperand(), St.getValueOperand()->getType(), true,
+              false, W, SA, LI, SE);
+    break;
+  }
+  case Instruction::AtomicRMW: {
+    auto &A = cast<AtomicRMWInst>(I);
+    addAccess(I, A.getPointerOperand(), A.getValOperand()->getType(), true,
+              true, W, SA, LI, SE);
+    break;
+  }
+  case Instruction::AtomicCmpXchg: {
+    auto &A = cast<AtomicCmpXchgInst>(I);
+    addAccess(I, A.getPointerOperand(), A.getNewValOperand()->getType(), true,
+              true, W, SA, LI, SE);
+    break;
+  }
+  case Instruction::Call: {
+    auto &CB = cast<CallBase>(I);
+    Function *Callee = CB.getCalledFunction();
+    if (!Callee) {
+      if (!CB.isInlineAsm()) {
+        P.HasIndirectCalls = true;
+        Add(OpClass::Other);
+      }
+      break;
+    }
+    StringRef N = Callee->getName();
+    unsigned Dim = 0;
+    SReg R = specialRegister(&I, Dim);
+    if (R != SReg::None) {
+      if (R == SReg::Tid)
+        P.Shape.UsesTid[Dim] = true;
+      else if (R == SReg::NTid) {
+        P.Shape.ReadsBlockDim = true;
+        P.Shape.ReadsNTid[Dim] = true;
+      } else if (R == SReg::NCtaId)
+        P.Shape.ReadsGridDim = true;
+      break;
+    }
+    if (Callee->isIntrinsic()) {
+      Intrinsic::ID ID = Callee->getIntrinsicID();
+      switch (ID) {
+      case Intrinsic::fma:
+      case Intrinsic::fmuladd:
+        AddFP(I.getType(), 2);
+        return;
+      case Intrinsic::sqrt:
+      case Intrinsic::exp:
+      case Intrinsic::exp2:
+      case Intrinsic::log:
+      case Intrinsic::log2:
+      case Intrinsic::log10:
+      case Intrinsic::sin:
+      case Intrinsic::cos:
+      case Intrinsic::pow:
+        Add(OpClass::SFU, lanesOf(I.getType()));
+        if (fpClass(I.getType()) == OpClass::FP64)
+          Add(OpClass::FP64, 8); // f64 transcendentals are FP64 sequences.
+        return;
+      case Intrinsic::fabs:
+      case Intrinsic::minnum:
+      case Intrinsic::maxnum:
+      case Intrinsic::minimum:
+      case Intrinsic::maximum:
+      case Intrinsic::copysign:
+      case Intrinsic::floor:
+      case Intrinsic::ceil:
+      case Intrinsic::trunc:
+      case Intrinsic::rint:
+      case Intrinsic::nearbyint:
+      case Intrinsic::round:
+        AddFP(I.getType(), 0);
+        return;
+      case Intrinsic::smax:
+      case Intrinsic::smin:
+      case Intrinsic::umax:
+      case Intrinsic::umin:
+      case Intrinsic::abs:
+      case Intrinsic::ctpop:
+      case Intrinsic::ctlz:
+      case Intrinsic::cttz:
+      case Intrinsic::bitreverse:
+      case Intrinsic::bswap:
+      case Intrinsic::fshl:
+      case Intrinsic::fshr:
+        Add(OpClass::Int, lanesOf(I.getType()));
+        return;
+      case Intrinsic::memcpy:
+      case Intrinsic::memmove:
+      case Intrinsic::memset:
+        Add(OpClass::Other);
+        return;
+      default:
+        break;
+      }
+      if (!N.starts_with("llvm.nvvm."))
+        return; // lifetime, dbg, assume, ...: no work
+      TensorShape TS;
+      if (parseTensorIntrinsic(N, TS)) {
+        Add(OpClass::Tensor);
+        P.TensorFlops += W * 2.0 * TS.M * TS.N * TS.K / TS.ThreadsPerOp;
+        if (P.TensorType.empty())
+          P.TensorType = TS.Type;
+        return;
+      }
+      if (N.starts_with("llvm.nvvm.wmma.") || N.starts_with("llvm.nvvm.ldmatrix") ||
+          N.starts_with("llvm.nvvm.stmatrix")) {
+        // Fragment loads/stores: shared or global by the pointer.
+        bool IsStore = N.contains(".store") || N.contains("stmatrix");
+        if (CB.arg_size() && CB.getArgOperand(0)->getType()->isPointerTy()) {
+          unsigned AS = CB.getArgOperand(0)->getType()->getPointerAddressSpace();
+          if (AS == 0)
+            AS = underlyingAddrSpace(CB.getArgOperand(0));
+          OpClass C = AS == 3 ? (IsStore ? OpClass::StoreShared : OpClass::LoadShared)
+                              : (IsStore ? OpClass::StoreGlobal : OpClass::LoadGlobal);
+          Add(C);
+          MemAccess A;
+          A.Space = AS == 3 ? AddrSpace::Shared : AddrSpace::Global;
+          A.IsStore = IsStore;
+          A.Bytes = 16; // a fragment row per lane, coalesced
+          A.Count = W;
+          A.Pattern = AccessPattern::Coalesced;
+          A.StrideBytes = 16;
+          A.Line = lineOf(I);
+          if (A.Space == AddrSpace::Shared)
+            noteSharedUse(CB.getArgOperand(0));
+          P.Accesses.push_back(A);
+        }
+        return;
+      }
+      if (N.contains("barrier") || N.contains("bar.sync") ||
+          N.contains("bar.warp.sync"))
+        return Add(N.contains("warp") ? OpClass::Shuffle : OpClass::Barrier);
+      if (N.starts_with("llvm.nvvm.shfl") || N.starts_with("llvm.nvvm.vote") ||
+          N.starts_with("llvm.nvvm.match") || N.starts_with("llvm.nvvm.redux") ||
+          N.starts_with("llvm.nvvm.activemask"))
+        return Add(OpClass::Shuffle);
+      if (N.contains("atomic")) {
+        unsigned AS = CB.arg_size() && CB.getArgOperand(0)->getType()->isPointerTy()
+                          ? CB.getArgOperand(0)->getType()->getPointerAddressSpace()
+                          : 0;
+        return Add(AS == 3 ? OpClass::AtomicShared : OpClass::AtomicGlobal);
+      }
+      if (N.contains(".rsqrt") || N.contains(".sqrt") || N.contains(".rcp") ||
+          N.contains(".ex2") || N.contains(".lg2") || N.contains(".sin") ||
+          N.contains(".cos") || N.contains(".tanh"))
+        return Add(OpClass::SFU);
+      if (N.starts_with("llvm.nvvm.fma") || N.starts_with("llvm.nvvm.add") ||
+          N.starts_with("llvm.nvvm.mul") || N.starts_with("llvm.nvvm.fmax") ||
+          N.starts_with("llvm.nvvm.fmin") || N.starts_with("llvm.nvvm.fabs")) {
+        Add(N.contains(".d") && !N.contains(".ftz") ? OpClass::FP64 : OpClass::FP32);
+        if (N.starts_with("llvm.nvvm.fma"))
+          P.Flops32 += 2 * W;
+        return;
+      }
+      if (N.starts_with("llvm.nvvm.ldg") || N.starts_with("llvm.nvvm.ldu")) {
+        if (CB.arg_size())
+          addAccess(I, CB.getArgOperand(0), I.getType(), false, false, W, SA,
+                    LI, SE);
+        if (!P.Accesses.empty())
+          P.Accesses.back().ReadOnly = true;
+        return;
+      }
+      if (N.contains(".f2") || N.contains(".i2") || N.contains(".d2") ||
+          N.contains(".ui2") || N.contains(".ll2") || N.contains(".ull2"))
+        return Add(OpClass::Conv);
+      return Add(OpClass::Other);
+    }
+    if (N.starts_with("__nv_")) {
+      StringRef Base = N.drop_front(5);
+      if (isLibdeviceSFU(Base)) {
+        Add(OpClass::SFU);
+        Add(OpClass::FP32, 4);
+        P.Flops32 += 4 * W;
+        return;
+      }
+      if (Base.ends_with("f")) {
+        Add(OpClass::FP32, 4);
+        P.Flops32 += 4 * W;
+      } else {
+        Add(OpClass::FP64, 20);
+        P.Flops64 += 20 * W;
+      }
+      return;
+    }
+    if (Callee->isDeclaration()) {
+      if (N == "vprintf" || N == "malloc" || N == "free" ||
+          N.starts_with("__assertfail"))
+        return Add(OpClass::Other);
+      P.Warnings.push_back("call to external function '" + N.str() +
+                           "' counted as one 'other' instruction");
+      return Add(OpClass::Other);
+    }
+    // A device function that was not inlined: follow it.
+    if (OnStack.count(Callee) || Depth >= MaxCallDepth) {
+      P.HasRecursion |= OnStack.count(Callee) != 0;
+      if (Depth >= MaxCallDepth)
+        P.Warnings.push_back("call depth limit reached at '" + N.str() + "'");
+      return Add(OpClass::Other);
+    }
+    ++P.CallsFollowed;
+    walk(*Callee, W, Depth + 1);
+    return;
+  }
+  default:
+    break;
+  }
+}
+
+void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
+  OnStack.insert(&F);
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &UI = FAM.getResult<UniformityInfoAnalysis>(F);
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
+  StrideAnalysis SA(DL);
+  // Loops must be recorded per function: memo is keyed by Loop*, unique.
+
+  // Blocks under a divergent branch: dominated by one of its successors and
+  // not post-dominating the branch.
+  SmallPtrSet<const BasicBlock *, 16> DivergentBlocks;
+  for (BasicBlock &BB : F) {
+    auto *BI = dyn_cast<BranchInst>(BB.getTerminator());
+    if (!BI || !BI->isConditional() || !UI.isDivergent(BI->getCondition()))
+      continue;
+    ++P.DivergentBranches;
+    for (BasicBlock &Other : F)
+      if (&Other != &BB && DT.dominates(&BB, &Other) &&
+          !PDT.dominates(&Other, &BB))
+        DivergentBlocks.insert(&Other);
+  }
+
+  for (BasicBlock &BB : F) {
+    if (!DT.isReachableFromEntry(&BB))
+      continue;
+    double W = std::min(MaxWeight, Weight * blockWeight(BB, LI, SE, F, Depth));
+    bool Div = DivergentBlocks.count(&BB) != 0;
+    unsigned GlobalLoads = 0;
+    for (Instruction &I : BB) {
+      double Before = 0, After = 0;
+      for (double V : P.Ops)
+        Before += V;
+      classify(I, W, SA, LI, SE, Depth, Div);
+      for (double V : P.Ops)
+        After += V;
+      TotalWork += After - Before;
+      if (Div)
+        DivergentWork += After - Before;
+      if (auto *Ld = dyn_cast<LoadInst>(&I))
+        if (underlyingAddrSpace(Ld->getPointerOperand()) == 1 ||
+            Ld->getPointerAddressSpace() == 1)
+          ++GlobalLoads;
+    }
+    if (LI.getLoopFor(&BB) || Depth == 0)
+      MaxGlobalLoadsPerBlock = std::max(MaxGlobalLoadsPerBlock, GlobalLoads);
+  }
+  OnStack.erase(&F);
+}
+
+unsigned ProfileBuilder::estimateRegisters(Function &F) {
+  // Backward liveness over SSA values; each live value costs its width in
+  // 32-bit registers (i1 lives in predicate registers and costs nothing).
+  auto Cost = [&](const Value *V) -> unsigned {
+    Type *T = V->getType();
+    if (T->isVoidTy() || T->isLabelTy() || T->isIntegerTy(1) ||
+        isa<AllocaInst>(V) || T->isMetadataTy() || T->isTokenTy())
+      return 0;
+    if (T->isAggregateType())
+      return 0;
+    uint64_t Bits = DL.getTypeSizeInBits(T).getKnownMinValue();
+    if (T->isVectorTy() && T->getScalarType()->isIntegerTy(1))
+      return 0;
+    return static_cast<unsigned>((Bits + 31) / 32);
+  };
+  DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn;
+  auto Tracked = [](const Value *V) {
+    return isa<Instruction>(V) || isa<Argument>(V);
+  };
+  // Iterate to a fixed point (bounded).
+  bool Changed = true;
+  for (unsigned Iter = 0; Changed && Iter < 32; ++Iter) {
+    Changed = false;
+    for (BasicBlock &BB : reverse(F)) {
+      SmallPtrSet<const Value *, 32> Live;
+      for (const BasicBlock *S : successors(&BB)) {
+        for (const Value *V : LiveIn[S])
+          if (!(isa<PHINode>(V) && cast<PHINode>(V)->getParent() == S))
+            Live.insert(V);
+        for (const PHINode &PN : S->phis()) {
+          const Value *In = PN.getIncomingValueForBlock(&BB);
+          if (In && Tracked(In))
+            Live.insert(In);
+        }
+      }
+      for (Instruction &I : reverse(BB)) {
+        Live.erase(&I);
+        if (isa<PHINode>(I))
+          continue;
+        for (const Use &U : I.operands())
+          if (Tracked(U))
+            Live.insert(U);
+      }
+      for (const PHINode &PN : BB.phis())
+        Live.insert(&PN);
+      auto &Old = LiveIn[&BB];
+      if (Old.size() != Live.size()) {
+        Old = Live;
+        Changed = true;
+      }
+    }
+  }
+  unsigned Max = 0;
+  for (BasicBlock &BB : F) {
+    SmallPtrSet<const Value *, 32> Live;
+    for (const BasicBlock *S : successors(&BB)) {
+      for (const Value *V : LiveIn[S])
+        if (!(isa<PHINode>(V) && cast<PHINode>(V)->getParent() == S))
+          Live.insert(V);
+      for (const PHINode &PN : S->phis())
+        if (const Value *In = PN.getIncomingValueForBlock(&BB))
+          if (Tracked(In))
+            Live.insert(In);
+    }
+    unsigned Cur = 0;
+    for (const Value *V : Live)
+      Cur += Cost(V);
+    Max = std::max(Max, Cur);
+    for (Instruction &I : reverse(BB)) {
+      if (Live.erase(&I))
+        Cur -= std::min(Cur, Cost(&I));
+      if (isa<PHINode>(I))
+        continue;
+      for (const Use &U : I.operands())
+        if (Tracked(U) && Live.insert(U).second)
+          Cur += Cost(U);
+      Max = std::max(Max, Cur);
+    }
+  }
+  // ptxas keeps a few registers for addresses and the stack pointer.
+  return std::min(255u, Max + 4);
+}
+
+void ProfileBuilder::shapeFromBounds() {
+  auto ParseDims = [](StringRef S, std::array<unsigned, 3> &Out) {
+    SmallVector<StringRef, 3> Parts;
+    S.split(Parts, ',');
+    for (unsigned I = 0; I < Parts.size() && I < 3; ++I)
+      Parts[I].trim().getAsInteger(10, Out[I]);
+    for (unsigned I = Parts.size(); I < 3; ++I)
+      Out[I] = Out[0] ? 1 : 0;
+  };
+  auto Str = [&](StringRef Attr) -> StringRef {
+    Attribute A = Kernel.getFnAttribute(Attr);
+    return A.isStringAttribute() ? A.getValueAsString() : StringRef();
+  };
+  if (StringRef S = Str("nvvm.maxntid"); !S.empty())
+    ParseDims(S, P.Bounds.MaxNTid);
+  if (StringRef S = Str("nvvm.reqntid"); !S.empty())
+    ParseDims(S, P.Bounds.ReqNTid);
+  if (StringRef S = Str("nvvm.minctasm"); !S.empty())
+    S.trim().getAsInteger(10, P.Bounds.MinCTAsPerSM);
+  if (StringRef S = Str("nvvm.maxnreg"); !S.empty())
+    S.trim().getAsInteger(10, P.Bounds.MaxNReg);
+}
+
+void ProfileBuilder::decideShape() {
+  ShapeInfo &S = P.Shape;
+  // A kernel that indexes by threadIdx.x without reading blockDim.x has its
+  // block width baked into its index arithmetic or a shared tile.
+  bool UsesAnyTid = S.UsesTid[0] || S.UsesTid[1] || S.UsesTid[2];
+  if (!UsesAnyTid)
+    return;
+  bool Baked = false;
+  for (unsigned D = 0; D < 3; ++D)
+    if (S.UsesTid[D] && !S.ReadsNTid[D])
+      Baked = true;
+  if (!Baked)
+    return;
+  S.FixedByTile = true;
+  // Find the tile that gives the shape: the largest static shared array.
+  const GlobalVariable *Tile = nullptr;
+  uint64_t Best = 0;
+  for (const GlobalVariable *GV : SharedArrays) {
+    uint64_t Size = DL.getTypeAllocSize(GV->getValueType());
+    if (isa<ArrayType>(GV->getValueType()) && Size > Best) {
+      Best = Size;
+      Tile = GV;
+    }
+  }
+  std::string Reason = "indexes by threadIdx without reading blockDim";
+  if (Tile) {
+    auto *Outer = cast<ArrayType>(Tile->getValueType());
+    uint64_t D0 = Outer->getNumElements(), D1 = 1;
+    if (auto *Inner = dyn_cast<ArrayType>(Outer->getElementType())) {
+      D1 = D0;
+      D0 = Inner->getNumElements();
+    }
+    if (S.UsesTid[1] && D1 > 1 && D0 * D1 <= 1024)
+      S.FixedBlock = {static_cast<unsigned>(D0), static_cast<unsigned>(D1), 1};
+    else if (!S.UsesTid[1] && D1 == 1 && D0 <= 1024 && D0 % 32 == 0)
+      S.FixedBlock = {static_cast<unsigned>(D0), 1, 1};
+    std::string Name = Tile->getName().str();
+    std::string Dims = D1 > 1 ? "[" + std::to_string(D1) + "][" +
+                                    std::to_string(D0) + "]"
+                              : "[" + std::to_string(D0) + "]";
+    Reason += "; shared tile " + Dims;
+    (void)Name;
+  }
+  if (P.Bounds.maxThreads())
+    Reason += "; author's __launch_bounds__ " +
+              std::to_string(P.Bounds.maxThreads());
+  S.FixedReason = Reason;
+}
+
+KernelProfile ProfileBuilder::build() {
+  P.Name = Kernel.getName().str();
+  P.DisplayName = demangle(P.Name);
+  P.Source = "ir";
+  if (const DISubprogram *SP = Kernel.getSubprogram()) {
+    P.Line = SP->getLine();
+    if (const DIFile *F = SP->getFile())
+      P.File = F->getFilename().str();
+  }
+  shapeFromBounds();
+  walk(Kernel, 1.0, 0);
+  P.Res.EstimatedRegisters = estimateRegisters(Kernel);
+  P.Res.Registers = P.Res.EstimatedRegisters;
+  P.Res.RegistersExact = false;
+  P.Res.Barriers = P.op(OpClass::Barrier) > 0 ? 1 : 0;
+  if (P.Res.UsesDynamicShared && !P.Res.DynamicSharedBytes)
+    P.Guesses.push_back("dynamic shared memory size unknown, assumed 0 bytes");
+  P.DivergentWorkFraction = TotalWork > 0 ? DivergentWork / TotalWork : 0;
+  P.MLP = std::max(1.0, std::min(8.0, double(MaxGlobalLoadsPerBlock)));
+  decideShape();
+  finalizeProfile(P);
+  return P;
+}
+
+} // namespace
+
+KernelProfile buildIRProfile(Function &F, FunctionAnalysisManager &FAM,
+                             const LaunchFacts &Facts) {
+  ProfileBuilder B(F, FAM, Facts);
+  return B.build();
+}
+
+KernelProfileAnalysis::Result
+KernelProfileAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
+  Result R;
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  for (Function &F : M)
+    if (isKernel(F))
+      R.insert({&F, buildIRProfile(F, FAM, Facts)});
+  return R;
+}
+
+} // namespace flipflop

@@ -198,6 +198,12 @@ struct KernelProfile {
 /// Recomputes the aggregate fields of \p P from its accesses.
 void finalizeProfile(KernelProfile &P);
 
+/// Merges the facts of the same kernel's PTX (\p PTX, from the PTX front end,
+/// possibly with ptxas resources) into an IR profile: exact resources,
+/// static shared memory after code generation, and the PTX's warnings. Work
+/// and memory counts stay the IR's (its trip counts come from SCEV).
+void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX);
+
 /// Sectors (32 B) touched by one warp request of \p Bytes per lane at
 /// \p StrideBytes between lanes, for a full warp of \p Lanes lanes.
 double sectorsPerRequest(unsigned Bytes, int64_t StrideBytes,

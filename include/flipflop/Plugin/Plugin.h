@@ -1,0 +1,59 @@
+//===- flipflop/Plugin/Plugin.h - The FlipFlop passes ---------------------===//
+#ifndef FLIPFLOP_PLUGIN_PLUGIN_H
+#define FLIPFLOP_PLUGIN_PLUGIN_H
+
+#include "flipflop/Profile/KernelProfile.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/CodeGen.h"
+#include <vector>
+
+namespace llvm {
+class PassBuilder;
+class TargetMachine;
+class raw_ostream;
+class raw_pwrite_stream;
+} // namespace llvm
+
+namespace flipflop {
+
+struct PluginOptions;
+
+/// The FlipFlop pass: profiles every kernel of an NVPTX module, runs the
+/// model and reports. With \p Deferred (clang's pipeline) and PTX analysis
+/// on, reporting waits for the PTX in the PreCodeGen callback.
+class FlipFlopPass : public llvm::PassInfoMixin<FlipFlopPass> {
+public:
+  explicit FlipFlopPass(bool Deferred) : Deferred(Deferred) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+
+private:
+  bool Deferred;
+};
+
+/// print<flipflop-profile>: the kernel profiles in a FileCheck-able form.
+class ProfilePrinterPass : public llvm::PassInfoMixin<ProfilePrinterPass> {
+public:
+  explicit ProfilePrinterPass(llvm::raw_ostream &OS) : OS(OS) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+
+private:
+  llvm::raw_ostream &OS;
+};
+
+/// Runs the model on \p Profiles and emits remarks, metadata, the JSON report
+/// and (opted in) launch bounds.
+void reportModule(llvm::Module &M, std::vector<KernelProfile> &Profiles,
+                  const PluginOptions &O);
+
+/// The PreCodeGen callback (see PassPlugin.h).
+bool preCodeGen(llvm::Module &M, llvm::TargetMachine &TM,
+                llvm::CodeGenFileType CGFT, llvm::raw_pwrite_stream &OS);
+
+/// Registers the pipeline names and clang's extension-point callback.
+void registerFlipFlopCallbacks(llvm::PassBuilder &PB);
+
+} // namespace flipflop
+
+#endif

@@ -1,0 +1,63 @@
+//===- flipflop/Profile/IRProfile.h - KernelProfile from NVPTX IR ---------===//
+//
+// The IR front end: an LLVM module analysis that builds one KernelProfile per
+// kernel (calling convention PTX_Kernel) of an NVPTX module.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_PROFILE_IRPROFILE_H
+#define FLIPFLOP_PROFILE_IRPROFILE_H
+
+#include "flipflop/Profile/KernelProfile.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/IR/PassManager.h"
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
+
+namespace flipflop {
+
+/// Facts known about launches, used to resolve symbolic trip counts.
+struct LaunchFacts {
+  /// Kernel argument values by index (all kernels) for SCEV evaluation.
+  std::map<unsigned, int64_t> ArgValues;
+  /// Block size assumed when evaluating counts that depend on blockDim
+  /// (the model rescales them per configuration).
+  unsigned AssumedBlockX = 256;
+  /// Total threads of the launch, for grid-stride loops (0: unknown).
+  uint64_t TotalThreads = 0;
+  /// Trip count used when a count cannot be resolved (documented default).
+  double DefaultTrip = 16;
+};
+
+/// Builds the profile of kernel \p F. Needs the function analyses of \p F and
+/// of the device functions it calls through \p FAM.
+KernelProfile buildIRProfile(llvm::Function &F,
+                             llvm::FunctionAnalysisManager &FAM,
+                             const LaunchFacts &Facts);
+
+/// True for a CUDA kernel (PTX_Kernel calling convention or nvvm annotation).
+bool isKernel(const llvm::Function &F);
+
+/// Module analysis: the profiles of every kernel of an NVPTX module.
+class KernelProfileAnalysis
+    : public llvm::AnalysisInfoMixin<KernelProfileAnalysis> {
+  friend llvm::AnalysisInfoMixin<KernelProfileAnalysis>;
+  static llvm::AnalysisKey Key;
+
+public:
+  explicit KernelProfileAnalysis(LaunchFacts Facts = {}) : Facts(Facts) {}
+  using Result = llvm::MapVector<const llvm::Function *, KernelProfile>;
+  Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+
+private:
+  LaunchFacts Facts;
+};
+
+} // namespace flipflop
+
+#endif

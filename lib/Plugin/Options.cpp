@@ -1,0 +1,276 @@
+//===- Options.cpp - Command line, environment and config file ------------===//
+#include "flipflop/Plugin/Options.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include <functional>
+
+using namespace llvm;
+
+namespace flipflop {
+namespace {
+
+cl::OptionCategory FlipFlopCat("FlipFlop options");
+
+cl::opt<std::string> ClGPU("flipflop-gpu", cl::cat(FlipFlopCat),
+                           cl::desc("Target GPU: a database name, or a spec "
+                                    "file (.json); default: from sm_XX"));
+cl::opt<std::string> ClObjective(
+    "flipflop-objective", cl::cat(FlipFlopCat),
+    cl::desc("energy | time | edp | energy-within:<percent>"));
+cl::opt<std::string> ClPowerRange("flipflop-power-range", cl::cat(FlipFlopCat),
+                                  cl::desc("Power limits to consider, MIN:MAX watts"));
+cl::opt<std::string> ClPowerSteps("flipflop-power-steps", cl::cat(FlipFlopCat),
+                                  cl::desc("Number of power limits considered"));
+cl::opt<std::string> ClProblemSize("flipflop-problem-size", cl::cat(FlipFlopCat),
+                                   cl::desc("Threads of work per launch"));
+cl::opt<std::string> ClReportDir("flipflop-report-dir", cl::cat(FlipFlopCat),
+                                 cl::desc("Write a JSON report per device compile here"));
+cl::opt<std::string> ClVerbosity("flipflop-verbosity", cl::cat(FlipFlopCat),
+                                 cl::desc("0: summary, 1: +explanation, 2: +Pareto set"));
+cl::opt<std::string> ClPtxas("flipflop-ptxas", cl::cat(FlipFlopCat),
+                             cl::desc("Path of ptxas, or 'off'"));
+cl::opt<std::string> ClPTX("flipflop-ptx", cl::cat(FlipFlopCat),
+                           cl::desc("Analyse the emitted PTX: on | off"));
+cl::opt<std::string> ClApplyBounds(
+    "flipflop-apply-bounds", cl::cat(FlipFlopCat),
+    cl::desc("Write the recommended launch bounds into kernels: on | off"));
+cl::opt<std::string> ClArgs("flipflop-args", cl::cat(FlipFlopCat),
+                            cl::desc("Kernel argument values for trip counts: "
+                                     "INDEX=VALUE[,INDEX=VALUE...]"));
+cl::opt<std::string> ClDefaultTrip("flipflop-default-trip", cl::cat(FlipFlopCat),
+                                   cl::desc("Trip count assumed for unresolved loops"));
+cl::opt<std::string> ClConfig("flipflop-config", cl::cat(FlipFlopCat),
+                              cl::desc("Config file (JSON)"));
+
+bool parseBool(StringRef S, bool &Out) {
+  std::string L = S.trim().lower();
+  if (L == "1" || L == "on" || L == "true" || L == "yes") {
+    Out = true;
+    return true;
+  }
+  if (L == "0" || L == "off" || L == "false" || L == "no") {
+    Out = false;
+    return true;
+  }
+  return false;
+}
+
+template <typename T> bool parseNumber(StringRef S, T &Out) {
+  S = S.trim();
+  if constexpr (std::is_floating_point_v<T>) {
+    double D;
+    if (S.getAsDouble(D) || !(D >= 0))
+      return false;
+    Out = D;
+    return true;
+  } else {
+    unsigned long long V;
+    if (S.getAsInteger(10, V))
+      return false;
+    Out = static_cast<T>(V);
+    return true;
+  }
+}
+
+/// One option: its three sources and how to apply a textual value.
+struct Setting {
+  const char *Name;      ///< As in the config file and in messages.
+  cl::opt<std::string> *Cl;
+  const char *Env;
+  std::function<bool(PluginOptions &, StringRef)> Apply;
+  const char *Expect;    ///< What a valid value looks like.
+  std::string PluginOptions::*From = nullptr;
+};
+
+std::vector<Setting> settings() {
+  return {
+      {"gpu", &ClGPU, "FLIPFLOP_GPU",
+       [](PluginOptions &O, StringRef V) {
+         O.GPU = V.trim().str();
+         return true;
+       },
+       "a GPU name or spec file", &PluginOptions::GPUFrom},
+      {"objective", &ClObjective, "FLIPFLOP_OBJECTIVE",
+       [](PluginOptions &O, StringRef V) {
+         return parseObjective(V.trim().str(), O.Obj, O.BudgetPct);
+       },
+       "energy, time, edp or energy-within:<percent>",
+       &PluginOptions::ObjectiveFrom},
+      {"power_range", &ClPowerRange, "FLIPFLOP_POWER_RANGE",
+       [](PluginOptions &O, StringRef V) {
+         auto [A, B] = V.split(':');
+         double Lo, Hi;
+         if (!parseNumber(A, Lo) || !parseNumber(B, Hi) || Lo > Hi)
+           return false;
+         O.PowerMinW = Lo;
+         O.PowerMaxW = Hi;
+         return true;
+       },
+       "MIN:MAX in watts"},
+      {"power_steps", &ClPowerSteps, "FLIPFLOP_POWER_STEPS",
+       [](PluginOptions &O, StringRef V) {
+         return parseNumber(V, O.PowerSteps) && O.PowerSteps >= 1 &&
+                O.PowerSteps <= 64;
+       },
+       "an integer 1..64"},
+      {"problem_size", &ClProblemSize, "FLIPFLOP_PROBLEM_SIZE",
+       [](PluginOptions &O, StringRef V) {
+         if (!parseNumber(V, O.ProblemSize))
+           return false;
+         O.Facts.TotalThreads = O.ProblemSize;
+         return true;
+       },
+       "a thread count"},
+      {"report_dir", &ClReportDir, "FLIPFLOP_REPORT_DIR",
+       [](PluginOptions &O, StringRef V) {
+         O.ReportDir = V.trim().str();
+         return true;
+       },
+       "a directory", &PluginOptions::ReportDirFrom},
+      {"verbosity", &ClVerbosity, "FLIPFLOP_VERBOSITY",
+       [](PluginOptions &O, StringRef V) {
+         return parseNumber(V, O.Verbosity) && O.Verbosity <= 2;
+       },
+       "0, 1 or 2"},
+      {"ptxas", &ClPtxas, "FLIPFLOP_PTXAS",
+       [](PluginOptions &O, StringRef V) {
+         O.Ptxas = V.trim().str();
+         return true;
+       },
+       "a path or 'off'"},
+      {"ptx_analysis", &ClPTX, "FLIPFLOP_PTX",
+       [](PluginOptions &O, StringRef V) { return parseBool(V, O.PTXAnalysis); },
+       "on or off"},
+      {"apply_bounds", &ClApplyBounds, "FLIPFLOP_APPLY_BOUNDS",
+       [](PluginOptions &O, StringRef V) { return parseBool(V, O.ApplyBounds); },
+       "on or off"},
+      {"args", &ClArgs, "FLIPFLOP_ARGS",
+       [](PluginOptions &O, StringRef V) {
+         SmallVector<StringRef, 4> Parts;
+         V.split(Parts, ',', -1, /*KeepEmpty=*/false);
+         for (StringRef P : Parts) {
+           auto [I, Val] = P.split('=');
+           unsigned Idx;
+           long long X;
+           if (I.trim().getAsInteger(10, Idx) || Val.trim().getAsInteger(10, X))
+             return false;
+           O.Facts.ArgValues[Idx] = X;
+         }
+         return true;
+       },
+       "INDEX=VALUE[,INDEX=VALUE...]"},
+      {"default_trip", &ClDefaultTrip, "FLIPFLOP_DEFAULT_TRIP",
+       [](PluginOptions &O, StringRef V) {
+         return parseNumber(V, O.Facts.DefaultTrip) && O.Facts.DefaultTrip >= 1;
+       },
+       "a number >= 1"},
+  };
+}
+
+/// Finds the config file: FLIPFLOP_CONFIG / -flipflop-config, else
+/// .flipflop.json in the source's directory or one above it.
+std::string findConfig(StringRef SourceFile) {
+  if (ClConfig.getNumOccurrences())
+    return ClConfig;
+  if (auto E = sys::Process::GetEnv("FLIPFLOP_CONFIG"); E && !E->empty())
+    return *E;
+  if (sys::Process::GetEnv("FLIPFLOP_NO_CONFIG_SEARCH"))
+    return "";
+  SmallString<256> Dir(SourceFile);
+  sys::fs::make_absolute(Dir);
+  sys::path::remove_filename(Dir);
+  for (unsigned I = 0; I < 64 && !Dir.empty(); ++I) {
+    SmallString<256> Candidate(Dir);
+    sys::path::append(Candidate, ".flipflop.json");
+    if (sys::fs::exists(Candidate))
+      return std::string(Candidate);
+    StringRef Parent = sys::path::parent_path(Dir);
+    if (Parent == Dir)
+      break;
+    Dir = Parent;
+  }
+  return "";
+}
+
+} // namespace
+
+PluginOptions resolveOptions(StringRef SourceFile) {
+  PluginOptions O;
+  std::vector<Setting> All = settings();
+  // Config-file values, as text.
+  std::map<std::string, std::string> FromConfig;
+  O.ConfigFile = findConfig(SourceFile);
+  if (!O.ConfigFile.empty()) {
+    auto Buf = MemoryBuffer::getFile(O.ConfigFile);
+    if (!Buf) {
+      O.Errors.push_back("cannot read config file '" + O.ConfigFile +
+                         "': " + Buf.getError().message());
+    } else if (auto V = json::parse((*Buf)->getBuffer()); !V) {
+      O.Errors.push_back("config file '" + O.ConfigFile +
+                         "': " + toString(V.takeError()));
+    } else if (const json::Object *Obj = V->getAsObject()) {
+      for (const auto &KV : *Obj) {
+        std::string Key = KV.first.str();
+        bool Known = false;
+        for (const Setting &S : All)
+          Known |= Key == S.Name;
+        if (!Known) {
+          O.Errors.push_back("config file '" + O.ConfigFile +
+                             "': unknown option '" + Key + "'");
+          continue;
+        }
+        std::string Text;
+        if (auto Str = KV.second.getAsString())
+          Text = Str->str();
+        else if (auto B = KV.second.getAsBoolean())
+          Text = *B ? "on" : "off";
+        else if (auto I = KV.second.getAsInteger())
+          Text = std::to_string(*I);
+        else if (auto D = KV.second.getAsNumber())
+          Text = formatv("{0}", *D).str();
+        else {
+          O.Errors.push_back("config file '" + O.ConfigFile + "': option '" +
+                             Key + "' must be a string, number or boolean");
+          continue;
+        }
+        FromConfig[Key] = Text;
+      }
+    } else {
+      O.Errors.push_back("config file '" + O.ConfigFile +
+                         "': expected a JSON object");
+    }
+  }
+  for (const Setting &S : All) {
+    std::string Value, From;
+    if (S.Cl->getNumOccurrences()) {
+      Value = *S.Cl;
+      From = "cl";
+    } else if (auto E = sys::Process::GetEnv(S.Env); E && !E->empty()) {
+      Value = *E;
+      From = "env";
+    } else if (auto It = FromConfig.find(S.Name); It != FromConfig.end()) {
+      Value = It->second;
+      From = "config";
+    } else {
+      continue;
+    }
+    if (!S.Apply(O, Value)) {
+      O.Errors.push_back("invalid value '" + Value + "' for option '" +
+                         S.Name + "' (from " + From + "): expected " +
+                         S.Expect);
+      continue;
+    }
+    if (S.From)
+      O.*(S.From) = From;
+  }
+  return O;
+}
+
+} // namespace flipflop

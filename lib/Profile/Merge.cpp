@@ -1,0 +1,29 @@
+//===- Merge.cpp - IR and PTX facts of one kernel into one profile --------===//
+#include "flipflop/Profile/KernelProfile.h"
+
+namespace flipflop {
+
+void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
+  Into.Source = "ir+ptx";
+  if (PTX.Res.RegistersExact) {
+    unsigned Est = Into.Res.EstimatedRegisters;
+    Into.Res = PTX.Res;
+    Into.Res.EstimatedRegisters = Est;
+    // The IR knows about dynamic shared memory even when ptxas cannot.
+    Into.Res.UsesDynamicShared |= PTX.Res.UsesDynamicShared;
+  } else {
+    // After code generation the static shared memory is exact.
+    Into.Res.StaticSharedBytes = PTX.Res.StaticSharedBytes;
+    Into.Res.UsesDynamicShared |= PTX.Res.UsesDynamicShared;
+  }
+  if (PTX.Bounds.any())
+    Into.Bounds = PTX.Bounds;
+  if (Into.File.empty()) {
+    Into.File = PTX.File;
+    Into.Line = PTX.Line;
+  }
+  for (const std::string &W : PTX.Warnings)
+    Into.Warnings.push_back("ptx: " + W);
+}
+
+} // namespace flipflop

@@ -1,0 +1,5 @@
+// Two --cuda-gpu-arch values: each device module is analysed for its own
+// architecture (and its default GPU).
+// RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 --cuda-gpu-arch=sm_90 -O2 -S %S/Inputs/saxpy.cu -I%flipflop_src/test/Inputs -o %t -Rpass-analysis=flipflop 2>&1 | FileCheck %s
+// CHECK-DAG: remark: kernel 'saxpy(float, float const*, float*, int)' on A100-SXM4-40GB: for energy
+// CHECK-DAG: remark: kernel 'saxpy(float, float const*, float*, int)' on H100-SXM5-80GB: for energy

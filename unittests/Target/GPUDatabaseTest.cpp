@@ -1,0 +1,412 @@
+//===- GPUDatabaseTest.cpp - GPU table, aliases, defaults, spec files -----===//
+
+#include "flipflop/Target/GPUDatabase.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace flipflop;
+using namespace llvm;
+
+namespace {
+
+TEST(GPUDatabase, HasTheRequiredGPUs) {
+  for (const char *Name : {"V100-SXM2-16GB",
+                           "V100-PCIE-16GB",
+                           "T4",
+                           "A100-PCIE-40GB",
+                           "A100-SXM4-40GB",
+                           "A100-SXM4-80GB",
+                           "A10",
+                           "A30",
+                           "A40",
+                           "RTX-A4000",
+                           "RTX-A6000",
+                           "RTX-3090",
+                           "L4",
+                           "L40S",
+                           "RTX-4090",
+                           "RTX-4000-Ada",
+                           "RTX-5000-Ada",
+                           "RTX-6000-Ada",
+                           "H100-SXM5-80GB",
+                           "H100-PCIE-80GB",
+                           "H200-SXM-141GB",
+                           "GH200-96GB",
+                           "B200",
+                           "RTX-5090",
+                           "Jetson-AGX-Orin-64GB"}) {
+    const GPUSpec *G = findGPU(Name);
+    ASSERT_NE(G, nullptr) << Name;
+    EXPECT_EQ(G->Name, Name);
+  }
+  EXPECT_EQ(allGPUs().size(), 25u);
+}
+
+TEST(GPUDatabase, EveryEntryIsConsistent) {
+  for (const GPUSpec &G : allGPUs()) {
+    SCOPED_TRACE(G.Name);
+    EXPECT_GT(G.SMCount, 0u);
+    EXPECT_GT(G.BoostClockMHz, G.BaseClockMHz);
+    EXPECT_GT(G.BaseClockMHz, G.MinClockMHz);
+    EXPECT_GT(G.MemoryBandwidthGBs, 0);
+    EXPECT_GT(G.L2SizeKB, 0);
+    EXPECT_FALSE(G.Source.empty());
+    EXPECT_FALSE(G.MemoryType.empty());
+    EXPECT_EQ(G.MaxWarpsPerSM * G.WarpSize, G.MaxThreadsPerSM);
+    EXPECT_EQ(G.SharedPerSM, G.SharedCarveoutsKB.back() * 1024);
+    EXPECT_LE(G.Power.MinLimitW, G.Power.DefaultLimitW);
+    EXPECT_LE(G.Power.DefaultLimitW, G.Power.MaxLimitW);
+    EXPECT_LT(G.Power.IdleW, G.Power.DefaultLimitW);
+    EXPECT_GT(G.Throughput.FP32, 0);
+    EXPECT_GT(G.Throughput.TensorFP16, 0);
+    // Every alias resolves back to this GPU (no alias is shared).
+    for (const std::string &A : G.Aliases)
+      EXPECT_EQ(findGPU(A), &G) << A;
+    // Peak DRAM bandwidth from the memory clock (as nvidia-smi reports it:
+    // two transfers per clock) and the bus agrees with the datasheet figure
+    // within 3% (checks the memory columns of the table).
+    double GBs = G.MemoryClockMHz * 1e6 * 2 * G.MemoryBusWidthBits / 8 / 1e9;
+    EXPECT_NEAR(GBs / G.MemoryBandwidthGBs, 1.0, 0.03);
+  }
+}
+
+// What cudaGetDeviceProperties reports on these parts
+// (sharedMemPerMultiprocessor, sharedMemPerBlockOptin,
+// reservedSharedMemPerBlock, maxThreadsPerMultiProcessor).
+TEST(GPUDatabase, PerSMLimitsMatchTheDriver) {
+  const GPUSpec *A100 = findGPU("a100");
+  EXPECT_EQ(A100->SharedPerSM, 167936u);
+  EXPECT_EQ(A100->SharedPerBlockOptin, 166912u);
+  EXPECT_EQ(A100->SharedReservedPerBlock, 1024u);
+  EXPECT_EQ(A100->MaxThreadsPerSM, 2048u);
+  const GPUSpec *H100 = findGPU("h100");
+  EXPECT_EQ(H100->SharedPerSM, 233472u);
+  EXPECT_EQ(H100->SharedPerBlockOptin, 232448u);
+  const GPUSpec *A10 = findGPU("a10");
+  EXPECT_EQ(A10->SharedPerSM, 102400u);
+  EXPECT_EQ(A10->SharedPerBlockOptin, 101376u);
+  EXPECT_EQ(A10->MaxThreadsPerSM, 1536u);
+  EXPECT_EQ(A10->MaxBlocksPerSM, 16u);
+  const GPUSpec *T4 = findGPU("t4");
+  EXPECT_EQ(T4->SharedPerSM, 65536u);
+  EXPECT_EQ(T4->SharedPerBlockOptin, 65536u);
+  EXPECT_EQ(T4->MaxThreadsPerSM, 1024u);
+  EXPECT_EQ(findGPU("l4")->MaxBlocksPerSM, 24u);
+  EXPECT_EQ(findGPU("v100")->SharedPerSM, 98304u);
+}
+
+TEST(GPUDatabase, PeakFiguresMatchDatasheets) {
+  // FP32 TFLOPS = 2 x lanes x SMs x boost clock.
+  auto TF = [](const char *N) {
+    const GPUSpec *G = findGPU(N);
+    return 2 * G->Throughput.FP32 * G->SMCount * G->BoostClockMHz * 1e-6;
+  };
+  EXPECT_NEAR(TF("v100"), 15.7, 0.1);     // V100 SXM2 datasheet: 15.7.
+  EXPECT_NEAR(TF("a100"), 19.5, 0.1);     // A100 datasheet: 19.5.
+  EXPECT_NEAR(TF("h100"), 66.9, 0.1);     // H100 SXM5 (whitepaper): 66.9.
+  EXPECT_NEAR(TF("l40s"), 91.6, 0.1);     // L40S datasheet: 91.6.
+  EXPECT_NEAR(TF("rtx-4090"), 82.6, 0.1); // Ada whitepaper: 82.6.
+  const GPUSpec *A100 = findGPU("a100");
+  // Dense FP16 tensor: 312 TFLOPS.
+  EXPECT_NEAR(A100->Throughput.TensorFP16 * A100->SMCount *
+                  A100->BoostClockMHz * 1e-6,
+              312, 1);
+}
+
+TEST(GPUDatabase, NamesResolveCaseInsensitively) {
+  EXPECT_EQ(findGPU("NVIDIA A100-PCIE-40GB")->Name, "A100-PCIE-40GB");
+  EXPECT_EQ(findGPU("nvidia a100-pcie-40gb")->Name, "A100-PCIE-40GB");
+  EXPECT_EQ(findGPU("NVIDIA A100-SXM4-80GB")->Name, "A100-SXM4-80GB");
+  EXPECT_EQ(findGPU("Tesla V100-SXM2-16GB")->Name, "V100-SXM2-16GB");
+  EXPECT_EQ(findGPU("Tesla T4")->Name, "T4");
+  EXPECT_EQ(findGPU("NVIDIA GeForce RTX 4090")->Name, "RTX-4090");
+  EXPECT_EQ(findGPU("NVIDIA GeForce RTX 3090")->Name, "RTX-3090");
+  EXPECT_EQ(findGPU("NVIDIA RTX A6000")->Name, "RTX-A6000");
+  EXPECT_EQ(findGPU("NVIDIA RTX 6000 Ada Generation")->Name, "RTX-6000-Ada");
+  EXPECT_EQ(findGPU("NVIDIA H100 80GB HBM3")->Name, "H100-SXM5-80GB");
+  EXPECT_EQ(findGPU("NVIDIA H100 PCIe")->Name, "H100-PCIE-80GB");
+  EXPECT_EQ(findGPU("NVIDIA GH200 480GB")->Name, "GH200-96GB");
+  EXPECT_EQ(findGPU("Orin (nvgpu)")->Name, "Jetson-AGX-Orin-64GB");
+  EXPECT_EQ(findGPU("  rtx_5090 ")->Name, "RTX-5090");
+  // Short aliases pick the documented canonical variant.
+  EXPECT_EQ(findGPU("a100")->Name, "A100-SXM4-40GB");
+  EXPECT_EQ(findGPU("A100")->Name, "A100-SXM4-40GB");
+  EXPECT_EQ(findGPU("v100")->Name, "V100-SXM2-16GB");
+  EXPECT_EQ(findGPU("h100")->Name, "H100-SXM5-80GB");
+  EXPECT_EQ(findGPU("H200")->Name, "H200-SXM-141GB");
+  EXPECT_EQ(findGPU("orin")->Name, "Jetson-AGX-Orin-64GB");
+  EXPECT_EQ(findGPU("z100"), nullptr);
+  EXPECT_EQ(findGPU(""), nullptr);
+  EXPECT_EQ(findGPU("NVIDIA"), nullptr);
+  EXPECT_EQ(normalizeGPUName("NVIDIA GeForce RTX 4090"), "rtx-4090");
+}
+
+TEST(GPUDatabase, DefaultPerArch) {
+  EXPECT_EQ(defaultGPUForArch("sm_70")->Name, "V100-SXM2-16GB");
+  EXPECT_EQ(defaultGPUForArch("sm_75")->Name, "T4");
+  EXPECT_EQ(defaultGPUForArch("sm_80")->Name, "A100-SXM4-40GB");
+  EXPECT_EQ(defaultGPUForArch("sm_86")->Name, "A10");
+  EXPECT_EQ(defaultGPUForArch("sm_87")->Name, "Jetson-AGX-Orin-64GB");
+  EXPECT_EQ(defaultGPUForArch("sm_89")->Name, "L4");
+  EXPECT_EQ(defaultGPUForArch("sm_90")->Name, "H100-SXM5-80GB");
+  EXPECT_EQ(defaultGPUForArch("sm_90a")->Name, "H100-SXM5-80GB");
+  EXPECT_EQ(defaultGPUForArch("sm_100")->Name, "B200");
+  EXPECT_EQ(defaultGPUForArch("sm_100a")->Name, "B200");
+  EXPECT_EQ(defaultGPUForArch("sm_120")->Name, "RTX-5090");
+  EXPECT_EQ(defaultGPUForArch("SM_80")->Name, "A100-SXM4-40GB");
+  EXPECT_EQ(defaultGPUForArch("sm_61"), nullptr);
+  EXPECT_EQ(defaultGPUForArch("sm_"), nullptr);
+  EXPECT_EQ(defaultGPUForArch("compute_80"), nullptr);
+  EXPECT_EQ(defaultGPUForArch(""), nullptr);
+  // Each default has the architecture it is the default of.
+  for (const char *Arch : {"sm_70", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89",
+                           "sm_90", "sm_100", "sm_120"})
+    EXPECT_EQ("sm_" + std::to_string(defaultGPUForArch(Arch)->smVersion()),
+              Arch);
+}
+
+TEST(GPUDatabase, ResolveGPU) {
+  Expected<GPUSpec> G = resolveGPU("", "sm_89");
+  ASSERT_TRUE(bool(G));
+  EXPECT_EQ(G->Name, "L4");
+  G = resolveGPU("NVIDIA L40S", "sm_89");
+  ASSERT_TRUE(bool(G));
+  EXPECT_EQ(G->Name, "L40S");
+  G = resolveGPU("z100", "sm_80");
+  ASSERT_FALSE(bool(G));
+  EXPECT_EQ(toString(G.takeError()),
+            "unknown GPU 'z100': use a name from --list-gpus or a .json spec "
+            "file");
+  G = resolveGPU("", "sm_61");
+  ASSERT_FALSE(bool(G));
+  std::string Msg = toString(G.takeError());
+  EXPECT_EQ(Msg.find('\n'), std::string::npos);
+  EXPECT_EQ(Msg.rfind("no default GPU for architecture 'sm_61'", 0), 0u);
+}
+
+TEST(GPUDatabase, Printers) {
+  std::string S;
+  raw_string_ostream OS(S);
+  printGPUList(OS);
+  // A header line and one line per GPU.
+  EXPECT_EQ(size_t(std::count(S.begin(), S.end(), '\n')), allGPUs().size() + 1);
+  EXPECT_NE(S.find("A100-SXM4-40GB         sm_80     108       1410     "
+                   "1555.0     400\n"),
+            std::string::npos)
+      << S;
+  S.clear();
+  printGPUDetails(*findGPU("h100"), OS);
+  EXPECT_NE(S.find("compute capability: 9.0 (sm_90)"), std::string::npos);
+  EXPECT_NE(S.find("peak FP32:          66.9 TFLOPS"), std::string::npos) << S;
+  EXPECT_NE(S.find("min 200, default 700, max 700"), std::string::npos);
+}
+
+// --- JSON -------------------------------------------------------------------
+
+void expectSameSpec(const GPUSpec &A, const GPUSpec &B) {
+#define SAME(F) EXPECT_EQ(A.F, B.F) << #F
+  SAME(Name);
+  SAME(Aliases);
+  SAME(Source);
+  SAME(CCMajor);
+  SAME(CCMinor);
+  SAME(SMCount);
+  SAME(BaseClockMHz);
+  SAME(BoostClockMHz);
+  SAME(MinClockMHz);
+  SAME(MemoryType);
+  SAME(MemoryClockMHz);
+  SAME(MemoryBusWidthBits);
+  SAME(MemoryBandwidthGBs);
+  SAME(L2SizeKB);
+  SAME(L2BandwidthBytesPerClkPerSM);
+  SAME(RegistersPerSM);
+  SAME(RegistersPerBlock);
+  SAME(MaxRegistersPerThread);
+  SAME(RegAllocUnitSize);
+  SAME(RegAllocGranularityWarp);
+  SAME(SharedPerSM);
+  SAME(SharedPerBlock);
+  SAME(SharedPerBlockOptin);
+  SAME(SharedAllocUnit);
+  SAME(SharedReservedPerBlock);
+  SAME(SharedCarveoutsKB);
+  SAME(SharedBanks);
+  SAME(MaxThreadsPerSM);
+  SAME(MaxThreadsPerBlock);
+  SAME(MaxBlocksPerSM);
+  SAME(MaxWarpsPerSM);
+  SAME(WarpSize);
+  SAME(WarpAllocGranularity);
+  SAME(SchedulersPerSM);
+  SAME(Throughput.FP32);
+  SAME(Throughput.FP64);
+  SAME(Throughput.FP16);
+  SAME(Throughput.INT32);
+  SAME(Throughput.IMul);
+  SAME(Throughput.SFU);
+  SAME(Throughput.LdSt);
+  SAME(Throughput.Conv);
+  SAME(Throughput.TensorFP16);
+  SAME(Throughput.TensorTF32);
+  SAME(Throughput.TensorINT8);
+  SAME(Throughput.TensorFP64);
+  SAME(Power.MinLimitW);
+  SAME(Power.DefaultLimitW);
+  SAME(Power.MaxLimitW);
+  SAME(Power.IdleW);
+  SAME(Power.IdleMeasured);
+  SAME(Power.CurveStaticW);
+  SAME(Power.CurveDynW);
+  SAME(Power.VoltKneeMHz);
+  SAME(Power.VoltFloorRatio);
+#undef SAME
+}
+
+class SpecFileTest : public ::testing::Test {
+protected:
+  SmallString<128> Dir;
+  void SetUp() override {
+    ASSERT_FALSE(sys::fs::createUniqueDirectory("flipflop-target", Dir));
+  }
+  void TearDown() override { sys::fs::remove_directories(Dir); }
+  std::string file(StringRef Name, StringRef Text) {
+    SmallString<128> P(Dir);
+    sys::path::append(P, Name);
+    std::error_code EC;
+    raw_fd_ostream OS(P, EC);
+    EXPECT_FALSE(EC);
+    OS << Text;
+    return std::string(P);
+  }
+  std::string loadError(StringRef Name, StringRef Text) {
+    std::string P = file(Name, Text);
+    Expected<GPUSpec> G = loadGPUSpecFile(P);
+    if (G)
+      return "loaded";
+    std::string Msg = toString(G.takeError());
+    EXPECT_EQ(Msg.find('\n'), std::string::npos) << Msg;
+    // Strip the directory so the tests can pin the message.
+    return Msg.substr(Dir.size() + 1);
+  }
+};
+
+TEST_F(SpecFileTest, RoundTripEveryGPU) {
+  for (const GPUSpec &G : allGPUs()) {
+    SCOPED_TRACE(G.Name);
+    // In memory, through the printed text.
+    std::string Text;
+    raw_string_ostream(Text) << toJSON(G);
+    Expected<json::Value> V = json::parse(Text);
+    ASSERT_TRUE(bool(V));
+    GPUSpec Back;
+    json::Path::Root Root("$");
+    ASSERT_TRUE(fromJSON(*V, Back, Root));
+    expectSameSpec(G, Back);
+    // Through a file.
+    SmallString<128> P(Dir);
+    sys::path::append(P, G.Name + ".json");
+    ASSERT_FALSE(bool(errorToBool(writeGPUSpecFile(G, P))));
+    Expected<GPUSpec> F = loadGPUSpecFile(P);
+    ASSERT_TRUE(bool(F)) << toString(F.takeError());
+    expectSameSpec(G, *F);
+    EXPECT_TRUE(F->FromFile);
+  }
+  // Doubles that need all 17 digits survive too.
+  GPUSpec G = *findGPU("a100");
+  G.Power.IdleW = 0.1 + 0.2;
+  G.L2BandwidthBytesPerClkPerSM = 5120.0 / 108;
+  SmallString<128> P(Dir);
+  sys::path::append(P, "odd.json");
+  ASSERT_FALSE(errorToBool(writeGPUSpecFile(G, P)));
+  Expected<GPUSpec> F = loadGPUSpecFile(P);
+  ASSERT_TRUE(bool(F));
+  EXPECT_EQ(F->Power.IdleW, 0.1 + 0.2);
+  EXPECT_EQ(F->L2BandwidthBytesPerClkPerSM, 5120.0 / 108);
+  // The write left no temporary file behind.
+  std::error_code EC;
+  unsigned Files = 0;
+  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC))
+    ++Files;
+  EXPECT_EQ(Files, allGPUs().size() + 1);
+}
+
+TEST_F(SpecFileTest, BaseWithOverrides) {
+  std::string P = file("a.json", R"({
+    "base": "NVIDIA A100-PCIE-40GB",
+    "Comment": "calibrated on node 7",
+    "SMCount": 100,
+    "Power": {"DefaultLimitW": 200, "IdleMeasured": true, "IdleW": 33.5}
+  })");
+  Expected<GPUSpec> G = loadGPUSpecFile(P);
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  EXPECT_EQ(G->Name, "A100-PCIE-40GB");
+  EXPECT_EQ(G->SMCount, 100u);
+  EXPECT_EQ(G->Power.DefaultLimitW, 200);
+  EXPECT_EQ(G->Power.IdleW, 33.5);
+  EXPECT_TRUE(G->Power.IdleMeasured);
+  EXPECT_EQ(G->Power.MaxLimitW, 250);     // From the base.
+  EXPECT_EQ(G->MemoryBandwidthGBs, 1555); // From the base.
+  EXPECT_TRUE(G->FromFile);
+  // resolveGPU takes a .json path.
+  Expected<GPUSpec> R = resolveGPU(P, "sm_90");
+  ASSERT_TRUE(bool(R));
+  EXPECT_EQ(R->SMCount, 100u);
+}
+
+TEST_F(SpecFileTest, Errors) {
+  // Without a base every field is required.
+  json::Value Full = toJSON(*findGPU("a100"));
+  Full.getAsObject()->getObject("Power")->erase("MaxLimitW");
+  std::string Text;
+  raw_string_ostream(Text) << Full;
+  EXPECT_EQ(loadError("m.json", Text),
+            "m.json: $.Power.MaxLimitW: missing value");
+  EXPECT_EQ(loadError("t.json",
+                      R"({"base": "a100", "Power": {"MaxLimitW": "high"}})"),
+            "t.json: $.Power.MaxLimitW: expected number");
+  EXPECT_EQ(loadError("u.json", R"({"base": "a100", "SMCount": -4})"),
+            "u.json: $.SMCount: expected unsigned integer");
+  EXPECT_EQ(loadError("v.json", R"({"base": "a100", "SMCount": 1.5})"),
+            "v.json: $.SMCount: expected unsigned integer");
+  EXPECT_EQ(
+      loadError("c.json", R"({"base": "a100", "SharedCarveoutsKB": [0, "x"]})"),
+      "c.json: $.SharedCarveoutsKB[1]: expected unsigned integer");
+  EXPECT_EQ(loadError("b.json", R"({"base": "z100"})"),
+            "b.json: $.base: unknown GPU 'z100' (see --list-gpus)");
+  EXPECT_EQ(loadError("k.json", R"({"base": "a100", "Powr": {}})"),
+            "k.json: $.Powr: unknown field");
+  EXPECT_EQ(loadError("n.json", R"({"base": "a100", "Power": {"Idle": 3}})"),
+            "n.json: $.Power.Idle: unknown field");
+  EXPECT_EQ(loadError("z.json", R"({"base": "a100", "WarpSize": 0})"),
+            "z.json: $.WarpSize: must be positive");
+  EXPECT_EQ(
+      loadError("p.json", R"({"base": "a100", "Power": {"MaxLimitW": 100}})"),
+      "p.json: $.Power.DefaultLimitW: power limits must satisfy "
+      "MinLimitW <= DefaultLimitW <= MaxLimitW");
+  EXPECT_EQ(loadError("s.json", R"([1, 2])"), "s.json: $: expected object");
+  EXPECT_EQ(loadError("j.json", "{\"base\": }"),
+            "j.json:1:10: malformed JSON: Invalid JSON value");
+  EXPECT_EQ(loadError("e.json", "{\n  \"base\": \"a100\",\n}"),
+            "e.json:3:1: malformed JSON: Expected object key");
+  Expected<GPUSpec> G = loadGPUSpecFile(std::string(Dir) + "/absent.json");
+  ASSERT_FALSE(bool(G));
+  std::string Msg = toString(G.takeError());
+  EXPECT_NE(Msg.find("absent.json: cannot read: "), std::string::npos) << Msg;
+}
+
+TEST(GPUSpecJSON, FromJSONReportsThePath) {
+  json::Value V = toJSON(*findGPU("t4"));
+  (*V.getAsObject()->getObject("Throughput"))["SFU"] = "many";
+  GPUSpec G;
+  json::Path::Root Root("$");
+  EXPECT_FALSE(fromJSON(V, G, Root));
+  EXPECT_EQ(toString(Root.getError()), "expected number at $.Throughput.SFU");
+}
+
+} // namespace
