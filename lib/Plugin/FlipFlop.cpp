@@ -34,6 +34,9 @@
 #include "llvm/Plugins/PassPlugin.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
@@ -48,6 +51,11 @@ using namespace llvm;
 namespace flipflop {
 
 namespace {
+
+/// Testing only: simulate an internal crash while profiling kernels whose
+/// name contains this string (proves the soft-fail path).
+cl::opt<std::string> ClCrashTest("flipflop-internal-crash-test", cl::Hidden,
+                                 cl::desc("Testing: crash in this kernel's analysis"));
 
 bool isNVPTXModule(const Module &M) {
   return Triple(M.getTargetTriple()).isNVPTX();
@@ -124,12 +132,32 @@ void mergeEmittedPTX(StringRef PTX, const std::string &Arch,
 // Reporting
 //===----------------------------------------------------------------------===//
 
+static void reportKernel(Function &F, KernelProfile &K, const PluginOptions &O);
+
 void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
                   const PluginOptions &O) {
   for (KernelProfile &K : Profiles) {
     Function *F = M.getFunction(K.Name);
     if (!F)
       continue;
+    CrashRecoveryContext CRC;
+    if (!CRC.RunSafely([&] { reportKernel(*F, K, O); })) {
+      OptimizationRemarkEmitter ORE(F);
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF900", F)
+               << "FlipFlop could not analyse kernel '"
+               << ore::NV("Kernel", K.DisplayName)
+               << "': internal error while modelling; no recommendation";
+      });
+    }
+  }
+}
+
+static void reportKernel(Function &FRef, KernelProfile &K,
+                         const PluginOptions &O) {
+  Function *F = &FRef;
+  Module &M = *F->getParent();
+  {
     OptimizationRemarkEmitter ORE(F);
     for (const std::string &E : O.Errors)
       ORE.emit([&] {
@@ -145,11 +173,11 @@ void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
                << ore::NV("Problem", Why) << "; no recommendation";
       });
     };
+    if (!K.Internal.empty())
+      return InternalProblem(K.Internal);
     Expected<GPUSpec> GPU = resolveGPU(O.GPU, archOf(*F));
-    if (!GPU) {
-      InternalProblem(toString(GPU.takeError()));
-      continue;
-    }
+    if (!GPU)
+      return InternalProblem(toString(GPU.takeError()));
     SweepOptions SO;
     SO.TotalThreads = O.ProblemSize;
     SO.PowerMinW = O.PowerMinW;
@@ -157,11 +185,9 @@ void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
     SO.PowerSteps = O.PowerSteps;
     SO.SlowdownBudgetPct = O.BudgetPct;
     SweepResult R = sweep(K, *GPU, SO);
-    if (R.Configs.empty()) {
-      InternalProblem("no configuration of this kernel can launch on " +
-                      GPU->Name);
-      continue;
-    }
+    if (R.Configs.empty())
+      return InternalProblem("no configuration of this kernel can launch on " +
+                             GPU->Name);
     const Prediction &Best = R.Configs[R.pick(O.Obj)];
     const Prediction &Heur = R.Configs[R.Pick.OccupancyHeuristic];
     const LaunchConfig &C = Best.Config;
@@ -329,15 +355,41 @@ void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// Builds each kernel's profile inside a crash-recovery context: a problem
+/// in the analysis of one kernel becomes remark FF900 for that kernel and
+/// the compile goes on. (Inside clang the driver has crash recovery enabled;
+/// elsewhere RunSafely simply runs the function.)
+static std::vector<KernelProfile>
+profileKernelsSafely(Module &M, ModuleAnalysisManager &MAM,
+                     const PluginOptions &O) {
+  std::vector<KernelProfile> List;
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  for (Function &F : M) {
+    if (!isKernel(F))
+      continue;
+    KernelProfile P;
+    CrashRecoveryContext CRC;
+    bool OK = CRC.RunSafely([&] {
+      if (!ClCrashTest.empty() && F.getName().contains(ClCrashTest))
+        LLVM_BUILTIN_TRAP;
+      P = buildIRProfile(F, FAM, O.Facts);
+    });
+    if (!OK) {
+      P = KernelProfile();
+      P.Name = F.getName().str();
+      P.DisplayName = demangle(P.Name);
+      P.Internal = "internal error while profiling the kernel's IR";
+    }
+    List.push_back(std::move(P));
+  }
+  return List;
+}
+
 PreservedAnalyses FlipFlopPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!isNVPTXModule(M))
     return PreservedAnalyses::all();
   PluginOptions O = resolveOptions(M.getSourceFileName());
-  KernelProfileAnalysis::Result Profiles =
-      KernelProfileAnalysis(O.Facts).run(M, MAM);
-  std::vector<KernelProfile> List;
-  for (auto &KV : Profiles)
-    List.push_back(std::move(KV.second));
+  std::vector<KernelProfile> List = profileKernelsSafely(M, MAM, O);
   // Launch bounds must be in the IR before the back end runs, so with
   // -flipflop-apply-bounds the recommendation is made from IR facts here.
   if (Deferred && O.PTXAnalysis && !O.ApplyBounds) {

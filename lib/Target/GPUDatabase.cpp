@@ -133,6 +133,27 @@ struct Row {
   double MinW, DefaultW, MaxW, IdleW;
 };
 
+/// Clock-to-power curves fitted to measured data (shared/data/power-vs-clock,
+/// Kernel Tuner; fit by scripts/fit-power-curve.py, errors in docs/MODEL.md).
+/// Other GPUs derive their curve from datasheet figures.
+void applyMeasuredPowerCurve(GPUSpec &G) {
+  struct Fit {
+    const char *Name;
+    double StaticW, DynW, KneeMHz, FloorRatio;
+  };
+  static const Fit Fits[] = {
+      {"A100-PCIE-40GB", 32.09, 119.53, 1072, 0.73},
+      {"RTX-A4000", 28.84, 78.77, 1357, 0.87},
+  };
+  for (const Fit &F : Fits)
+    if (G.Name == F.Name) {
+      G.Power.CurveStaticW = F.StaticW;
+      G.Power.CurveDynW = F.DynW;
+      G.Power.VoltKneeMHz = F.KneeMHz;
+      G.Power.VoltFloorRatio = F.FloorRatio;
+    }
+}
+
 // clang-format off
 const Row Rows[] = {
   // Name, aliases, source, CC, SMs, base/boost/min MHz, memory, clock, bus,
@@ -231,6 +252,7 @@ std::vector<GPUSpec> buildTable() {
     G.Power.MaxLimitW = R.MaxW;
     G.Power.IdleW = R.IdleW;
     G.Power.IdleMeasured = false; // No datasheet publishes idle power.
+    applyMeasuredPowerCurve(G);
     Table.push_back(std::move(G));
   }
   return Table;

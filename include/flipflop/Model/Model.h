@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace flipflop {
 
@@ -50,6 +51,17 @@ struct Prediction {
   // Components of the power (watts).
   double PStaticW = 0, PComputeW = 0, PMemoryW = 0;
   bool PowerCapped = false;      ///< The limit lowered the clock.
+  /// The power limit could not be met even at the lowest clock.
+  bool LimitUnreachable = false;
+  double PowerLimitW = 0;        ///< The limit applied (default resolved).
+  // Traffic the model counted (whole launch, bytes), for reports and tests.
+  double DramBytes = 0, L2Bytes = 0, SharedBytes = 0, LocalBytes = 0;
+  /// Per-thread work multiplier relative to the profile's counts (block-
+  /// or grid-stride loops conserve total work; 1 otherwise).
+  double WorkScale = 1;
+  /// Share of each time component in the sum of the per-round maxima, used
+  /// by the explanations (0..1).
+  double BoundShare = 0;
   bool Valid = true;             ///< False if the config cannot launch.
   std::string Invalid;           ///< Why not.
 };
@@ -58,14 +70,39 @@ struct ModelOptions {
   /// Default problem size (threads) when neither the config nor the profile
   /// gives one; picks are per unit of work so they do not hinge on it.
   uint64_t DefaultTotalThreads = uint64_t(1) << 24;
+  /// Block size at which a profile's blockDim-dependent trip counts were
+  /// resolved (the profile convention, docs/MODEL.md "Work that depends on
+  /// the block shape").
+  unsigned ReferenceBlockThreads = 256;
 };
+
+/// The clock-to-power curve of the FP32-saturating reference kernel,
+/// P(f) = StaticW + DynW * (f/fmax) * (V(f)/Vmax)^2 (docs/MODEL.md). Taken
+/// from GPUSpec::Power when its Curve* fields are set, else derived from the
+/// datasheet by the fitted normalised shape.
+struct PowerCurve {
+  double StaticW = 0, DynW = 0;
+  double KneeMHz = 0, FloorRatio = 1;
+  double FMinMHz = 0, FMaxMHz = 0;
+  bool Derived = false; ///< From the datasheet scaling, not measured.
+};
+PowerCurve powerCurve(const GPUSpec &GPU);
+/// V(f)/Vmax of the curve: the floor below the knee, linear above it.
+double voltageRatio(const PowerCurve &C, double ClockMHz);
 
 /// Predicts one configuration.
 Prediction predict(const KernelProfile &K, const GPUSpec &GPU,
                    const LaunchConfig &C, const ModelOptions &Opts = {});
 
+/// predict() for each power limit of \p LimitsW (sorted ascending is fastest),
+/// sharing the limit-independent work; appends to \p Out.
+void predictLimits(const KernelProfile &K, const GPUSpec &GPU,
+                   const LaunchConfig &C, const std::vector<double> &LimitsW,
+                   const ModelOptions &Opts, std::vector<Prediction> &Out);
+
 /// Core clock (MHz) the GPU runs at under \p PowerLimitW for a kernel whose
-/// activity at full clock would draw \p DynamicAtMaxW of dynamic power.
+/// dynamic power is \p ActivityFraction times the reference kernel's (1 =
+/// FP32-saturating): the highest clock with boardPower() <= the limit.
 double clockUnderPowerLimit(const GPUSpec &GPU, double PowerLimitW,
                             double ActivityFraction);
 /// Board power (W) at clock \p ClockMHz for activity 0..1 (1 = saturating).

@@ -46,6 +46,14 @@ struct SweepResult {
   /// The whole-kernel explanation for the chosen objective.
   std::string Explanation;
   size_t pick(Objective O) const;
+  /// Predicted energy saving of Configs[I] against the occupancy heuristic
+  /// in percent (positive: less energy), and its speedup (heuristic time /
+  /// this time).
+  double energySavingPct(size_t I) const;
+  double speedup(size_t I) const;
+  /// Register caps and power limits the sweep enumerated (for reports).
+  std::vector<double> PowerLimits;
+  size_t NumShapes = 0;
 };
 
 /// Enumerates the configuration space of \p K on \p GPU and chooses.
@@ -54,6 +62,10 @@ SweepResult sweep(const KernelProfile &K, const GPUSpec &GPU,
 
 /// Indices of the (time, energy) Pareto-optimal points, sorted by time.
 std::vector<size_t> paretoFront(const std::vector<Prediction> &Ps);
+
+/// The explanation sentence(s) of Configs[I] of \p R, in the model's terms.
+std::string explainConfig(const SweepResult &R, size_t I,
+                          const KernelProfile &K, const GPUSpec &GPU);
 
 } // namespace flipflop
 

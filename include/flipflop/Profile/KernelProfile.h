@@ -184,6 +184,9 @@ struct KernelProfile {
   std::vector<std::string> Guesses;
   /// Non-fatal problems found while building the profile.
   std::vector<std::string> Warnings;
+  /// Non-empty when the profile could not be built (an internal problem):
+  /// no recommendation is made and the reason is reported.
+  std::string Internal;
 
   double op(OpClass C) const { return Ops[static_cast<unsigned>(C)]; }
   double &op(OpClass C) { return Ops[static_cast<unsigned>(C)]; }

@@ -1,0 +1,82 @@
+//===- flipflop/Model/ModelConstants.h - Documented model constants -------===//
+//
+// Every constant of the time and power model, in one place, each with the
+// source docs/MODEL.md gives for it. Tests use them to hand-compute cases.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_MODEL_MODELCONSTANTS_H
+#define FLIPFLOP_MODEL_MODELCONSTANTS_H
+
+namespace flipflop {
+namespace modelconst {
+
+// --- Power-against-clock shape, fitted on /work/shared/data/power-vs-clock
+// (scripts/fit-power-curve.py; docs/MODEL.md "Calibration"). Used when
+// PowerSpec.Curve* are zero.
+/// Static share of the reference kernel's power at the boost clock, S/(S+D).
+constexpr double CurveStaticFraction = 0.24;
+/// Voltage knee as a fraction of the boost clock.
+constexpr double CurveKneeFraction = 0.76;
+/// Floor voltage / voltage at the boost clock.
+constexpr double CurveFloorRatio = 0.82;
+/// Reference (FP32-saturating) kernel's power at boost / TDP (mean of the
+/// A100-PCIe 0.531 and RTX A4000 0.810 fits).
+constexpr double CurveRefFraction = 0.670;
+
+// --- Dynamic power split (AccelWattch's constant-per-active-SM vs
+// activity-proportional split; assumption, docs/MODEL.md).
+/// Share of the reference kernel's dynamic power paid per active-SM cycle
+/// (clock tree, schedulers, pipeline registers) whatever the instruction mix.
+constexpr double CycleDynShare = 0.30;
+/// Exponent beta of the FlipFlop paper's P_SM(n) = alpha * n^beta + delta.
+constexpr double ActiveSMExponent = 0.90;
+
+// --- Energy per operation relative to one FP32 lane operation (FMA).
+constexpr double WFP32 = 1.0, WFP16 = 0.6, WFP64 = 2.5, WInt = 0.8,
+                 WIntMul = 1.5, WSFU = 2.0, WConv = 1.0, WShuffle = 1.2,
+                 WBranch = 0.4, WOther = 0.5, WBarrier = 0.5, WLdSt = 1.2;
+/// Per tensor-core FLOP (an FP32 FMA lane op is 2 FLOPs at weight 1).
+constexpr double WTensorFlop = 0.08;
+/// Per byte moved between L2 and the SM, per shared-memory byte, per L1
+/// (local/spill hit) byte.
+constexpr double WL2Byte = 1.5, WSharedByte = 0.3, WL1Byte = 0.3;
+
+// --- DRAM energy, picojoules per byte moved (device + PHY + controller).
+constexpr double DramPJPerByteHBM = 48;    // ~3.9 pJ/bit + ~2 pJ/bit I/O.
+constexpr double DramPJPerByteGDDR6 = 76;  // ~7.5 pJ/bit + ~2 pJ/bit I/O.
+constexpr double DramPJPerByteGDDR5 = 128; // ~14 pJ/bit + ~2 pJ/bit I/O.
+
+// --- Latencies (Jia et al. 2018/2019 microbenchmarks; docs/MODEL.md).
+constexpr double LatFP32 = 4, LatInt = 4, LatIntMul = 4, LatFP16 = 6,
+                 LatFP64 = 8, LatSFU = 18, LatConv = 12, LatShuffle = 24,
+                 LatShared = 24, LatL1 = 32, LatBarrier = 24;
+/// L2 hit latency, core cycles.
+constexpr double LatL2Cycles = 200;
+/// DRAM latency = on-chip part (core cycles) + off-chip part (ns).
+constexpr double LatDramCycles = 200, LatDramNs = 250;
+
+// --- Throughput.
+/// Achievable fraction of datasheet DRAM bandwidth (STREAM-like copy).
+constexpr double DramEfficiency = 0.85;
+/// Shared-memory wavefronts per clock per SM (32 banks x 4 B).
+constexpr double SharedWavefrontsPerClk = 1.0;
+/// Warp shuffle lanes per clock per SM (CUDA guide throughput table).
+constexpr double ShuffleLanesPerClk = 32;
+/// Fallback lanes/clk for a unit class a spec leaves at 0.
+constexpr double FallbackLanes = 16;
+/// Kernel launch overhead (s), paid once at static power.
+constexpr double LaunchOverheadS = 4e-6;
+/// Exponent of the smooth maximum of throughput and latency time.
+constexpr double OverlapNorm = 4;
+/// Register operands per instruction; spill accesses per instruction are
+/// SpillRefsPerOp x (cut share of the registers)^2 (spill estimate).
+constexpr double SpillRefsPerOp = 2.0;
+/// Share of a register cut ptxas absorbs without spilling.
+constexpr double SpillFreeCut = 0.2;
+/// L1 bytes per SM beyond the configurable shared memory (unified L1).
+constexpr double L1ExtraBytes = 32 * 1024;
+
+} // namespace modelconst
+} // namespace flipflop
+
+#endif

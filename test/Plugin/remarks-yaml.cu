@@ -1,0 +1,25 @@
+// -fsave-optimization-record: every figure of FF001 is a YAML argument that
+// LLVM's remark tools read back.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_90 -O2 -S %S/Inputs/saxpy.cu -I%flipflop_src/test/Inputs -o %t/saxpy.s -fsave-optimization-record -foptimization-record-file=%t/saxpy.opt.yaml
+// RUN: FileCheck %s < %t/saxpy.opt.yaml
+// RUN: llvm-remarkutil count --parser=yaml --group-by=function --pass-name=flipflop %t/saxpy.opt.yaml | FileCheck %s --check-prefix=COUNT
+// CHECK:      Pass:            flipflop
+// CHECK-NEXT: Name:            FF001
+// CHECK-NEXT: DebugLoc:        { File: '{{.*}}saxpy.cu', Line: 2,
+// CHECK:      Function:        _Z5saxpyfPKfPfi
+// CHECK-NEXT: Args:
+// CHECK:        - Kernel:          'saxpy(float, float const*, float*, int)'
+// CHECK:        - GPU:             H100-SXM5-80GB
+// CHECK:        - Objective:       energy
+// CHECK:        - Block:           '{{[0-9]+}}'
+// CHECK:        - MinBlocks:       '{{[0-9]+}}'
+// CHECK:        - PowerLimitW:     '{{[0-9]+}}'
+// CHECK:        - TimeUs:          '{{[0-9.e+-]+}}'
+// CHECK:        - EnergyMJ:        '{{[0-9.e+-]+}}'
+// CHECK:        - EnergyChangePct: '{{-?[0-9.e+-]+}}'
+// CHECK:        - HeuristicBlock:  '{{[0-9]+}}'
+// CHECK:        - Bottleneck:      {{[a-z0-9]+}}
+// CHECK:        - Registers:       '{{[0-9]+}}'
+// CHECK:        - RegisterSource:  {{ptxas|estimated}}
+// COUNT: _Z5saxpyfPKfPfi,1

@@ -1,0 +1,129 @@
+//===- RecommenderTest.cpp - Configuration space, Pareto, picks -----------===//
+#include "ModelTestUtil.h"
+#include "flipflop/Model/Recommender.h"
+#include "gtest/gtest.h"
+
+using namespace flipflop;
+using namespace flipflop::test;
+
+namespace {
+
+Prediction point(double T, double E, bool Valid = true) {
+  Prediction P;
+  P.TimeS = T;
+  P.EnergyJ = E;
+  P.Valid = Valid;
+  return P;
+}
+
+TEST(Pareto, HandCase) {
+  std::vector<Prediction> Ps = {point(1, 10), point(2, 5), point(3, 6),
+                                point(1.5, 10), point(4, 1), point(0.5, 1, false),
+                                point(2, 5)};
+  // (1,10) (2,5) (4,1) survive; (3,6) and (1.5,10) are dominated; the
+  // invalid point is ignored; the duplicate (2,5) is kept once.
+  EXPECT_EQ(paretoFront(Ps), (std::vector<size_t>{0, 1, 4}));
+}
+
+TEST(Objective, Parse) {
+  Objective O;
+  double B = 0;
+  EXPECT_TRUE(parseObjective("edp", O, B));
+  EXPECT_EQ(O, Objective::EDP);
+  EXPECT_TRUE(parseObjective("energy-within:7", O, B));
+  EXPECT_EQ(O, Objective::EnergyWithinBudget);
+  EXPECT_DOUBLE_EQ(B, 7);
+  EXPECT_TRUE(parseObjective("energy<=2.5%", O, B));
+  EXPECT_DOUBLE_EQ(B, 2.5);
+  EXPECT_FALSE(parseObjective("energy<=x", O, B));
+  EXPECT_FALSE(parseObjective("speed", O, B));
+}
+
+TEST(Sweep, SpaceOfA1DKernel) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel();
+  K.Res.Registers = 64;
+  SweepOptions O;
+  O.PowerSteps = 6; // 50, 60, ..., 100 W.
+  SweepResult R = sweep(K, G, O);
+  EXPECT_EQ(R.NumShapes, 32u); // 32, 64, ..., 1024.
+  EXPECT_EQ(R.PowerLimits, (std::vector<double>{50, 60, 70, 80, 90, 100}));
+  // Every (shape, min-blocks) pair changes the register count.
+  for (const Prediction &P : R.Configs)
+    if (P.Config.MinBlocksPerSM) {
+      EXPECT_LT(P.RegsPerThread, 64u);
+      EXPECT_GE(P.RegsPerThread, 16u);
+    }
+  // 256 threads: caps 64 (none), then m = 5: 48, 6: 40, 7: 32 (m = 8 is 32
+  // too, deduplicated): four register counts.
+  unsigned N256 = 0;
+  for (const Prediction &P : R.Configs)
+    N256 += P.Config.Block[0] == 256 && P.Config.PowerLimitW == 100;
+  EXPECT_EQ(N256, 4u);
+  EXPECT_FALSE(R.ShapeHeld);
+  // Picks are consistent.
+  const Prediction &F = R.Configs[R.Pick.Fastest];
+  const Prediction &L = R.Configs[R.Pick.LeastEnergy];
+  const Prediction &W = R.Configs[R.Pick.EnergyWithinBudget];
+  EXPECT_LE(W.TimeS, F.TimeS * 1.05);
+  EXPECT_LE(L.EnergyJ, W.EnergyJ);
+  EXPECT_DOUBLE_EQ(R.SearchSpaceReduction,
+                   1 - double(R.Pareto.size()) / R.Configs.size());
+  // The heuristic: no min-blocks, the default limit.
+  const Prediction &H = R.Configs[R.Pick.OccupancyHeuristic];
+  EXPECT_EQ(H.Config.MinBlocksPerSM, 0u);
+  EXPECT_DOUBLE_EQ(H.Config.PowerLimitW, 100);
+  EXPECT_GE(R.energySavingPct(R.Pick.LeastEnergy), 0);
+  EXPECT_NE(R.ExplainBudget.find("Bound by"), std::string::npos);
+  EXPECT_NE(R.ExplainBudget.find("Occupancy"), std::string::npos);
+}
+
+TEST(Sweep, HeldShape) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel();
+  K.Bounds.ReqNTid = {16, 16, 1};
+  K.Guesses.push_back("trip count of the loop at line 7 (n unknown)");
+  SweepResult R = sweep(K, G);
+  EXPECT_TRUE(R.ShapeHeld);
+  EXPECT_NE(R.ShapeReason.find("reqntid"), std::string::npos);
+  for (const Prediction &P : R.Configs)
+    EXPECT_EQ(P.Config.Block, (std::array<unsigned, 3>{16, 16, 1}));
+  EXPECT_NE(R.ExplainFastest.find("Guessed: trip count"), std::string::npos);
+  KernelProfile T = fmaKernel();
+  T.Shape.FixedByTile = true;
+  T.Shape.FixedBlock = {32, 8, 1};
+  T.Shape.FixedReason = "tile[8][32] indexed by threadIdx";
+  SweepResult RT = sweep(T, G);
+  EXPECT_TRUE(RT.ShapeHeld);
+  EXPECT_EQ(RT.NumShapes, 1u);
+  EXPECT_NE(RT.ShapeReason.find("tile[8][32]"), std::string::npos);
+}
+
+TEST(Sweep, TwoDimensionalShapes) {
+  GPUSpec G = handGPU();
+  KernelProfile K = copyKernel();
+  K.Shape.UsesTid = {true, true, false};
+  SweepOptions O;
+  O.SweepPower = false;
+  SweepResult R = sweep(K, G, O);
+  bool Saw16x16 = false;
+  for (const Prediction &P : R.Configs) {
+    EXPECT_EQ(P.Config.blockThreads() % 32, 0u);
+    Saw16x16 |= P.Config.Block == std::array<unsigned, 3>{16, 16, 1};
+  }
+  EXPECT_TRUE(Saw16x16);
+  EXPECT_EQ(R.PowerLimits.size(), 1u);
+}
+
+TEST(Sweep, ThousandConfigsWithPowerLimits) {
+  // The benchmark's size: >= 1,000 configurations of one kernel.
+  const GPUSpec &G = *findGPU("A100-PCIE-40GB");
+  KernelProfile K = fmaKernel();
+  K.Res.Registers = 96;
+  SweepOptions O;
+  O.PowerSteps = 16;
+  SweepResult R = sweep(K, G, O);
+  EXPECT_GE(R.Configs.size(), 1000u);
+}
+
+} // namespace
