@@ -57,3 +57,5 @@ config.substitutions.append(
 config.substitutions.append(("%profile", "opt -load-pass-plugin=%s '-passes=print<flipflop-profile>' -disable-output" % plugin))
 config.substitutions.append(("%ptxas", config.ptxas or "false"))
 config.substitutions.append(("%flipflop_src", config.flipflop_src_root))
+config.substitutions.append(("%flipflop_obj", config.flipflop_obj_root))
+config.substitutions.append(("%cuda_path", config.cuda_path or "/nonexistent"))

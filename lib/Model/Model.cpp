@@ -361,7 +361,10 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
     TotalOps += O;
   double SpillAccesses =
       (K.Res.SpillStoreBytes + K.Res.SpillLoadBytes) / 4.0 * MaxTrip;
-  if (Need > Regs) {
+  if (const CapFact *F = Need > Regs ? K.capFact(Regs) : nullptr) {
+    // ptxas was run under this very cap: its spill bytes replace the guess.
+    SpillAccesses += (F->SpillStoreBytes + F->SpillLoadBytes) / 4.0 * MaxTrip;
+  } else if (Need > Regs) {
     // The allocator spills the least-used values first: the share of operand
     // reads that hit a spilled value grows with the square of the cut.
     // ptxas absorbs the first SpillFreeCut of a cut by rescheduling and

@@ -16,7 +16,9 @@
 //===----------------------------------------------------------------------===//
 #include "flipflop/Plugin/Plugin.h"
 
+#include "flipflop/Driver/Analyze.h"
 #include "flipflop/Model/Recommender.h"
+#include "flipflop/Report/JSONReport.h"
 #include "flipflop/Plugin/Options.h"
 #include "flipflop/Profile/IRProfile.h"
 #include "flipflop/Profile/PTXParser.h"
@@ -38,6 +40,11 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+#include <optional>
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -91,6 +98,7 @@ double pct(double New, double Old) {
 struct DeferredModule {
   std::vector<KernelProfile> Profiles;
   PluginOptions Opts;
+  ModuleFacts Facts;
 };
 std::mutex DeferredMutex;
 std::map<const Module *, DeferredModule> &deferred() {
@@ -118,11 +126,15 @@ void mergeEmittedPTX(StringRef PTX, const std::string &Arch,
       K.Warnings.push_back("emitted PTX not analysed: " + Why);
     return;
   }
+  AnalyzeOptions AO;
+  AO.Ptxas = State.Opts.Ptxas;
+  AO.Arch = Arch;
+  State.Facts.Ptxas = applyPtxas(*Parsed, PTX, AO);
+  State.Facts.PTX = PTX.str();
   for (KernelProfile &K : State.Profiles)
     for (const KernelProfile &P : *Parsed)
       if (P.Name == K.Name)
         mergePTXFacts(K, P);
-  (void)Arch;
 }
 
 
@@ -132,16 +144,24 @@ void mergeEmittedPTX(StringRef PTX, const std::string &Arch,
 // Reporting
 //===----------------------------------------------------------------------===//
 
-static void reportKernel(Function &F, KernelProfile &K, const PluginOptions &O);
+static void reportKernel(Function &F, KernelProfile &K, const PluginOptions &O,
+                         const ModuleFacts &MF,
+                         std::vector<json::Value> &KernelsJSON,
+                         std::optional<GPUSpec> &ReportGPU);
+static void writeReport(const Module &M, const PluginOptions &O,
+                        std::vector<json::Value> KernelsJSON,
+                        const std::optional<GPUSpec> &GPU);
 
 void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
-                  const PluginOptions &O) {
+                  const PluginOptions &O, const ModuleFacts &MF) {
+  std::vector<json::Value> KernelsJSON;
+  std::optional<GPUSpec> ReportGPU;
   for (KernelProfile &K : Profiles) {
     Function *F = M.getFunction(K.Name);
     if (!F)
       continue;
     CrashRecoveryContext CRC;
-    if (!CRC.RunSafely([&] { reportKernel(*F, K, O); })) {
+    if (!CRC.RunSafely([&] { reportKernel(*F, K, O, MF, KernelsJSON, ReportGPU); })) {
       OptimizationRemarkEmitter ORE(F);
       ORE.emit([&] {
         return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF900", F)
@@ -151,10 +171,51 @@ void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
       });
     }
   }
+  if (!O.ReportDir.empty())
+    writeReport(M, O, std::move(KernelsJSON), ReportGPU);
+}
+
+/// Writes the module's JSON report to the report directory, atomically, as
+/// <source stem>-<hash of the source path>.<sm_XX>.flipflop.json (clang does
+/// not tell plugins the output path). A failure is a remark, not an error.
+static void writeReport(const Module &M, const PluginOptions &O,
+                        std::vector<json::Value> KernelsJSON,
+                        const std::optional<GPUSpec> &GPU) {
+  if (!GPU)
+    return;
+  std::string Source = M.getSourceFileName();
+  SmallString<256> Abs(Source);
+  sys::fs::make_absolute(Abs);
+  std::string Name = (sys::path::filename(Source) + "-" +
+                      utohexstr(xxh3_64bits(Abs.str()) & 0xffffffffu, true) +
+                      "." + archOf(M) + ".flipflop.json")
+                         .str();
+  SmallString<256> Path(O.ReportDir);
+  sys::path::append(Path, Name);
+  std::error_code EC = sys::fs::create_directories(O.ReportDir);
+  Error E = EC ? createStringError(EC, "cannot create '%s'", O.ReportDir.c_str())
+               : writeJSONFile(reportToJSON(*GPU, std::move(KernelsJSON),
+                                            "flipflop-plugin"),
+                               Path);
+  if (E) {
+    std::string Why = toString(std::move(E));
+    for (const Function &F : M)
+      if (isKernel(F)) {
+        OptimizationRemarkEmitter ORE(&F);
+        ORE.emit([&] {
+          return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF902", &F)
+                 << "FlipFlop could not write its report: "
+                 << ore::NV("Problem", Why);
+        });
+        break;
+      }
+  }
 }
 
 static void reportKernel(Function &FRef, KernelProfile &K,
-                         const PluginOptions &O) {
+                         const PluginOptions &O, const ModuleFacts &MF,
+                         std::vector<json::Value> &KernelsJSON,
+                         std::optional<GPUSpec> &ReportGPU) {
   Function *F = &FRef;
   Module &M = *F->getParent();
   {
@@ -178,13 +239,20 @@ static void reportKernel(Function &FRef, KernelProfile &K,
     Expected<GPUSpec> GPU = resolveGPU(O.GPU, archOf(*F));
     if (!GPU)
       return InternalProblem(toString(GPU.takeError()));
-    SweepOptions SO;
-    SO.TotalThreads = O.ProblemSize;
-    SO.PowerMinW = O.PowerMinW;
-    SO.PowerMaxW = O.PowerMaxW;
-    SO.PowerSteps = O.PowerSteps;
-    SO.SlowdownBudgetPct = O.BudgetPct;
-    SweepResult R = sweep(K, *GPU, SO);
+    AnalyzeOptions AO;
+    AO.Ptxas = O.Ptxas;
+    AO.Arch = archOf(*F);
+    AO.Sweep.TotalThreads = O.ProblemSize;
+    AO.Sweep.PowerMinW = O.PowerMinW;
+    AO.Sweep.PowerMaxW = O.PowerMaxW;
+    AO.Sweep.PowerSteps = O.PowerSteps;
+    AO.Sweep.SlowdownBudgetPct = O.BudgetPct;
+    SweepResult R = recommend(K, *GPU, MF.PTX, AO, MF.Ptxas);
+    if (!O.ReportDir.empty()) {
+      KernelsJSON.push_back(kernelToJSON(K, R));
+      if (!ReportGPU)
+        ReportGPU = *GPU;
+    }
     if (R.Configs.empty())
       return InternalProblem("no configuration of this kernel can launch on " +
                              GPU->Name);
@@ -397,7 +465,7 @@ PreservedAnalyses FlipFlopPass::run(Module &M, ModuleAnalysisManager &MAM) {
     deferred()[&M] = DeferredModule{std::move(List), std::move(O)};
     return PreservedAnalyses::all();
   }
-  reportModule(M, List, O);
+  reportModule(M, List, O, ModuleFacts());
   // Only metadata and string attributes were added (and, opted in, launch
   // bounds): no analysis is invalidated by them.
   return O.ApplyBounds ? PreservedAnalyses::none() : PreservedAnalyses::all();
@@ -432,7 +500,7 @@ bool preCodeGen(Module &M, TargetMachine &TM, CodeGenFileType CGFT,
     deferred().erase(It);
   }
   if (CGFT != CodeGenFileType::AssemblyFile) {
-    reportModule(M, State.Profiles, State.Opts);
+    reportModule(M, State.Profiles, State.Opts, State.Facts);
     return false;
   }
   SmallString<0> PTX;
@@ -444,13 +512,13 @@ bool preCodeGen(Module &M, TargetMachine &TM, CodeGenFileType CGFT,
   if (TM.addPassesToEmitFile(CodeGenPasses, PTXStream, nullptr, CGFT,
                              /*DisableVerify=*/true)) {
     // Nothing ran: report from the IR and let clang generate code as usual.
-    reportModule(M, State.Profiles, State.Opts);
+    reportModule(M, State.Profiles, State.Opts, State.Facts);
     return false;
   }
   CodeGenPasses.run(M);
   OS << PTX;
   mergeEmittedPTX(PTX, archOf(M), State);
-  reportModule(M, State.Profiles, State.Opts);
+  reportModule(M, State.Profiles, State.Opts, State.Facts);
   return true;
 }
 

@@ -34,6 +34,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace llvm;
 
@@ -554,6 +555,40 @@ std::optional<int64_t> evaluateSCEV(const SCEV *S, const LaunchFacts &Facts,
   return std::nullopt;
 }
 
+/// A reader's description of what a trip count depends on: the kernel
+/// arguments (by name when the IR keeps names, else by position) and the
+/// launch dimensions.
+std::string describeDependence(const SCEV *S) {
+  std::set<std::string> Args;
+  bool Block = false, Grid = false, Data = false;
+  SCEVExprContains(S, [&](const SCEV *X) {
+    if (const auto *U = dyn_cast<SCEVUnknown>(X)) {
+      unsigned Dim;
+      SReg R = specialRegister(U->getValue(), Dim);
+      if (const auto *A = dyn_cast<Argument>(U->getValue()))
+        Args.insert(A->hasName() ? "'" + A->getName().str() + "'"
+                                 : "#" + std::to_string(A->getArgNo()));
+      else if (R == SReg::NTid)
+        Block = true;
+      else if (R == SReg::NCtaId)
+        Grid = true;
+      else if (R == SReg::None)
+        Data = true;
+    }
+    return false;
+  });
+  std::string D;
+  for (const std::string &A : Args)
+    D += (D.empty() ? "kernel argument " : ", ") + A;
+  if (Block)
+    D += D.empty() ? "blockDim" : ", blockDim";
+  if (Grid)
+    D += D.empty() ? "gridDim" : ", gridDim";
+  if (Data || D.empty())
+    D += D.empty() ? "values computed in the kernel" : " and values computed in the kernel";
+  return D;
+}
+
 std::string scevText(const SCEV *S) {
   std::string Text;
   raw_string_ostream OS(Text);
@@ -628,6 +663,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
     if (!isa<SCEVCouldNotCompute>(BTC)) {
       R.Symbolic = "(" + scevText(BTC) + ") + 1";
+      R.DependsOn = describeDependence(BTC);
       R.DependsOnBlockDim = scevMentions(BTC, SReg::NTid);
       if (auto V = evaluateSCEV(BTC, Facts)) {
         R.Trip = std::max<double>(1, double(*V) + 1);
@@ -650,13 +686,17 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         if (ByBlock && ByGrid) {
           R.GridStride = true;
           R.Symbolic = "N / (gridDim.x * blockDim.x)";
+          R.DependsOn = "the problem size over the whole grid (grid-stride loop)";
         } else if (ByBlock) {
           R.DependsOnBlockDim = true;
           R.Symbolic = "N / blockDim.x";
+          R.DependsOn = "the problem size over blockDim (block-stride loop)";
         }
       }
-      if (R.Symbolic.empty())
+      if (R.Symbolic.empty()) {
         R.Symbolic = "unknown";
+        R.DependsOn = "an exit condition ScalarEvolution cannot compute";
+      }
       R.Trip = Facts.DefaultTrip;
       R.Guessed = true;
       if (R.GridStride && Facts.TotalThreads) {
@@ -672,8 +712,8 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       What += " at line " + std::to_string(R.Line);
     if (!F.getName().empty() && &F != &Kernel)
       What += " in " + demangle(F.getName().str());
-    P.Guesses.push_back(What + ": trip count " + R.Symbolic +
-                        " not known, assumed " +
+    P.Guesses.push_back(What + ": trip count depends on " + R.DependsOn +
+                        ", assumed " +
                         std::to_string(static_cast<long long>(R.Trip)));
   }
   if (R.DependsOnBlockDim)
@@ -1293,27 +1333,46 @@ void ProfileBuilder::decideShape() {
     }
   }
   std::string Reason = "indexes by threadIdx without reading blockDim";
+  // The shape, from the most to the least certain source: reqntid; a shared
+  // tile whose dimensions multiply to the author's __launch_bounds__ (or any
+  // tile when there are no bounds); the bounds' thread count split with the
+  // tile's row length (or a warp) along x.
+  unsigned Max = P.Bounds.maxThreads();
+  uint64_t D0 = 0, D1 = 1;
   if (Tile) {
     auto *Outer = cast<ArrayType>(Tile->getValueType());
-    uint64_t D0 = Outer->getNumElements(), D1 = 1;
+    D0 = Outer->getNumElements();
     if (auto *Inner = dyn_cast<ArrayType>(Outer->getElementType())) {
       D1 = D0;
       D0 = Inner->getNumElements();
     }
-    if (S.UsesTid[1] && D1 > 1 && D0 * D1 <= 1024)
-      S.FixedBlock = {static_cast<unsigned>(D0), static_cast<unsigned>(D1), 1};
-    else if (!S.UsesTid[1] && D1 == 1 && D0 <= 1024 && D0 % 32 == 0)
-      S.FixedBlock = {static_cast<unsigned>(D0), 1, 1};
-    std::string Name = Tile->getName().str();
-    std::string Dims = D1 > 1 ? "[" + std::to_string(D1) + "][" +
-                                    std::to_string(D0) + "]"
-                              : "[" + std::to_string(D0) + "]";
-    Reason += "; shared tile " + Dims;
-    (void)Name;
+    Reason += "; shared tile " +
+              (D1 > 1 ? "[" + std::to_string(D1) + "][" + std::to_string(D0) + "]"
+                      : "[" + std::to_string(D0) + "]");
   }
-  if (P.Bounds.maxThreads())
-    Reason += "; author's __launch_bounds__ " +
-              std::to_string(P.Bounds.maxThreads());
+  bool TwoD = S.UsesTid[1];
+  auto Set = [&](uint64_t X, uint64_t Y) {
+    S.FixedBlock = {static_cast<unsigned>(X), static_cast<unsigned>(Y), 1};
+  };
+  if (P.Bounds.ReqNTid[0]) {
+    S.FixedBlock = {P.Bounds.ReqNTid[0], std::max(1u, P.Bounds.ReqNTid[1]),
+                    std::max(1u, P.Bounds.ReqNTid[2])};
+  } else if (Tile && TwoD && D1 > 1 && D0 * D1 <= 1024 &&
+             (!Max || D0 * D1 == Max)) {
+    Set(D0, D1);
+  } else if (Tile && !TwoD && D1 == 1 && D0 <= 1024 && D0 % 32 == 0 &&
+             (!Max || D0 == Max)) {
+    Set(D0, 1);
+  } else if (Max) {
+    uint64_t X = !TwoD ? Max
+                 : (D0 && D0 <= Max && Max % D0 == 0) ? D0
+                 : std::min<uint64_t>(32, Max);
+    Set(X, TwoD ? Max / X : 1);
+  }
+  if (Max)
+    Reason += "; author's __launch_bounds__ " + std::to_string(Max);
+  if (!S.FixedBlock[0])
+    Reason += "; block shape unknown";
   S.FixedReason = Reason;
 }
 

@@ -2,6 +2,7 @@
 #ifndef FLIPFLOP_PLUGIN_PLUGIN_H
 #define FLIPFLOP_PLUGIN_PLUGIN_H
 
+#include "flipflop/Driver/Analyze.h"
 #include "flipflop/Profile/KernelProfile.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/CodeGen.h"
@@ -17,6 +18,13 @@ class raw_pwrite_stream;
 namespace flipflop {
 
 struct PluginOptions;
+
+/// What code generation told the plugin about a module: its PTX and whether
+/// ptxas ran on it (empty in opt, where no PTX exists).
+struct ModuleFacts {
+  std::string PTX;
+  PtxasStatus Ptxas;
+};
 
 /// The FlipFlop pass: profiles every kernel of an NVPTX module, runs the
 /// model and reports. With \p Deferred (clang's pipeline) and PTX analysis
@@ -45,7 +53,7 @@ private:
 /// Runs the model on \p Profiles and emits remarks, metadata, the JSON report
 /// and (opted in) launch bounds.
 void reportModule(llvm::Module &M, std::vector<KernelProfile> &Profiles,
-                  const PluginOptions &O);
+                  const PluginOptions &O, const ModuleFacts &MF);
 
 /// The PreCodeGen callback (see PassPlugin.h).
 bool preCodeGen(llvm::Module &M, llvm::TargetMachine &TM,

@@ -92,6 +92,7 @@ struct LoopRecord {
   bool Exact = false;        ///< Constant trip count.
   bool Guessed = false;      ///< Default used (symbolic, unresolved).
   std::string Symbolic;      ///< e.g. "n / blockDim.x" when not constant.
+  std::string DependsOn;     ///< In words: "kernel argument #3, blockDim".
   bool DependsOnBlockDim = false; ///< Trip count scales with 1/blockDim.
   bool GridStride = false;   ///< Grid-stride loop (trip ~ N / (grid*block)).
 };
@@ -108,6 +109,14 @@ struct Resources {
   unsigned DynamicSharedBytes = 0; ///< 0 with UsesDynamicShared: unknown.
   unsigned ConstBytes = 0;
   unsigned Barriers = 0;
+};
+
+/// What ptxas reported when the kernel was compiled under a register cap
+/// (-maxrregcount), for the caps the recommender considers.
+struct CapFact {
+  unsigned Cap = 0;
+  unsigned Registers = 0;
+  unsigned SpillStoreBytes = 0, SpillLoadBytes = 0;
 };
 
 /// Launch bounds the author wrote (0 = absent).
@@ -165,6 +174,7 @@ struct KernelProfile {
   double UncoalescedFraction = 0; ///< Of global requests, share not coalesced.
 
   Resources Res;
+  std::vector<CapFact> CapFacts; ///< ptxas under register caps (may be empty).
   LaunchBounds Bounds;
   ShapeInfo Shape;
 
@@ -188,6 +198,13 @@ struct KernelProfile {
   /// no recommendation is made and the reason is reported.
   std::string Internal;
 
+  /// The ptxas fact for exactly \p Cap registers, or nullptr.
+  const CapFact *capFact(unsigned Cap) const {
+    for (const CapFact &F : CapFacts)
+      if (F.Cap == Cap)
+        return &F;
+    return nullptr;
+  }
   double op(OpClass C) const { return Ops[static_cast<unsigned>(C)]; }
   double &op(OpClass C) { return Ops[static_cast<unsigned>(C)]; }
   /// FLOPs per DRAM byte (sectors moved); 0 when no DRAM traffic.

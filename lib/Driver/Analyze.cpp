@@ -1,0 +1,75 @@
+//===- Analyze.cpp - ptxas facts, sweep and cap refinement ----------------===//
+#include "flipflop/Driver/Analyze.h"
+
+#include "flipflop/Profile/Ptxas.h"
+#include <set>
+
+using namespace llvm;
+
+namespace flipflop {
+
+PtxasStatus applyPtxas(std::vector<KernelProfile> &Kernels, StringRef PTX,
+                       const AnalyzeOptions &Opts) {
+  PtxasStatus S;
+  if (Opts.Ptxas == "off") {
+    S.Problem = "ptxas turned off";
+    return S;
+  }
+  Expected<std::string> Path = findPtxas(Opts.Ptxas);
+  if (!Path) {
+    S.Problem = toString(Path.takeError());
+    return S;
+  }
+  S.Path = *Path;
+  PtxasOptions PO;
+  PO.PtxasPath = *Path;
+  PO.Arch = Opts.Arch;
+  Expected<std::vector<PtxasKernelInfo>> Infos = runPtxas(PTX, PO);
+  if (!Infos) {
+    S.Problem = toString(Infos.takeError());
+    return S;
+  }
+  mergePtxasInfo(Kernels, *Infos);
+  S.Used = true;
+  return S;
+}
+
+SweepResult recommend(KernelProfile &K, const GPUSpec &GPU, StringRef PTX,
+                      const AnalyzeOptions &Opts, const PtxasStatus &Ptxas) {
+  SweepResult R = sweep(K, GPU, Opts.Sweep);
+  if (!Opts.RefineCaps || !Ptxas.Used || !K.Res.RegistersExact || PTX.empty())
+    return R;
+  // Caps below what the kernel uses: only those can spill.
+  std::set<unsigned> Caps;
+  for (size_t I : R.Pareto) {
+    const Prediction &P = R.Configs[I];
+    if (P.RegisterCap && P.RegisterCap < K.Res.Registers && !K.capFact(P.RegsPerThread))
+      Caps.insert(P.RegsPerThread);
+  }
+  if (Caps.empty())
+    return R;
+  for (unsigned Cap : Caps) {
+    PtxasOptions PO;
+    PO.PtxasPath = Ptxas.Path;
+    PO.Arch = Opts.Arch;
+    PO.MaxRegCount = Cap;
+    Expected<std::vector<PtxasKernelInfo>> Infos = runPtxas(PTX, PO);
+    if (!Infos) {
+      K.Warnings.push_back("ptxas -maxrregcount=" + std::to_string(Cap) +
+                           " failed: " + toString(Infos.takeError()));
+      continue;
+    }
+    for (const PtxasKernelInfo &I : *Infos)
+      if (I.Name == K.Name) {
+        CapFact F;
+        F.Cap = Cap;
+        F.Registers = I.Registers;
+        F.SpillStoreBytes = I.SpillStoreBytes;
+        F.SpillLoadBytes = I.SpillLoadBytes;
+        K.CapFacts.push_back(F);
+      }
+  }
+  return sweep(K, GPU, Opts.Sweep);
+}
+
+} // namespace flipflop

@@ -1,0 +1,2420 @@
+//===- PTXParser.cpp - PTX front end --------------------------------------===//
+//
+// Three stages:
+//  1. a lexer over the whole buffer (tokens carry their PTX line),
+//  2. a statement parser: module directives, .entry/.func signatures and
+//     bodies (declarations, labels, guarded instructions, .loc lines),
+//  3. a per-function analysis: basic blocks, dominators, natural loops with
+//     recognised or defaulted trip counts, an abstract interpretation of each
+//     register (stride in bytes per lane of threadIdx.x, constants, which
+//     special registers it depends on), register liveness for the register
+//     estimate, and the classification of every instruction.
+//
+//===----------------------------------------------------------------------===//
+#include "flipflop/Profile/PTXParser.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+using namespace llvm;
+
+namespace flipflop {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Lexer
+//===----------------------------------------------------------------------===//
+
+enum class TokKind { Word, Number, String, Punct, End };
+
+struct Token {
+  TokKind Kind = TokKind::End;
+  StringRef Text;
+  unsigned Line = 0;
+  bool is(char C) const {
+    return Kind == TokKind::Punct && Text.size() == 1 && Text[0] == C;
+  }
+  bool isWord() const { return Kind == TokKind::Word; }
+  bool isDirective() const { return isWord() && Text.starts_with("."); }
+};
+
+Error lineError(unsigned Line, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(),
+                           Twine(Line) + ": " + Msg);
+}
+
+bool isWordStart(char C) {
+  return llvm::isAlpha(C) || C == '_' || C == '$' || C == '%' || C == '.';
+}
+bool isWordChar(char C) {
+  return llvm::isAlnum(C) || C == '_' || C == '$' || C == '.';
+}
+
+Expected<std::vector<Token>> lex(StringRef Text) {
+  std::vector<Token> Toks;
+  size_t I = 0, N = Text.size();
+  unsigned Line = 1;
+  while (I < N) {
+    char C = Text[I];
+    if (C == '\n') {
+      ++Line;
+      ++I;
+      continue;
+    }
+    if (C == ' ' || C == '\t' || C == '\r' || C == '\f' || C == '\v') {
+      ++I;
+      continue;
+    }
+    if (C == '/' && I + 1 < N && Text[I + 1] == '/') {
+      while (I < N && Text[I] != '\n')
+        ++I;
+      continue;
+    }
+    if (C == '/' && I + 1 < N && Text[I + 1] == '*') {
+      unsigned Start = Line;
+      I += 2;
+      while (I < N && !(Text[I] == '*' && I + 1 < N && Text[I + 1] == '/')) {
+        if (Text[I] == '\n')
+          ++Line;
+        ++I;
+      }
+      if (I >= N)
+        return lineError(Start, "unterminated comment");
+      I += 2;
+      continue;
+    }
+    size_t B = I;
+    if (C == '"') {
+      ++I;
+      while (I < N && Text[I] != '"' && Text[I] != '\n') {
+        if (Text[I] == '\\' && I + 1 < N && Text[I + 1] != '\n')
+          ++I;
+        ++I;
+      }
+      if (I >= N || Text[I] != '"')
+        return lineError(Line, "unterminated string");
+      ++I;
+      Toks.push_back({TokKind::String, Text.slice(B + 1, I - 1), Line});
+      continue;
+    }
+    if (isWordStart(C)) {
+      ++I;
+      while (I < N) {
+        if (isWordChar(Text[I])) {
+          ++I;
+        } else if (Text[I] == ':' && I + 1 < N && Text[I + 1] == ':') {
+          I += 2; // "shared::cta", "mbarrier::complete_tx::bytes"
+        } else {
+          break;
+        }
+      }
+      Toks.push_back({TokKind::Word, Text.slice(B, I), Line});
+      continue;
+    }
+    if (isDigit(C)) {
+      bool Hex = C == '0' && I + 1 < N &&
+                 (Text[I + 1] == 'x' || Text[I + 1] == 'X' ||
+                  Text[I + 1] == 'f' || Text[I + 1] == 'F' ||
+                  Text[I + 1] == 'd' || Text[I + 1] == 'D');
+      ++I;
+      while (I < N) {
+        char D = Text[I];
+        if (llvm::isAlnum(D) || D == '.') {
+          ++I;
+        } else if (!Hex && (D == '+' || D == '-') &&
+                   (Text[I - 1] == 'e' || Text[I - 1] == 'E')) {
+          ++I;
+        } else {
+          break;
+        }
+      }
+      Toks.push_back({TokKind::Number, Text.slice(B, I), Line});
+      continue;
+    }
+    static const StringRef Puncts = "{}()[]<>,;:@!+-|=*/&~^?";
+    if (Puncts.contains(C)) {
+      ++I;
+      Toks.push_back({TokKind::Punct, Text.slice(B, I), Line});
+      continue;
+    }
+    if (isPrint(C))
+      return lineError(Line, Twine("unexpected character '") + Twine(C) + "'");
+    return lineError(Line, "unexpected byte 0x" + utohexstr((uint8_t)C));
+  }
+  Toks.push_back({TokKind::End, StringRef(), Line});
+  return Toks;
+}
+
+/// Parses a PTX integer literal (decimal, 0x hex, 0b binary, 0 octal, with an
+/// optional U suffix). Float literals (0f..., 0d..., 1.5) return nullopt.
+std::optional<int64_t> parseInt(StringRef S) {
+  if (S.ends_with("U") || S.ends_with("u"))
+    S = S.drop_back();
+  if (S.empty())
+    return std::nullopt;
+  unsigned Radix = 10;
+  if (S.starts_with_insensitive("0x")) {
+    Radix = 16;
+    S = S.drop_front(2);
+  } else if (S.starts_with_insensitive("0b")) {
+    Radix = 2;
+    S = S.drop_front(2);
+  } else if (S.size() > 1 && S[0] == '0') {
+    Radix = 8;
+    S = S.drop_front(1);
+  }
+  uint64_t V;
+  if (S.getAsInteger(Radix, V))
+    return std::nullopt;
+  return static_cast<int64_t>(V);
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+struct Operand {
+  enum KindTy { Reg, Imm, FImm, Sym, Addr, Vec, List, Other } Kind = Other;
+  StringRef Name;      ///< Reg / Sym name; Addr base (register or symbol).
+  int64_t Value = 0;   ///< Imm value; Addr offset.
+  bool Neg = false;    ///< "!%p".
+  bool BaseIsReg = false; ///< Addr: base is a register.
+  SmallVector<StringRef, 4> Regs; ///< Vec/List members; "%p|%q" second.
+};
+
+struct SrcLoc {
+  int File = -1;
+  unsigned Line = 0;
+};
+
+struct Instr {
+  StringRef Opcode;
+  SmallVector<StringRef, 8> Mods; ///< Opcode split at '.' (Mods[0] = base).
+  StringRef Guard;
+  bool GuardNeg = false;
+  SmallVector<Operand, 4> Ops;
+  unsigned PtxLine = 0;
+  SrcLoc Loc;
+  bool hasMod(StringRef M) const {
+    return std::find(Mods.begin() + 1, Mods.end(), M) != Mods.end();
+  }
+};
+
+struct Stmt {
+  bool IsLabel = false;
+  StringRef Label;
+  Instr I;
+};
+
+struct VarDecl {
+  StringRef Space; ///< "shared", "local", "const", "global", "param".
+  StringRef Name;
+  uint64_t Bytes = 0;
+  bool Extern = false;
+  bool Unsized = false;
+};
+
+struct RegDecl {
+  unsigned Width = 1; ///< In 32-bit registers (0 for predicates).
+  unsigned Count = 1; ///< Range size for %r<N>; 1 for a single name.
+  bool Range = false;
+  std::string Name;
+};
+
+struct Function {
+  std::string Name;
+  bool IsEntry = false;
+  bool HasBody = false;
+  unsigned Line = 0;
+  LaunchBounds Bounds;
+  std::vector<Stmt> Body;
+  std::vector<VarDecl> Vars;
+  std::vector<RegDecl> Regs;
+  StringMap<std::vector<StringRef>> BranchTargets;
+};
+
+unsigned typeBits(StringRef T) {
+  return StringSwitch<unsigned>(T)
+      .Cases({"b8", "u8", "s8", "e4m3", "e5m2", "e2m1", "e3m2", "e2m3"}, 8)
+      .Cases({"b16", "u16", "s16", "f16", "bf16", "e4m3x2", "e5m2x2"}, 16)
+      .Cases({"b32", "u32", "s32", "f32", "f16x2", "bf16x2", "tf32"}, 32)
+      .Cases({"b64", "u64", "s64", "f64"}, 64)
+      .Case("b128", 128)
+      .Case("pred", 1)
+      .Cases({"s4", "u4"}, 4)
+      .Case("b1", 1)
+      .Default(0);
+}
+
+bool isFloatType(StringRef T) {
+  return T == "f32" || T == "f64" || T == "f16" || T == "f16x2" ||
+         T == "bf16" || T == "bf16x2" || T == "tf32" || T.starts_with("e4m3") ||
+         T.starts_with("e5m2");
+}
+
+class Parser {
+public:
+  Parser(std::vector<Token> Toks, PTXModule &M) : Toks(std::move(Toks)), M(M) {}
+  Error parse(std::vector<Function> &Funcs, StringMap<VarDecl> &Globals,
+              std::map<int, std::string> &Files);
+
+private:
+  std::vector<Token> Toks;
+  size_t Pos = 0;
+  PTXModule &M;
+  SrcLoc CurLoc;
+
+  const Token &peek(size_t Ahead = 0) const {
+    size_t P = Pos + Ahead;
+    return P < Toks.size() ? Toks[P] : Toks.back();
+  }
+  const Token &next() {
+    const Token &T = peek();
+    if (Pos < Toks.size() - 1)
+      ++Pos;
+    return T;
+  }
+  bool atEnd() const { return peek().Kind == TokKind::End; }
+  /// Skips the rest of the current line (for line-terminated directives).
+  void skipLine(unsigned Line) {
+    while (!atEnd() && peek().Line == Line)
+      next();
+  }
+  /// Skips to and over the next ';' at bracket depth 0; stops at End.
+  void skipStatement() {
+    int Depth = 0;
+    while (!atEnd()) {
+      const Token &T = next();
+      if (T.is('{') || T.is('(') || T.is('['))
+        ++Depth;
+      else if (T.is('}') || T.is(')') || T.is(']'))
+        --Depth;
+      else if (T.is(';') && Depth <= 0)
+        return;
+    }
+  }
+  Error skipBalancedBraces(unsigned Line) {
+    int Depth = 0;
+    while (!atEnd()) {
+      const Token &T = next();
+      if (T.is('{'))
+        ++Depth;
+      else if (T.is('}') && --Depth == 0)
+        return Error::success();
+    }
+    return lineError(Line, "unterminated '{' block");
+  }
+  void parseLoc(unsigned Line, SrcLoc &L, std::map<int, std::string> *Files);
+  Error parseFile(unsigned Line, std::map<int, std::string> &Files);
+  Error parseVarDecl(StringRef Space, bool Extern, std::vector<VarDecl> &Out);
+  Error parseRegDecl(Function &F);
+  Error parseParamList(unsigned Line, StringRef What);
+  Error parseFunction(bool IsEntry, std::vector<Function> &Funcs);
+  Error parseBody(Function &F);
+  Error parseInstruction(Function &F, StringRef Guard, bool GuardNeg,
+                         unsigned GuardLine);
+  Error parseOperand(size_t Begin, size_t End, Operand &Op);
+};
+
+void Parser::parseLoc(unsigned Line, SrcLoc &L, std::map<int, std::string> *) {
+  // .loc FILE LINE COL [, function_name SYM, inlined_at FILE LINE COL]
+  SmallVector<const Token *, 12> Items;
+  while (!atEnd() && peek().Line == Line)
+    Items.push_back(&next());
+  auto Num = [&](size_t Idx) -> std::optional<int64_t> {
+    if (Idx < Items.size() && Items[Idx]->Kind == TokKind::Number)
+      return parseInt(Items[Idx]->Text);
+    return std::nullopt;
+  };
+  std::optional<int64_t> F = Num(0), Ln = Num(1);
+  for (size_t I = 0; I < Items.size(); ++I)
+    if (Items[I]->isWord() && Items[I]->Text == "inlined_at" && Num(I + 1) &&
+        Num(I + 2)) {
+      F = Num(I + 1);
+      Ln = Num(I + 2);
+    }
+  // Lines are attributed to the function's own file (the file of its first
+  // .loc): a .loc into a header (clang's inlined builtins carry no
+  // inlined_at) keeps the last line of the function's file.
+  if (F && Ln && *Ln > 0) {
+    if (L.File < 0)
+      L.File = static_cast<int>(*F);
+    if (L.File == *F)
+      L.Line = static_cast<unsigned>(*Ln);
+  }
+  // ".loc F 0 C" (no line) keeps the previous line, as debuggers do.
+}
+
+Error Parser::parseFile(unsigned Line, std::map<int, std::string> &Files) {
+  const Token &N = next();
+  if (N.Kind != TokKind::Number || N.Line != Line)
+    return lineError(Line, "expected a file number after .file");
+  const Token &S = next();
+  if (S.Kind != TokKind::String || S.Line != Line)
+    return lineError(Line, "expected a file name after .file number");
+  if (auto V = parseInt(N.Text))
+    Files[static_cast<int>(*V)] = S.Text.str();
+  skipLine(Line); // optional ", timestamp, size"
+  return Error::success();
+}
+
+Error Parser::parseVarDecl(StringRef Space, bool Extern,
+                           std::vector<VarDecl> &Out) {
+  unsigned Line = peek().Line;
+  uint64_t ElemBits = 0, Vec = 1;
+  bool Named = false;
+  while (!atEnd()) {
+    const Token &T = peek();
+    if (T.is(';')) {
+      next();
+      return Error::success();
+    }
+    if (T.is('=')) { // initializer: skip to ';'
+      skipStatement();
+      return Error::success();
+    }
+    if (T.is(',')) {
+      next();
+      continue;
+    }
+    if (T.isDirective()) {
+      next();
+      StringRef D = T.Text.drop_front();
+      if (D == "align" && peek().Kind == TokKind::Number) {
+        next();
+      } else if (D.starts_with("v") && D.size() > 1 && isDigit(D[1])) {
+        D.drop_front().getAsInteger(10, Vec);
+      } else if (unsigned B = typeBits(D)) {
+        ElemBits = B;
+      }
+      // .ptr, .attribute, .managed, .unified ... carry no size.
+      continue;
+    }
+    if (T.isWord()) {
+      next();
+      VarDecl V;
+      V.Space = Space;
+      V.Name = T.Text;
+      V.Extern = Extern;
+      uint64_t Count = 1;
+      if (peek().is('<')) { // parameterised names: name<N>
+        next();
+        if (peek().Kind == TokKind::Number)
+          if (auto C = parseInt(next().Text))
+            Count *= std::max<int64_t>(*C, 0);
+        if (!peek().is('>'))
+          return lineError(T.Line, "expected '>' in declaration of " + T.Text);
+        next();
+      }
+      while (peek().is('[')) {
+        next();
+        if (peek().is(']')) {
+          V.Unsized = true;
+          Count = 0;
+        } else if (peek().Kind == TokKind::Number) {
+          auto C = parseInt(next().Text);
+          if (!C || *C < 0)
+            return lineError(T.Line, "bad array size in declaration of " +
+                                         T.Text);
+          Count = Count * static_cast<uint64_t>(*C);
+        } else {
+          return lineError(T.Line, "expected an array size in declaration of " +
+                                       T.Text);
+        }
+        if (!peek().is(']'))
+          return lineError(T.Line, "expected ']' in declaration of " + T.Text);
+        next();
+      }
+      V.Bytes = (ElemBits * Vec + 7) / 8 * Count;
+      Out.push_back(V);
+      Named = true;
+      continue;
+    }
+    return lineError(T.Line, "unexpected '" + T.Text + "' in ." + Space +
+                                 " declaration");
+  }
+  if (!Named)
+    return lineError(Line, "expected a name in ." + Space + " declaration");
+  return lineError(Line, "expected ';' after ." + Space + " declaration");
+}
+
+Error Parser::parseRegDecl(Function &F) {
+  unsigned Line = peek().Line;
+  unsigned Width = 1, Vec = 1;
+  while (!atEnd()) {
+    const Token &T = next();
+    if (T.is(';'))
+      return Error::success();
+    if (T.is(','))
+      continue;
+    if (T.isDirective()) {
+      StringRef D = T.Text.drop_front();
+      if (D.starts_with("v") && D.size() > 1 && isDigit(D[1])) {
+        D.drop_front().getAsInteger(10, Vec);
+      } else if (unsigned B = typeBits(D)) {
+        Width = D == "pred" ? 0 : std::max(1u, B / 32);
+      }
+      continue;
+    }
+    if (T.isWord()) {
+      RegDecl R;
+      R.Name = T.Text.str();
+      R.Width = Width * std::max(1u, Vec);
+      if (peek().is('<')) {
+        next();
+        const Token &C = next();
+        auto V = C.Kind == TokKind::Number ? parseInt(C.Text) : std::nullopt;
+        if (!V || *V < 0 || *V > (1 << 24))
+          return lineError(T.Line, "bad register count in .reg " + T.Text);
+        if (!peek().is('>'))
+          return lineError(T.Line, "expected '>' in .reg " + T.Text);
+        next();
+        R.Range = true;
+        R.Count = static_cast<unsigned>(*V);
+      }
+      F.Regs.push_back(R);
+      continue;
+    }
+    return lineError(T.Line, "unexpected '" + T.Text + "' in .reg declaration");
+  }
+  return lineError(Line, "expected ';' after .reg declaration");
+}
+
+Error Parser::parseParamList(unsigned Line, StringRef What) {
+  // At '(': skip to the matching ')'.
+  next();
+  int Depth = 1;
+  while (!atEnd()) {
+    const Token &T = next();
+    if (T.is('('))
+      ++Depth;
+    else if (T.is(')') && --Depth == 0)
+      return Error::success();
+    else if (T.is('{') || T.is('}') || T.is(';'))
+      return lineError(T.Line, "expected ')' to close the parameter list of " +
+                                   What);
+  }
+  return lineError(Line, "unterminated parameter list of " + What);
+}
+
+Error Parser::parseFunction(bool IsEntry, std::vector<Function> &Funcs) {
+  const Token &Kw = next();
+  StringRef What = IsEntry ? ".entry" : ".func";
+  if (!IsEntry && peek().is('(')) // return parameters
+    if (Error E = parseParamList(Kw.Line, What))
+      return E;
+  const Token &NameTok = peek();
+  if (!NameTok.isWord() || NameTok.isDirective() ||
+      NameTok.Text.starts_with("%"))
+    return lineError(NameTok.Kind == TokKind::End ? Kw.Line : NameTok.Line,
+                     "expected a name after " + What);
+  next();
+  Function F;
+  F.Name = NameTok.Text.str();
+  F.IsEntry = IsEntry;
+  F.Line = Kw.Line;
+  std::string Desc = (What + " " + F.Name).str();
+  if (peek().is('('))
+    if (Error E = parseParamList(NameTok.Line, Desc))
+      return E;
+  // Performance-tuning directives.
+  while (peek().isDirective()) {
+    const Token &D = next();
+    StringRef Name = D.Text.drop_front();
+    if (Name == "pragma") {
+      skipStatement();
+      continue;
+    }
+    SmallVector<unsigned, 3> Nums;
+    while (peek().Kind == TokKind::Number) {
+      auto V = parseInt(next().Text);
+      if (!V || *V < 0 || *V > 0xffffffffLL)
+        return lineError(D.Line, "bad value for ." + Name);
+      Nums.push_back(static_cast<unsigned>(*V));
+      if (!peek().is(','))
+        break;
+      next();
+    }
+    auto Dims = [&](std::array<unsigned, 3> &A) -> Error {
+      if (Nums.empty() || Nums.size() > 3)
+        return lineError(D.Line, "." + Name + " takes 1 to 3 values");
+      for (unsigned I = 0; I < 3; ++I)
+        A[I] = I < Nums.size() ? Nums[I] : 1;
+      return Error::success();
+    };
+    if (Name == "maxntid") {
+      if (Error E = Dims(F.Bounds.MaxNTid))
+        return E;
+    } else if (Name == "reqntid") {
+      if (Error E = Dims(F.Bounds.ReqNTid))
+        return E;
+    } else if (Name == "minnctapersm" || Name == "maxnreg") {
+      if (Nums.size() != 1)
+        return lineError(D.Line, "." + Name + " takes one value");
+      (Name == "maxnreg" ? F.Bounds.MaxNReg : F.Bounds.MinCTAsPerSM) = Nums[0];
+    } else if (Name == "maxnctapersm" || Name == "noreturn" ||
+               Name == "explicitcluster" || Name == "reqnctapercluster" ||
+               Name == "maxclusterrank" || Name == "blocksareclusters" ||
+               Name.starts_with("abi_preserve")) {
+      // Accepted, not modelled.
+    } else {
+      return lineError(D.Line, "unexpected directive ." + Name + " in " + Desc);
+    }
+  }
+  if (peek().is(';')) {
+    next();
+    Funcs.push_back(std::move(F));
+    return Error::success();
+  }
+  if (!peek().is('{'))
+    return lineError(peek().Kind == TokKind::End ? NameTok.Line : peek().Line,
+                     "expected '{' or ';' after the signature of " + Desc);
+  next();
+  F.HasBody = true;
+  CurLoc = SrcLoc();
+  if (Error E = parseBody(F))
+    return E;
+  Funcs.push_back(std::move(F));
+  return Error::success();
+}
+
+Error Parser::parseBody(Function &F) {
+  int Depth = 1;
+  while (true) {
+    const Token &T = peek();
+    if (T.Kind == TokKind::End)
+      return lineError(F.Line, "missing '}' at the end of the body of " +
+                                   F.Name);
+    if (T.is('{')) {
+      next();
+      ++Depth;
+      continue;
+    }
+    if (T.is('}')) {
+      next();
+      if (--Depth == 0)
+        return Error::success();
+      continue;
+    }
+    if (T.is(';')) {
+      next();
+      continue;
+    }
+    if (T.isDirective()) {
+      next();
+      StringRef D = T.Text.drop_front();
+      if (D == "reg") {
+        if (Error E = parseRegDecl(F))
+          return E;
+      } else if (D == "loc") {
+        parseLoc(T.Line, CurLoc, nullptr);
+      } else if (D == "shared" || D == "local" || D == "const" ||
+                 D == "global" || D == "param") {
+        if (Error E = parseVarDecl(D, false, F.Vars))
+          return E;
+      } else if (D == "file" || D == "section") {
+        skipLine(T.Line);
+      } else {
+        // .pragma and anything else: skip the statement.
+        skipStatement();
+      }
+      continue;
+    }
+    if (T.is('@')) {
+      next();
+      bool Neg = false;
+      if (peek().is('!')) {
+        next();
+        Neg = true;
+      }
+      const Token &P = next();
+      if (!P.isWord())
+        return lineError(P.Line, "expected a predicate after '@'");
+      if (Error E = parseInstruction(F, P.Text, Neg, T.Line))
+        return E;
+      continue;
+    }
+    if (T.isWord()) {
+      if (peek(1).is(':')) { // label
+        next();
+        next();
+        Stmt S;
+        S.IsLabel = true;
+        S.Label = T.Text;
+        F.Body.push_back(S);
+        if (peek().isDirective()) {
+          StringRef D = peek().Text;
+          if (D == ".branchtargets") {
+            next();
+            std::vector<StringRef> Targets;
+            while (!atEnd() && !peek().is(';')) {
+              const Token &X = next();
+              if (X.isWord())
+                Targets.push_back(X.Text);
+            }
+            next();
+            F.BranchTargets[T.Text] = std::move(Targets);
+          } else if (D == ".callprototype" || D == ".calltargets") {
+            skipStatement();
+          }
+        }
+        continue;
+      }
+      if (Error E = parseInstruction(F, StringRef(), false, T.Line))
+        return E;
+      continue;
+    }
+    return lineError(T.Line, "unexpected '" + T.Text + "' in the body of " +
+                                 F.Name);
+  }
+}
+
+Error Parser::parseOperand(size_t B, size_t E, Operand &Op) {
+  if (B >= E) {
+    Op.Kind = Operand::Other;
+    return Error::success();
+  }
+  const Token &T = Toks[B];
+  if (T.is('[')) {
+    Op.Kind = Operand::Addr;
+    size_t I = B + 1;
+    if (I < E && Toks[I].isWord()) {
+      Op.Name = Toks[I].Text;
+      Op.BaseIsReg = Op.Name.starts_with("%");
+      ++I;
+    } else if (I < E && Toks[I].Kind == TokKind::Number) {
+      if (auto V = parseInt(Toks[I].Text))
+        Op.Value = *V;
+      ++I;
+    }
+    if (I < E && Toks[I].is('+')) {
+      ++I;
+      bool Neg = false;
+      if (I < E && Toks[I].is('-')) {
+        Neg = true;
+        ++I;
+      }
+      if (I < E && Toks[I].Kind == TokKind::Number)
+        if (auto V = parseInt(Toks[I].Text))
+          Op.Value = Neg ? -*V : *V;
+    }
+    return Error::success();
+  }
+  if (T.is('{') || T.is('(')) {
+    Op.Kind = T.is('{') ? Operand::Vec : Operand::List;
+    for (size_t I = B + 1; I < E; ++I)
+      if (Toks[I].isWord())
+        Op.Regs.push_back(Toks[I].Text);
+    return Error::success();
+  }
+  size_t I = B;
+  if (Toks[I].is('!')) {
+    Op.Neg = true;
+    ++I;
+  }
+  bool Minus = false;
+  if (I < E && Toks[I].is('-')) {
+    Minus = true;
+    ++I;
+  }
+  if (I >= E)
+    return Error::success();
+  const Token &X = Toks[I];
+  if (X.Kind == TokKind::Number) {
+    if (auto V = parseInt(X.Text)) {
+      Op.Kind = Operand::Imm;
+      Op.Value = Minus ? -*V : *V;
+    } else {
+      Op.Kind = Operand::FImm;
+    }
+    return Error::success();
+  }
+  if (X.isWord()) {
+    Op.Name = X.Text;
+    Op.Kind = X.Text.starts_with("%") ? Operand::Reg : Operand::Sym;
+    if (I + 2 < E + 1 && I + 1 < E && Toks[I + 1].is('|') && I + 2 < E &&
+        Toks[I + 2].isWord())
+      Op.Regs.push_back(Toks[I + 2].Text);
+    if (Op.Kind == Operand::Sym && I + 2 < E && Toks[I + 1].is('+'))
+      if (auto V = parseInt(Toks[I + 2].Text))
+        Op.Value = *V;
+  }
+  return Error::success();
+}
+
+Error Parser::parseInstruction(Function &F, StringRef Guard, bool GuardNeg,
+                               unsigned Line) {
+  const Token &OpTok = next();
+  if (!OpTok.isWord() || OpTok.Text.starts_with("%") ||
+      OpTok.Text.starts_with("."))
+    return lineError(OpTok.Line, "expected an instruction, found '" +
+                                     OpTok.Text + "'");
+  Stmt S;
+  Instr &I = S.I;
+  I.Opcode = OpTok.Text;
+  I.Guard = Guard;
+  I.GuardNeg = GuardNeg;
+  I.PtxLine = OpTok.Line;
+  I.Loc = CurLoc;
+  SmallVector<StringRef, 8> Parts;
+  OpTok.Text.split(Parts, '.', -1, false);
+  for (StringRef P : Parts) {
+    // "shared::cta" -> "shared"; keep "::cluster" distinctions out of scope.
+    size_t C = P.find("::");
+    I.Mods.push_back(C == StringRef::npos || I.Mods.empty() ? P
+                                                            : P.take_front(C));
+  }
+  if (I.Mods.empty())
+    return lineError(OpTok.Line, "empty instruction");
+  // Operands up to ';' at depth 0.
+  int Depth = 0;
+  SmallVector<std::pair<size_t, size_t>, 6> Ranges;
+  size_t OpBegin = Pos;
+  while (true) {
+    const Token &T = peek();
+    if (T.Kind == TokKind::End || (Depth == 0 && T.is('}')))
+      return lineError(OpTok.Line, "expected ';' after '" + OpTok.Text + "'");
+    if (T.is('[') || T.is('{') || T.is('('))
+      ++Depth;
+    else if (T.is(']') || T.is('}') || T.is(')'))
+      --Depth;
+    if (Depth < 0)
+      return lineError(T.Line, "unbalanced '" + T.Text + "' in '" +
+                                   OpTok.Text + "'");
+    if (Depth == 0 && (T.is(',') || T.is(';'))) {
+      if (Pos > OpBegin)
+        Ranges.push_back({OpBegin, Pos});
+      bool Done = T.is(';');
+      next();
+      OpBegin = Pos;
+      if (Done)
+        break;
+      continue;
+    }
+    if (T.isDirective() && Depth == 0)
+      return lineError(T.Line, "expected ';' after '" + OpTok.Text + "'");
+    next();
+  }
+  for (auto [B, E] : Ranges) {
+    Operand Op;
+    if (Error Err = parseOperand(B, E, Op))
+      return Err;
+    I.Ops.push_back(std::move(Op));
+  }
+  F.Body.push_back(std::move(S));
+  return Error::success();
+}
+
+Error Parser::parse(std::vector<Function> &Funcs, StringMap<VarDecl> &Globals,
+                    std::map<int, std::string> &Files) {
+  bool Extern = false;
+  while (!atEnd()) {
+    const Token &T = peek();
+    if (T.is(';')) {
+      next();
+      continue;
+    }
+    if (!T.isDirective())
+      return lineError(T.Line, "unexpected '" + T.Text + "' at module scope");
+    StringRef D = T.Text.drop_front();
+    if (D == "version") {
+      next();
+      if (peek().Kind != TokKind::Number || peek().Line != T.Line)
+        return lineError(T.Line, "expected a number after .version");
+      M.Version = next().Text.str();
+      skipLine(T.Line);
+    } else if (D == "target") {
+      next();
+      if (!peek().isWord() || peek().Line != T.Line)
+        return lineError(T.Line, "expected a target after .target");
+      M.Target = next().Text.str();
+      skipLine(T.Line);
+    } else if (D == "address_size") {
+      next();
+      if (peek().Kind == TokKind::Number && peek().Line == T.Line)
+        if (auto V = parseInt(next().Text))
+          M.AddressSize = static_cast<unsigned>(*V);
+      skipLine(T.Line);
+    } else if (D == "file") {
+      next();
+      if (Error E = parseFile(T.Line, Files))
+        return E;
+    } else if (D == "loc") {
+      next();
+      skipLine(T.Line);
+    } else if (D == "section") {
+      next();
+      while (!atEnd() && !peek().is('{') && peek().Line == T.Line)
+        next();
+      if (peek().is('{'))
+        if (Error E = skipBalancedBraces(T.Line))
+          return E;
+    } else if (D == "visible" || D == "weak" || D == "common") {
+      next();
+      continue; // linkage of the next declaration
+    } else if (D == "extern") {
+      next();
+      Extern = true;
+      continue;
+    } else if (D == "entry" || D == "func") {
+      if (Error E = parseFunction(D == "entry", Funcs))
+        return E;
+    } else if (D == "global" || D == "const" || D == "shared" ||
+               D == "local") {
+      next();
+      std::vector<VarDecl> Vars;
+      if (Error E = parseVarDecl(D, Extern, Vars))
+        return E;
+      for (VarDecl &V : Vars)
+        Globals[V.Name] = V;
+    } else {
+      // .alias, .pragma, .tex, .surf, .sampler and future directives.
+      if (D != "alias" && D != "pragma" && D != "tex" && D != "surfref" &&
+          D != "texref" && D != "samplerref")
+        M.Warnings.push_back(
+            formatv("{0}: directive .{1} ignored", T.Line, D).str());
+      next();
+      skipStatement();
+    }
+    Extern = false;
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
+
+/// Special registers a value depends on.
+enum Taint : unsigned {
+  TTidX = 1, TTidY = 2, TTidZ = 4, TNTid = 8, TCtaId = 16, TNCtaId = 32,
+  TParam = 64, TMem = 128, TLane = 256
+};
+
+/// Abstract value: bytes per lane along threadIdx.x (Coef), a constant.
+struct AbsVal {
+  enum StateTy : uint8_t { Bottom, Known, Top } State = Bottom;
+  int64_t Coef = 0;
+  bool HasConst = false;
+  int64_t Const = 0;
+  static AbsVal top() { AbsVal V; V.State = Top; return V; }
+  static AbsVal uniform() { AbsVal V; V.State = Known; return V; }
+  static AbsVal constant(int64_t C) {
+    AbsVal V; V.State = Known; V.HasConst = true; V.Const = C; return V;
+  }
+  static AbsVal affine(int64_t C) { AbsVal V; V.State = Known; V.Coef = C; return V; }
+  bool operator==(const AbsVal &O) const {
+    return State == O.State && Coef == O.Coef && HasConst == O.HasConst &&
+           Const == O.Const;
+  }
+  bool known() const { return State == Known; }
+  bool uniformV() const { return State == Known && Coef == 0; }
+};
+
+AbsVal join(const AbsVal &A, const AbsVal &B) {
+  if (A.State == AbsVal::Bottom) return B;
+  if (B.State == AbsVal::Bottom) return A;
+  if (A.State == AbsVal::Top || B.State == AbsVal::Top) return AbsVal::top();
+  if (A.Coef != B.Coef) return AbsVal::top();
+  AbsVal R = AbsVal::affine(A.Coef);
+  if (A.HasConst && B.HasConst && A.Const == B.Const) {
+    R.HasConst = true;
+    R.Const = A.Const;
+  }
+  return R;
+}
+
+bool isStoreLike(StringRef Base) {
+  return Base == "st" || Base == "red" || Base == "bar" || Base == "barrier" ||
+         Base == "bra" || Base == "brx" || Base == "call" || Base == "ret" ||
+         Base == "exit" || Base == "prefetch" || Base == "prefetchu" ||
+         Base == "cp" || Base == "stmatrix" || Base == "membar" ||
+         Base == "fence" || Base == "trap" || Base == "nanosleep" ||
+         Base == "sust" || Base == "sured" || Base == "pmevent" ||
+         Base == "brkpt" || Base == "griddepcontrol" || Base == "setmaxnreg" ||
+         Base == "discard" || Base == "applypriority" || Base == "wgmma" ||
+         Base == "stackrestore" || Base == "tensormap";
+}
+
+/// Per-function result of the analysis, before callee work is folded in.
+struct FuncSummary {
+  std::array<double, NumOpClasses> Ops{};
+  double Flops32 = 0, Flops64 = 0, Flops16 = 0, TensorFlops = 0;
+  std::map<std::string, double> TensorByType;
+  std::vector<MemAccess> Accesses;
+  std::vector<LoopRecord> Loops;
+  std::vector<std::string> Guesses, Warnings;
+  std::vector<std::pair<std::string, double>> Calls; ///< Callee, weight.
+  bool IndirectCalls = false;
+  unsigned DivergentBranches = 0;
+  unsigned EstimatedRegs = 0;
+  unsigned BarrierIds = 0;
+  StringSet<> Symbols; ///< Symbols referenced (shared/const variables).
+  ShapeInfo Shape;
+  SrcLoc FirstLoc;
+  unsigned UnknownInstrs = 0;
+};
+
+/// Executions per thread are capped here (deeply nested loops stay finite).
+constexpr double MaxBlockWeight = 1e15;
+
+/// Registers ptxas needs beyond the virtual registers live at once.
+constexpr unsigned RegisterReserve = 0;
+
+class FunctionAnalysis {
+public:
+  FunctionAnalysis(const Function &F, const PTXParseOptions &Opts)
+      : F(F), Opts(Opts) {}
+  FuncSummary run();
+
+private:
+  const Function &F;
+  const PTXParseOptions &Opts;
+  std::vector<const Instr *> Instrs;
+  std::vector<unsigned> InstrBlock;
+  struct Block {
+    unsigned Begin = 0, End = 0; ///< Instruction range [Begin, End).
+    SmallVector<unsigned, 2> Succs, Preds;
+    double Weight = 1;
+    bool Reachable = false;
+    SmallVector<unsigned, 2> Loops; ///< Loops containing it.
+  };
+  std::vector<Block> Blocks;
+  struct Loop {
+    unsigned Header;
+    BitVector Body;
+    double Trip = 1;
+    std::string ExitDesc; ///< The exit comparison, for explanations.
+    std::optional<int64_t> ConstBound; ///< Its constant bound, if any.
+    LoopRecord Rec;
+  };
+  std::vector<Loop> Loops;
+  StringMap<unsigned> RegIds;
+  StringMap<unsigned> LabelBlock;
+  std::vector<unsigned> RegWidth;
+  std::vector<AbsVal> Vals;
+  std::vector<unsigned> Taints;
+  std::vector<SmallVector<unsigned, 2>> DefSites;
+  FuncSummary S;
+
+  /// Prefix of messages about a called function ("in NAME: "); none for
+  /// the kernel itself.
+  std::string where() const {
+    return F.IsEntry ? std::string() : "in " + F.Name + ": ";
+  }
+  void buildBlocks();
+  void computeLoops();
+  void analyseValues();
+  void estimateRegisters();
+  void classify(const Instr &I, double W, unsigned BlockIdx);
+  std::optional<double> countedTrip(Loop &L);
+
+  int regId(StringRef Name) const {
+    auto It = RegIds.find(Name);
+    return It == RegIds.end() ? -1 : static_cast<int>(It->second);
+  }
+  void regsOf(const Operand &O, SmallVectorImpl<unsigned> &Out) const {
+    auto Add = [&](StringRef N) {
+      int Id = regId(N);
+      if (Id >= 0)
+        Out.push_back(static_cast<unsigned>(Id));
+    };
+    switch (O.Kind) {
+    case Operand::Reg:
+      Add(O.Name);
+      for (StringRef R : O.Regs)
+        Add(R);
+      break;
+    case Operand::Addr:
+      if (O.BaseIsReg)
+        Add(O.Name);
+      break;
+    case Operand::Vec:
+    case Operand::List:
+      for (StringRef R : O.Regs)
+        Add(R);
+      break;
+    default:
+      break;
+    }
+  }
+  bool hasDef(const Instr &I) const {
+    return !I.Ops.empty() && !isStoreLike(I.Mods[0]) &&
+           !(I.Mods[0] == "wmma" && I.Mods.size() > 1 && I.Mods[1] == "store") &&
+           !(I.Mods[0] == "mbarrier" && I.Ops[0].Kind == Operand::Addr);
+  }
+  void defsOf(const Instr &I, SmallVectorImpl<unsigned> &Out) const {
+    if (hasDef(I))
+      regsOf(I.Ops[0], Out);
+  }
+  void usesOf(const Instr &I, SmallVectorImpl<unsigned> &Out) const {
+    for (size_t K = hasDef(I) ? 1 : 0; K < I.Ops.size(); ++K)
+      regsOf(I.Ops[K], Out);
+    if (hasDef(I) && I.Ops[0].Kind == Operand::Addr)
+      regsOf(I.Ops[0], Out);
+    if (!I.Guard.empty()) {
+      int Id = regId(I.Guard);
+      if (Id >= 0)
+        Out.push_back(Id);
+    }
+  }
+  AbsVal valOf(const Operand &O) const {
+    switch (O.Kind) {
+    case Operand::Imm:
+      return AbsVal::constant(O.Value);
+    case Operand::FImm:
+    case Operand::Sym:
+      return AbsVal::uniform();
+    case Operand::Reg: {
+      int Id = regId(O.Name);
+      if (Id >= 0)
+        return Vals[Id];
+      return specialVal(O.Name);
+    }
+    default:
+      return AbsVal::top();
+    }
+  }
+  unsigned taintOf(const Operand &O) const {
+    if (O.Kind == Operand::Reg) {
+      int Id = regId(O.Name);
+      return Id >= 0 ? Taints[Id] : specialTaint(O.Name);
+    }
+    if (O.Kind == Operand::Addr && O.BaseIsReg) {
+      int Id = regId(O.Name);
+      return Id >= 0 ? Taints[Id] : 0;
+    }
+    return 0;
+  }
+  static AbsVal specialVal(StringRef N) {
+    if (N == "%tid.x" || N == "%laneid")
+      return AbsVal::affine(1);
+    if (N.starts_with("%tid") || N.starts_with("%ntid") ||
+        N.starts_with("%ctaid") || N.starts_with("%nctaid") ||
+        N.starts_with("%warpid") || N.starts_with("%nwarpid") ||
+        N.starts_with("%smid") || N.starts_with("%cluster") ||
+        N.starts_with("%is_explicit_cluster"))
+      return AbsVal::uniform();
+    return AbsVal::top();
+  }
+  static unsigned specialTaint(StringRef N) {
+    return StringSwitch<unsigned>(N)
+        .Case("%tid.x", TTidX).Case("%tid.y", TTidY).Case("%tid.z", TTidZ)
+        .Case("%laneid", TLane)
+        .StartsWith("%ntid", TNTid)
+        .StartsWith("%nctaid", TNCtaId)
+        .StartsWith("%ctaid", TCtaId)
+        .Default(0);
+  }
+  AbsVal eval(const Instr &I) const;
+};
+
+void FunctionAnalysis::buildBlocks() {
+  // Register ids, assigned only to declared registers the body uses (a
+  // "%r<100000>" declaration costs nothing until its registers appear).
+  StringMap<std::pair<unsigned, unsigned>> Ranges; // prefix -> count, width
+  StringMap<unsigned> Singles;                     // name -> width
+  for (const RegDecl &R : F.Regs) {
+    if (R.Range)
+      Ranges[R.Name] = {R.Count, R.Width};
+    else
+      Singles[R.Name] = R.Width;
+  }
+  auto Declare = [&](StringRef Name) {
+    if (Name.empty() || RegIds.count(Name))
+      return;
+    std::optional<unsigned> Width;
+    auto S = Singles.find(Name);
+    if (S != Singles.end()) {
+      Width = S->second;
+    } else {
+      size_t Digits = Name.size();
+      while (Digits > 0 && isDigit(Name[Digits - 1]))
+        --Digits;
+      unsigned Idx;
+      auto R = Ranges.find(Name.take_front(Digits));
+      if (Digits < Name.size() && R != Ranges.end() &&
+          !Name.drop_front(Digits).getAsInteger(10, Idx) &&
+          Idx < R->second.first)
+        Width = R->second.second;
+    }
+    if (!Width)
+      return;
+    RegIds[Name] = RegWidth.size();
+    RegWidth.push_back(*Width);
+  };
+  for (const Stmt &St : F.Body) {
+    if (St.IsLabel)
+      continue;
+    Declare(St.I.Guard);
+    for (const Operand &O : St.I.Ops) {
+      if (O.Kind == Operand::Reg || (O.Kind == Operand::Addr && O.BaseIsReg))
+        Declare(O.Name);
+      for (StringRef R : O.Regs)
+        Declare(R);
+    }
+  }
+  bool StartNew = true;
+  for (const Stmt &St : F.Body) {
+    if (St.IsLabel) {
+      if (Blocks.empty() || Blocks.back().End != Blocks.back().Begin ||
+          !StartNew) {
+        Block B;
+        B.Begin = B.End = Instrs.size();
+        Blocks.push_back(B);
+      }
+      LabelBlock[St.Label] = Blocks.size() - 1;
+      StartNew = false;
+      continue;
+    }
+    if (StartNew || Blocks.empty()) {
+      Block B;
+      B.Begin = B.End = Instrs.size();
+      Blocks.push_back(B);
+      StartNew = false;
+    }
+    Instrs.push_back(&St.I);
+    InstrBlock.push_back(Blocks.size() - 1);
+    Blocks.back().End = Instrs.size();
+    StringRef Base = St.I.Mods[0];
+    if (Base == "bra" || Base == "brx" || Base == "ret" || Base == "exit" ||
+        Base == "trap")
+      StartNew = true;
+  }
+  if (Blocks.empty()) {
+    Block B;
+    Blocks.push_back(B);
+  }
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    Block &B = Blocks[BI];
+    bool FallThrough = true;
+    auto AddSucc = [&](StringRef Label) {
+      auto It = LabelBlock.find(Label);
+      if (It != LabelBlock.end())
+        B.Succs.push_back(It->second);
+      else
+        S.Warnings.push_back(formatv("{0}branch to unknown label {1}",
+                                     where(), Label).str());
+    };
+    if (B.End > B.Begin) {
+      const Instr &T = *Instrs[B.End - 1];
+      StringRef Base = T.Mods[0];
+      bool Guarded = !T.Guard.empty();
+      if (Base == "bra") {
+        if (!T.Ops.empty() && T.Ops[0].Kind == Operand::Sym)
+          AddSucc(T.Ops[0].Name);
+        FallThrough = Guarded;
+      } else if (Base == "brx") {
+        if (T.Ops.size() >= 2) {
+          auto It = F.BranchTargets.find(T.Ops[1].Name);
+          if (It != F.BranchTargets.end())
+            for (StringRef L : It->second)
+              AddSucc(L);
+        }
+        FallThrough = Guarded;
+      } else if (Base == "ret" || Base == "exit" || Base == "trap") {
+        FallThrough = Guarded;
+      }
+    }
+    if (FallThrough && BI + 1 < Blocks.size())
+      B.Succs.push_back(BI + 1);
+    std::sort(B.Succs.begin(), B.Succs.end());
+    B.Succs.erase(std::unique(B.Succs.begin(), B.Succs.end()), B.Succs.end());
+  }
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI)
+    for (unsigned Sx : Blocks[BI].Succs)
+      Blocks[Sx].Preds.push_back(BI);
+}
+
+void FunctionAnalysis::computeLoops() {
+  unsigned N = Blocks.size();
+  // Reverse post-order from the entry (iterative DFS).
+  std::vector<unsigned> Order, RPONum(N, ~0u);
+  {
+    std::vector<std::pair<unsigned, unsigned>> Stack{{0, 0}};
+    std::vector<bool> Seen(N, false);
+    Seen[0] = true;
+    while (!Stack.empty()) {
+      auto &[BI, K] = Stack.back();
+      if (K < Blocks[BI].Succs.size()) {
+        unsigned Sx = Blocks[BI].Succs[K++];
+        if (!Seen[Sx]) {
+          Seen[Sx] = true;
+          Stack.push_back({Sx, 0});
+        }
+      } else {
+        Order.push_back(BI);
+        Stack.pop_back();
+      }
+    }
+    std::reverse(Order.begin(), Order.end());
+    for (unsigned I = 0; I < Order.size(); ++I) {
+      RPONum[Order[I]] = I;
+      Blocks[Order[I]].Reachable = true;
+    }
+  }
+  // Dominators (Cooper, Harvey, Kennedy).
+  std::vector<int> IDom(N, -1);
+  IDom[0] = 0;
+  auto Intersect = [&](int A, int B) {
+    while (A != B) {
+      while (RPONum[A] > RPONum[B]) A = IDom[A];
+      while (RPONum[B] > RPONum[A]) B = IDom[B];
+    }
+    return A;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned BI : Order) {
+      if (BI == 0) continue;
+      int New = -1;
+      for (unsigned P : Blocks[BI].Preds) {
+        if (IDom[P] < 0) continue;
+        New = New < 0 ? (int)P : Intersect(P, New);
+      }
+      if (New >= 0 && IDom[BI] != New) {
+        IDom[BI] = New;
+        Changed = true;
+      }
+    }
+  }
+  auto Dominates = [&](unsigned A, unsigned B) {
+    if (IDom[B] < 0) return false;
+    for (unsigned X = B;; X = IDom[X]) {
+      if (X == A) return true;
+      if (X == 0) return false;
+    }
+  };
+  // Natural loops from back edges, merged per header, in header RPO order.
+  std::map<unsigned, BitVector> ByHeader;
+  for (unsigned BI : Order)
+    for (unsigned Sx : Blocks[BI].Succs) {
+      if (!Dominates(Sx, BI)) {
+        if (RPONum[Sx] <= RPONum[BI] && Blocks[Sx].Reachable)
+          S.Warnings.push_back(formatv("{0}irreducible control flow; the "
+                                       "cycle is not weighted", where()).str());
+        continue;
+      }
+      BitVector &Body = ByHeader.try_emplace(Sx, BitVector(N)).first->second;
+      Body.set(Sx);
+      std::vector<unsigned> Work;
+      if (!Body.test(BI)) {
+        Body.set(BI);
+        Work.push_back(BI);
+      }
+      while (!Work.empty()) {
+        unsigned X = Work.back();
+        Work.pop_back();
+        for (unsigned P : Blocks[X].Preds)
+          if (Blocks[P].Reachable && !Body.test(P)) {
+            Body.set(P);
+            Work.push_back(P);
+          }
+      }
+    }
+  std::vector<std::pair<unsigned, unsigned>> Headers;
+  for (auto &[H, Body] : ByHeader)
+    Headers.push_back({RPONum[H], H});
+  std::sort(Headers.begin(), Headers.end());
+  for (auto [R, H] : Headers) {
+    Loop L;
+    L.Header = H;
+    L.Body = ByHeader[H];
+    Loops.push_back(std::move(L));
+  }
+  for (unsigned LI = 0; LI < Loops.size(); ++LI)
+    for (unsigned BI : Loops[LI].Body.set_bits())
+      Blocks[BI].Loops.push_back(LI);
+}
+
+AbsVal FunctionAnalysis::eval(const Instr &I) const {
+  StringRef Base = I.Mods[0];
+  auto Op = [&](size_t K) {
+    return K < I.Ops.size() ? valOf(I.Ops[K]) : AbsVal::top();
+  };
+  auto AllUniform = [&]() {
+    for (size_t K = 1; K < I.Ops.size(); ++K) {
+      AbsVal V = valOf(I.Ops[K]);
+      if (V.State == AbsVal::Bottom) return AbsVal();
+      if (!V.uniformV()) return AbsVal::top();
+    }
+    return AbsVal::uniform();
+  };
+  bool LoadLike = (!I.Ops.empty() && I.Ops[0].Kind == Operand::Vec) ||
+                  Base == "ld" || Base == "ldu" || Base == "atom" ||
+                  Base == "tex" || Base == "suld" || Base == "ldmatrix" ||
+                  Base == "wmma" || Base == "mma" || Base == "shfl";
+  if (LoadLike) {
+    if (Base == "ld" && I.hasMod("param"))
+      return AbsVal::uniform();
+    if (Base == "ld" || Base == "ldu") {
+      for (const Operand &O : I.Ops)
+        if (O.Kind == Operand::Addr) {
+          if (!O.BaseIsReg)
+            return AbsVal::uniform();
+          int R = regId(O.Name);
+          AbsVal A = R >= 0 ? Vals[R] : AbsVal::top();
+          if (A.State == AbsVal::Bottom)
+            return AbsVal();
+          return A.uniformV() ? AbsVal::uniform() : AbsVal::top();
+        }
+    }
+    return AbsVal::top();
+  }
+  if (Base == "mov" || Base == "cvta" || Base == "cvt") {
+    AbsVal V = Op(1);
+    if (Base == "cvt" && V.HasConst && I.Mods.size() >= 3 &&
+        isFloatType(I.Mods[I.Mods.size() - 2]))
+      V.HasConst = false;
+    return V;
+  }
+  if (Base == "add" || Base == "sub") {
+    if (I.hasMod("f32") || I.hasMod("f64") || I.hasMod("f16") ||
+        I.hasMod("f16x2") || I.hasMod("bf16") || I.hasMod("bf16x2"))
+      return AllUniform();
+    AbsVal A = Op(1), B = Op(2);
+    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom) return AbsVal();
+    if (!A.known() || !B.known()) return AbsVal::top();
+    bool Sub = Base == "sub";
+    AbsVal R = AbsVal::affine(Sub ? A.Coef - B.Coef : A.Coef + B.Coef);
+    if (A.HasConst && B.HasConst) {
+      R.HasConst = true;
+      R.Const = Sub ? A.Const - B.Const : A.Const + B.Const;
+    }
+    return R;
+  }
+  if ((Base == "mul" || Base == "mad") && !I.hasMod("hi") &&
+      !I.hasMod("f32") && !I.hasMod("f64") && !I.hasMod("f16")) {
+    AbsVal A = Op(1), B = Op(2);
+    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom) return AbsVal();
+    AbsVal P;
+    if (!A.known() || !B.known())
+      P = AbsVal::top();
+    else if (A.HasConst && B.HasConst)
+      P = AbsVal::constant(A.Const * B.Const);
+    else if (B.HasConst)
+      P = AbsVal::affine(A.Coef * B.Const);
+    else if (A.HasConst)
+      P = AbsVal::affine(B.Coef * A.Const);
+    else if (A.Coef == 0 && B.Coef == 0)
+      P = AbsVal::uniform();
+    else
+      P = AbsVal::top();
+    if (Base == "mul") return P;
+    AbsVal C = Op(3);
+    if (C.State == AbsVal::Bottom) return AbsVal();
+    if (!P.known() || !C.known()) return AbsVal::top();
+    AbsVal R = AbsVal::affine(P.Coef + C.Coef);
+    if (P.HasConst && C.HasConst) {
+      R.HasConst = true;
+      R.Const = P.Const + C.Const;
+    }
+    return R;
+  }
+  if (Base == "shl") {
+    AbsVal A = Op(1), B = Op(2);
+    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom) return AbsVal();
+    if (A.known() && B.HasConst && B.Const >= 0 && B.Const < 32) {
+      AbsVal R = AbsVal::affine(A.Coef * (int64_t(1) << B.Const));
+      if (A.HasConst) {
+        R.HasConst = true;
+        R.Const = A.Const * (int64_t(1) << B.Const);
+      }
+      return R;
+    }
+    return AllUniform();
+  }
+  return AllUniform();
+}
+
+void FunctionAnalysis::analyseValues() {
+  unsigned NR = RegWidth.size();
+  Vals.assign(NR, AbsVal());
+  Taints.assign(NR, 0);
+  DefSites.assign(NR, {});
+  for (unsigned K = 0; K < Instrs.size(); ++K) {
+    SmallVector<unsigned, 4> D;
+    defsOf(*Instrs[K], D);
+    for (unsigned R : D)
+      DefSites[R].push_back(K);
+  }
+  for (unsigned Pass = 0; Pass < 64; ++Pass) {
+    bool Changed = false;
+    for (const Instr *IP : Instrs) {
+      const Instr &I = *IP;
+      SmallVector<unsigned, 4> D;
+      defsOf(I, D);
+      if (D.empty())
+        continue;
+      AbsVal V = eval(I);
+      unsigned T = 0;
+      for (size_t K = 1; K < I.Ops.size(); ++K)
+        T |= taintOf(I.Ops[K]);
+      if (I.Ops[0].Kind == Operand::Addr)
+        T |= taintOf(I.Ops[0]);
+      StringRef Base = I.Mods[0];
+      if (Base == "ld" || Base == "ldu" || Base == "atom" || Base == "tex" ||
+          Base == "suld")
+        T |= I.hasMod("param") ? TParam : TMem;
+      for (unsigned R : D) {
+        AbsVal NV = D.size() > 1 && !V.uniformV() ? join(Vals[R], AbsVal::top())
+                                                  : join(Vals[R], V);
+        if (!(NV == Vals[R])) {
+          Vals[R] = NV;
+          Changed = true;
+        }
+        if ((Taints[R] | T) != Taints[R]) {
+          Taints[R] |= T;
+          Changed = true;
+        }
+      }
+    }
+    if (!Changed)
+      break;
+  }
+}
+
+void FunctionAnalysis::estimateRegisters() {
+  unsigned NR = RegWidth.size(), NB = Blocks.size();
+  unsigned Declared = 0;
+  for (unsigned W : RegWidth)
+    Declared += W;
+  if (NR == 0) {
+    S.EstimatedRegs = 0;
+    return;
+  }
+  if (uint64_t(NR) * NB > 50000000ull) { // too big: the declared count
+    S.EstimatedRegs = std::min(255u, Declared);
+    return;
+  }
+  std::vector<BitVector> Use(NB, BitVector(NR)), Def(NB, BitVector(NR)),
+      LiveIn(NB, BitVector(NR)), LiveOut(NB, BitVector(NR));
+  for (unsigned BI = 0; BI < NB; ++BI)
+    for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+      SmallVector<unsigned, 8> U, D;
+      usesOf(*Instrs[K], U);
+      defsOf(*Instrs[K], D);
+      for (unsigned R : U)
+        if (!Def[BI].test(R))
+          Use[BI].set(R);
+      if (Instrs[K]->Guard.empty())
+        for (unsigned R : D)
+          Def[BI].set(R);
+    }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned BI = NB; BI-- > 0;) {
+      BitVector Out(NR);
+      for (unsigned Sx : Blocks[BI].Succs)
+        Out |= LiveIn[Sx];
+      BitVector In = Out;
+      In.reset(Def[BI]);
+      In |= Use[BI];
+      if (In != LiveIn[BI] || Out != LiveOut[BI]) {
+        LiveIn[BI] = std::move(In);
+        LiveOut[BI] = std::move(Out);
+        Changed = true;
+      }
+    }
+  }
+  unsigned MaxLive = 0;
+  for (unsigned BI = 0; BI < NB; ++BI) {
+    BitVector Live = LiveOut[BI];
+    unsigned Cur = 0;
+    for (unsigned R : Live.set_bits())
+      Cur += RegWidth[R];
+    MaxLive = std::max(MaxLive, Cur);
+    for (unsigned K = Blocks[BI].End; K-- > Blocks[BI].Begin;) {
+      SmallVector<unsigned, 8> U, D;
+      usesOf(*Instrs[K], U);
+      defsOf(*Instrs[K], D);
+      // Definitions occupy a register at this point even when dead.
+      unsigned Here = Cur;
+      for (unsigned R : D)
+        if (!Live.test(R))
+          Here += RegWidth[R];
+      MaxLive = std::max(MaxLive, Here);
+      if (Instrs[K]->Guard.empty())
+        for (unsigned R : D)
+          if (Live.test(R)) {
+            Live.reset(R);
+            Cur -= RegWidth[R];
+          }
+      for (unsigned R : U)
+        if (!Live.test(R)) {
+          Live.set(R);
+          Cur += RegWidth[R];
+        }
+      MaxLive = std::max(MaxLive, Cur);
+    }
+  }
+  // ptxas keeps a few registers for addresses and special values beyond the
+  // virtual registers live at once (see docs/PTX.md); never above 255.
+  S.EstimatedRegs = std::min(255u, std::max(MaxLive + RegisterReserve, 8u));
+}
+
+std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
+  // The one exiting conditional branch of the loop.
+  const Instr *Exit = nullptr;
+  unsigned ExitBlock = 0;
+  for (unsigned BI : L.Body.set_bits()) {
+    const Block &B = Blocks[BI];
+    bool Exits = false;
+    for (unsigned Sx : B.Succs)
+      if (!L.Body.test(Sx))
+        Exits = true;
+    if (!Exits)
+      continue;
+    if (Exit || B.End == B.Begin)
+      return std::nullopt;
+    Exit = Instrs[B.End - 1];
+    ExitBlock = BI;
+  }
+  if (!Exit || Exit->Mods[0] != "bra" || Exit->Guard.empty() ||
+      Exit->Ops.empty())
+    return std::nullopt;
+  // Continue while (guard == ContinueWhen).
+  if (Blocks[ExitBlock].Succs.size() != 2 || Exit->Ops[0].Kind != Operand::Sym)
+    return std::nullopt;
+  auto Taken = LabelBlock.find(Exit->Ops[0].Name);
+  if (Taken == LabelBlock.end() || Taken->second == ExitBlock + 1)
+    return std::nullopt; // the branch goes where it would fall anyway
+  bool TakenInLoop = L.Body.test(Taken->second);
+  bool ContinueWhen = TakenInLoop != Exit->GuardNeg;
+  const Block &EB = Blocks[ExitBlock];
+  // The setp defining the guard, in the exiting block.
+  int Pred = regId(Exit->Guard);
+  if (Pred < 0)
+    return std::nullopt;
+  int SetpIdx = -1;
+  for (unsigned K = EB.End - 1; K-- > EB.Begin;) {
+    SmallVector<unsigned, 2> D;
+    defsOf(*Instrs[K], D);
+    if (std::find(D.begin(), D.end(), (unsigned)Pred) != D.end()) {
+      SetpIdx = K;
+      break;
+    }
+  }
+  if (SetpIdx < 0)
+    return std::nullopt;
+  const Instr &Setp = *Instrs[SetpIdx];
+  {
+    std::string D = Setp.Opcode.str();
+    for (size_t K = 1; K < Setp.Ops.size(); ++K)
+      D += (K == 1 ? " " : ", ") +
+           (Setp.Ops[K].Kind == Operand::Imm ? std::to_string(Setp.Ops[K].Value)
+                                              : Setp.Ops[K].Name.str());
+    L.ExitDesc = D;
+  }
+  if (Setp.Mods[0] != "setp" || Setp.Mods.size() < 3 || Setp.Ops.size() != 3 ||
+      !Setp.Ops[0].Regs.empty())
+    return std::nullopt;
+  StringRef Cmp = Setp.Mods[1], Ty = Setp.Mods.back();
+  if (isFloatType(Ty))
+    return std::nullopt;
+  auto InLoop = [&](unsigned K) { return L.Body.test(InstrBlock[K]); };
+  // Which operand is the induction variable (through mov/cvt copies)?
+  auto TraceIV = [&](const Operand &O, int &IV, int &IncIdx) -> bool {
+    if (O.Kind != Operand::Reg) return false;
+    int R = regId(O.Name);
+    for (unsigned Hop = 0; R >= 0 && Hop < 4; ++Hop) {
+      SmallVector<unsigned, 2> InLoopDefs;
+      for (unsigned K : DefSites[R])
+        if (InLoop(K)) InLoopDefs.push_back(K);
+      if (InLoopDefs.size() != 1) return false;
+      const Instr &D = *Instrs[InLoopDefs[0]];
+      StringRef B = D.Mods[0];
+      if ((B == "mov" || B == "cvt") && D.Ops.size() == 2 &&
+          D.Ops[1].Kind == Operand::Reg) {
+        R = regId(D.Ops[1].Name);
+        continue;
+      }
+      if ((B == "add" || B == "sub") && D.Ops.size() == 3) {
+        bool Self1 = D.Ops[1].Kind == Operand::Reg && regId(D.Ops[1].Name) == R;
+        bool Self2 = D.Ops[2].Kind == Operand::Reg && regId(D.Ops[2].Name) == R;
+        if (Self1 || (Self2 && B == "add")) {
+          IV = R;
+          IncIdx = InLoopDefs[0];
+          return true;
+        }
+      }
+      return false;
+    }
+    return false;
+  };
+  auto ConstOutside = [&](const Operand &O) -> std::optional<int64_t> {
+    if (O.Kind == Operand::Imm) return O.Value;
+    if (O.Kind != Operand::Reg) return std::nullopt;
+    int R = regId(O.Name);
+    if (R < 0) return std::nullopt;
+    for (unsigned K : DefSites[R])
+      if (InLoop(K)) return std::nullopt;
+    if (Vals[R].HasConst) return Vals[R].Const;
+    return std::nullopt;
+  };
+  int IV = -1, IncIdx = -1, IVSide = -1;
+  if (TraceIV(Setp.Ops[1], IV, IncIdx))
+    IVSide = 1;
+  else if (TraceIV(Setp.Ops[2], IV, IncIdx))
+    IVSide = 2;
+  if (IVSide < 0)
+    return std::nullopt;
+  auto Bound = ConstOutside(Setp.Ops[IVSide == 1 ? 2 : 1]);
+  L.ConstBound = Bound;
+  // Step.
+  const Instr &Inc = *Instrs[IncIdx];
+  const Operand &StepOp =
+      Inc.Ops[1].Kind == Operand::Reg && regId(Inc.Ops[1].Name) == IV
+          ? Inc.Ops[2] : Inc.Ops[1];
+  auto Step = ConstOutside(StepOp);
+  if (!Step || *Step == 0)
+    return std::nullopt;
+  int64_t StepV = Inc.Mods[0] == "sub" ? -*Step : *Step;
+  if (!Bound)
+    return std::nullopt;
+  // Initial value: every definition outside the loop is the same constant.
+  std::optional<int64_t> Init;
+  for (unsigned K : DefSites[IV]) {
+    if (InLoop(K)) continue;
+    const Instr &D = *Instrs[K];
+    if ((D.Mods[0] != "mov" && D.Mods[0] != "cvt") || D.Ops.size() != 2)
+      return std::nullopt;
+    auto V = D.Ops[1].Kind == Operand::Imm ? std::optional<int64_t>(D.Ops[1].Value)
+                                           : ConstOutside(D.Ops[1]);
+    if (!V || (Init && *Init != *V)) return std::nullopt;
+    Init = V;
+  }
+  if (!Init)
+    return std::nullopt;
+  // Post-increment compare: the increment precedes the setp in its block, or
+  // lies in an earlier block of a bottom-tested loop.
+  bool Post;
+  if (InstrBlock[IncIdx] == ExitBlock)
+    Post = IncIdx < SetpIdx;
+  else
+    Post = ExitBlock != L.Header;
+  // The header runs once more than the tests that pass, unless the loop is
+  // top-tested with its work after the test (then the body runs Passes times).
+  bool BottomTested = ExitBlock != L.Header || Post || L.Body.count() == 1;
+  // Swap the comparison when the IV is the right operand.
+  if (IVSide == 2)
+    Cmp = StringSwitch<StringRef>(Cmp)
+              .Case("lt", "gt").Case("gt", "lt").Case("le", "ge")
+              .Case("ge", "le").Case("lo", "hi").Case("hi", "lo")
+              .Case("ls", "hs").Case("hs", "ls").Default(Cmp);
+  bool Unsigned = Ty.starts_with("u") || Ty.starts_with("b") || Cmp == "lo" ||
+                  Cmp == "ls" || Cmp == "hi" || Cmp == "hs";
+  unsigned Bits = typeBits(Ty);
+  auto Norm = [&](int64_t V) -> int64_t {
+    if (Bits == 32)
+      return Unsigned ? (int64_t)(uint32_t)V : (int64_t)(int32_t)V;
+    return V;
+  };
+  auto Test = [&](int64_t V) -> std::optional<bool> {
+    int64_t A = Norm(V), B = Norm(*Bound);
+    bool LtU = Bits == 64 && Unsigned ? (uint64_t)A < (uint64_t)B : A < B;
+    bool EqV = A == B;
+    if (Cmp == "eq") return EqV;
+    if (Cmp == "ne") return !EqV;
+    if (Cmp == "lt" || Cmp == "lo") return LtU;
+    if (Cmp == "le" || Cmp == "ls") return LtU || EqV;
+    if (Cmp == "gt" || Cmp == "hi") return !LtU && !EqV;
+    if (Cmp == "ge" || Cmp == "hs") return !LtU;
+    return std::nullopt;
+  };
+  const int64_t Cap = 1 << 20;
+  int64_t Passes = 0;
+  for (int64_t K = 1;; ++K) {
+    int64_t V = *Init + (K - 1 + (Post ? 1 : 0)) * StepV;
+    auto T = Test(V);
+    if (!T) return std::nullopt;
+    if (*T != ContinueWhen) break;
+    if (++Passes > Cap) return std::nullopt;
+  }
+  double Trip = BottomTested ? Passes + 1 : Passes;
+  return std::max(Trip, 0.0);
+}
+
+void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
+  auto Add = [&](OpClass C, double N = 1) {
+    S.Ops[static_cast<unsigned>(C)] += N * W;
+  };
+  StringRef Base = I.Mods[0];
+  // Type modifiers in order.
+  SmallVector<StringRef, 4> Types;
+  unsigned Vec = 1;
+  for (size_t K = 1; K < I.Mods.size(); ++K) {
+    StringRef M = I.Mods[K];
+    if (typeBits(M) && M != "pred")
+      Types.push_back(M);
+    else if (M.size() >= 2 && M[0] == 'v' && isDigit(M[1]))
+      M.drop_front().getAsInteger(10, Vec);
+  }
+  StringRef Ty = Types.empty() ? StringRef() : Types.back();
+  auto Space = [&]() -> StringRef {
+    for (StringRef M : {"global", "shared", "local", "const", "param"})
+      if (I.hasMod(M))
+        return M;
+    return StringRef();
+  };
+  unsigned Line = I.Loc.Line;
+  auto AddAccess = [&](AddrSpace Sp, bool Store, bool Atomic, unsigned Bytes,
+                       const Operand *AddrOp) {
+    MemAccess A;
+    A.Space = Sp;
+    A.IsStore = Store;
+    A.IsAtomic = Atomic;
+    A.ReadOnly = I.hasMod("nc") || Base == "ldu";
+    A.Bytes = Bytes;
+    A.Count = W;
+    A.Line = Line;
+    if (AddrOp && AddrOp->Kind == Operand::Addr) {
+      if (!AddrOp->BaseIsReg) {
+        A.Pattern = AccessPattern::Uniform;
+        A.LoopInvariant = !Blocks[BlockIdx].Loops.empty();
+        if (!AddrOp->Name.empty())
+          S.Symbols.insert(AddrOp->Name);
+      } else if (int R = regId(AddrOp->Name); R >= 0) {
+        const AbsVal &V = Vals[R];
+        if (V.known()) {
+          if (V.Coef == 0) {
+            A.Pattern = AccessPattern::Uniform;
+          } else {
+            A.StrideBytes = V.Coef;
+            A.Pattern = std::llabs(V.Coef) == (int64_t)Bytes
+                            ? AccessPattern::Coalesced
+                            : AccessPattern::Strided;
+          }
+        }
+        if (!Blocks[BlockIdx].Loops.empty()) {
+          unsigned Inner = Blocks[BlockIdx].Loops.back();
+          bool Inv = true;
+          for (unsigned K : DefSites[R])
+            if (Loops[Inner].Body.test(InstrBlock[K]))
+              Inv = false;
+          A.LoopInvariant = Inv;
+        }
+      }
+    }
+    if (Sp == AddrSpace::Shared)
+      A.BankConflictWays = bankConflictWays(A.Bytes, A.StrideBytes, A.Pattern);
+    S.Accesses.push_back(A);
+  };
+  const Operand *AddrOp = nullptr;
+  for (const Operand &O : I.Ops)
+    if (O.Kind == Operand::Addr) {
+      AddrOp = &O;
+      break;
+    }
+  for (const Operand &O : I.Ops)
+    if (O.Kind == Operand::Sym || (O.Kind == Operand::Addr && !O.BaseIsReg))
+      if (!O.Name.empty())
+        S.Symbols.insert(O.Name);
+
+  unsigned Lanes = (Ty == "f16x2" || Ty == "bf16x2") ? 2 : 1;
+  auto Arith = [&](double Flops) {
+    if (Ty == "f32") {
+      Add(OpClass::FP32);
+      S.Flops32 += Flops * W;
+    } else if (Ty == "f64") {
+      Add(OpClass::FP64);
+      S.Flops64 += Flops * W;
+    } else if (Ty == "f16" || Ty == "bf16" || Ty == "f16x2" || Ty == "bf16x2") {
+      Add(OpClass::FP16, Lanes);
+      S.Flops16 += Flops * Lanes * W;
+    } else if (Base == "mul" || Base == "mad" || Base == "mul24" ||
+               Base == "mad24" || Base == "sad") {
+      Add(OpClass::IntMul);
+    } else {
+      Add(OpClass::Int);
+    }
+  };
+  auto MemBytes = [&]() {
+    unsigned Bits = Ty.empty() ? 32 : typeBits(Ty);
+    return std::max(1u, Bits * Vec / 8);
+  };
+  auto SpaceOf = [&](StringRef Sp) {
+    return StringSwitch<AddrSpace>(Sp)
+        .Case("global", AddrSpace::Global).Case("shared", AddrSpace::Shared)
+        .Case("local", AddrSpace::Local).Case("const", AddrSpace::Const)
+        .Case("param", AddrSpace::Param).Default(AddrSpace::Generic);
+  };
+
+  if (Base == "add" || Base == "sub" || Base == "mul") {
+    Arith(1);
+  } else if (Base == "fma" || Base == "mad") {
+    Arith(2);
+  } else if (Base == "min" || Base == "max" || Base == "neg" || Base == "abs" ||
+             Base == "copysign" || Base == "testp" || Base == "setp" ||
+             Base == "set" || Base == "mul24" || Base == "mad24" ||
+             Base == "sad") {
+    Arith(0);
+  } else if (Base == "div" || Base == "rem") {
+    bool Approx = I.hasMod("approx") || I.hasMod("full");
+    if (Ty == "f32") {
+      Add(OpClass::SFU);
+      Add(OpClass::FP32, Approx ? 1 : 7);
+      S.Flops32 += W;
+    } else if (Ty == "f64") {
+      Add(OpClass::SFU);
+      Add(OpClass::FP64, 8);
+      S.Flops64 += W;
+    } else if (typeBits(Ty) == 64) {
+      Add(OpClass::IntMul, 20);
+      Add(OpClass::Int, 50);
+    } else {
+      Add(OpClass::SFU);
+      Add(OpClass::Conv, 2);
+      Add(OpClass::IntMul, 4);
+      Add(OpClass::Int, 8);
+    }
+  } else if (Base == "rcp" || Base == "sqrt" || Base == "rsqrt") {
+    bool Approx = I.hasMod("approx");
+    Add(OpClass::SFU, Lanes);
+    if (Ty == "f64" && !Approx)
+      Add(OpClass::FP64, Base == "sqrt" ? 10 : Base == "rcp" ? 8 : 4);
+    else if (Ty == "f32" && !Approx)
+      Add(OpClass::FP32, Base == "sqrt" ? 6 : 4);
+  } else if (Base == "sin" || Base == "cos" || Base == "lg2" || Base == "ex2" ||
+             Base == "tanh") {
+    Add(OpClass::SFU, Lanes);
+  } else if (Base == "and" || Base == "or" || Base == "xor" || Base == "not" ||
+             Base == "cnot" || Base == "shl" || Base == "shr" ||
+             Base == "lop3" || Base == "bfe" || Base == "bfi" ||
+             Base == "bfind" || Base == "brev" || Base == "clz" ||
+             Base == "popc" || Base == "prmt" || Base == "shf" ||
+             Base == "bmsk" || Base == "szext" || Base == "fns" ||
+             Base == "selp" || Base == "slct" || Base == "cvta" ||
+             Base == "isspacep" || Base == "vadd" || Base == "vsub" ||
+             Base == "vabsdiff" || Base == "vmin" || Base == "vmax" ||
+             Base == "vshl" || Base == "vshr" || Base == "vset" ||
+             Base == "vadd2" || Base == "vsub2" || Base == "vavrg2" ||
+             Base == "vabsdiff2" || Base == "vmin2" || Base == "vmax2" ||
+             Base == "vset2" || Base == "vadd4" || Base == "vsub4" ||
+             Base == "vavrg4" || Base == "vabsdiff4" || Base == "vmin4" ||
+             Base == "vmax4" || Base == "vset4" || Base == "istypeof") {
+    Add(OpClass::Int);
+  } else if (Base == "vmad" || Base == "dp4a" || Base == "dp2a") {
+    Add(OpClass::IntMul);
+  } else if (Base == "mov") {
+    // Register copies vanish in ptxas; reading a special register (S2R) or a
+    // symbol address does not.
+    if (I.Ops.size() >= 2 && I.Ops[1].Kind == Operand::Reg &&
+        regId(I.Ops[1].Name) < 0 && I.Ops[1].Name.starts_with("%"))
+      Add(OpClass::Int);
+  } else if (Base == "cvt") {
+    bool AnyFloat = false;
+    for (StringRef T : Types)
+      AnyFloat |= isFloatType(T);
+    if (AnyFloat)
+      Add(OpClass::Conv, Types.size() && (Types[0].ends_with("x2")) ? 2 : 1);
+    else
+      Add(OpClass::Int);
+  } else if (Base == "shfl" || Base == "vote" || Base == "match" ||
+             Base == "redux" || Base == "activemask" || Base == "movmatrix" ||
+             Base == "elect") {
+    Add(OpClass::Shuffle);
+  } else if (Base == "bar" || Base == "barrier") {
+    Add(OpClass::Barrier);
+    if (!I.hasMod("warp")) {
+      unsigned Ids = 16; // a barrier id in a register: any of them
+      if (I.Ops.empty())
+        Ids = 1;
+      else if (I.Ops[0].Kind == Operand::Imm && I.Ops[0].Value >= 0 &&
+               I.Ops[0].Value < 16)
+        Ids = I.Ops[0].Value + 1;
+      S.BarrierIds = std::max(S.BarrierIds, Ids);
+    }
+  } else if (Base == "membar" || Base == "fence") {
+    Add(OpClass::Barrier);
+  } else if (Base == "atom" || Base == "red") {
+    bool Shared = Space() == "shared";
+    Add(Shared ? OpClass::AtomicShared : OpClass::AtomicGlobal);
+    AddAccess(Shared ? AddrSpace::Shared
+                     : Space() == "global" ? AddrSpace::Global
+                                           : AddrSpace::Generic,
+              Base == "red", true, MemBytes(), AddrOp);
+  } else if (Base == "ld" || Base == "ldu" || Base == "st") {
+    bool Store = Base == "st";
+    StringRef Sp = Space();
+    AddrSpace AS = SpaceOf(Sp);
+    switch (AS) {
+    case AddrSpace::Global:
+      Add(Store ? OpClass::StoreGlobal : OpClass::LoadGlobal);
+      break;
+    case AddrSpace::Shared:
+      Add(Store ? OpClass::StoreShared : OpClass::LoadShared);
+      break;
+    case AddrSpace::Local:
+      Add(Store ? OpClass::StoreLocal : OpClass::LoadLocal);
+      break;
+    case AddrSpace::Const:
+      Add(Store ? OpClass::Other : OpClass::LoadConst);
+      break;
+    case AddrSpace::Param:
+      Add(Store ? OpClass::Other : OpClass::LoadParam);
+      break;
+    case AddrSpace::Generic:
+      Add(Store ? OpClass::StoreGeneric : OpClass::LoadGeneric);
+      break;
+    }
+    if (AS != AddrSpace::Param)
+      AddAccess(AS, Store, false, MemBytes(), AddrOp);
+  } else if (Base == "ldmatrix" || Base == "stmatrix") {
+    bool Store = Base == "stmatrix";
+    Add(Store ? OpClass::StoreShared : OpClass::LoadShared);
+    unsigned Num = I.hasMod("x4") ? 4 : I.hasMod("x2") ? 2 : 1;
+    AddAccess(AddrSpace::Shared, Store, false, 4 * Num, AddrOp);
+  } else if (Base == "cp") {
+    if (I.Mods.size() > 2 && I.Mods[1] == "async" && I.Mods[2] != "bulk" &&
+        I.Mods[2] != "commit_group" && I.Mods[2] != "wait_group" &&
+        I.Mods[2] != "wait_all" && I.Mods[2] != "mbarrier") {
+      unsigned Bytes = I.Ops.size() >= 3 && I.Ops[2].Kind == Operand::Imm
+                           ? (unsigned)std::clamp<int64_t>(I.Ops[2].Value, 1, 16)
+                           : 16;
+      Add(OpClass::LoadGlobal);
+      Add(OpClass::StoreShared);
+      AddAccess(AddrSpace::Global, false, false, Bytes,
+                I.Ops.size() >= 2 ? &I.Ops[1] : nullptr);
+      AddAccess(AddrSpace::Shared, true, false, Bytes, &I.Ops[0]);
+    } else if (I.Mods.size() > 2 && (I.Mods[2] == "wait_group" ||
+                                     I.Mods[2] == "wait_all")) {
+      Add(OpClass::Barrier);
+    } else {
+      Add(OpClass::Other);
+      if (I.Mods.size() > 2 && I.Mods[2] == "bulk")
+        S.Warnings.push_back(formatv("{0}PTX line {1}: bulk asynchronous "
+                                     "copies (TMA) are not modelled",
+                                     where(), I.PtxLine).str());
+    }
+  } else if (Base == "mma" || Base == "wgmma" ||
+             (Base == "wmma" && I.Mods.size() > 1 && I.Mods[1] == "mma")) {
+    if (Base == "wgmma" && (I.Mods.size() < 2 || I.Mods[1] != "mma_async")) {
+      Add(OpClass::Other); // fence / commit_group / wait_group
+      return;
+    }
+    Add(OpClass::Tensor);
+    unsigned Mm = 0, Nn = 0, Kk = 0;
+    for (StringRef Md : I.Mods) {
+      unsigned A, B, C;
+      if (Md.size() > 4 && Md[0] == 'm' &&
+          sscanf(Md.str().c_str(), "m%un%uk%u", &A, &B, &C) == 3) {
+        Mm = A; Nn = B; Kk = C;
+      }
+    }
+    StringRef AType;
+    if (Base == "wmma" && Types.size() == 2)
+      AType = "f16";
+    else if (Types.size() >= 2)
+      AType = Types[1];
+    else if (!Types.empty())
+      AType = Types[0];
+    std::string TT = StringSwitch<std::string>(AType)
+                         .Cases({"u8", "s8"}, "s8").Cases({"u4", "s4"}, "s4")
+                         .Cases({"e4m3", "e5m2"}, "fp8")
+                         .Default(AType.str());
+    double Flops = 2.0 * Mm * Nn * Kk;
+    double PerThread = Base == "wgmma" ? Flops / 128 : Flops / 32;
+    if (Mm == 8 && Nn == 8 && Kk == 4 && AType == "f16")
+      PerThread *= 4; // four quad-pairs each compute an 8x8x4 product
+    if (Flops == 0)
+      S.Warnings.push_back(formatv("{0}PTX line {1}: tensor instruction "
+                                   "without a shape; FLOPs not counted",
+                                   where(), I.PtxLine).str());
+    S.TensorFlops += PerThread * W;
+    S.TensorByType[TT] += PerThread * W;
+  } else if (Base == "wmma") { // load / store
+    bool Store = I.Mods.size() > 1 && I.Mods[1] == "store";
+    StringRef Frag = I.Mods.size() > 2 ? I.Mods[2] : "";
+    unsigned Mm = 0, Nn = 0, Kk = 0;
+    for (StringRef Md : I.Mods) {
+      unsigned A, B, C;
+      if (Md.size() > 4 && Md[0] == 'm' &&
+          sscanf(Md.str().c_str(), "m%un%uk%u", &A, &B, &C) == 3) {
+        Mm = A; Nn = B; Kk = C;
+      }
+    }
+    unsigned Elems = Frag == "a" ? Mm * Kk : Frag == "b" ? Kk * Nn : Mm * Nn;
+    unsigned Bits = Ty.empty() ? 16 : typeBits(Ty);
+    unsigned Bytes = std::max(1u, Elems * Bits / 8 / 32);
+    AddrSpace AS = SpaceOf(Space());
+    OpClass C = AS == AddrSpace::Shared
+                    ? (Store ? OpClass::StoreShared : OpClass::LoadShared)
+                : AS == AddrSpace::Global
+                    ? (Store ? OpClass::StoreGlobal : OpClass::LoadGlobal)
+                    : (Store ? OpClass::StoreGeneric : OpClass::LoadGeneric);
+    Add(C);
+    AddAccess(AS, Store, false, Bytes, nullptr);
+    S.Accesses.back().Pattern = AccessPattern::Coalesced;
+    S.Accesses.back().StrideBytes = Bytes;
+    if (AS == AddrSpace::Shared)
+      S.Accesses.back().BankConflictWays = 1;
+  } else if (Base == "tex" || Base == "tld4" || Base == "suld") {
+    Add(OpClass::LoadGlobal);
+    AddAccess(AddrSpace::Global, false, false, MemBytes(), nullptr);
+    S.Accesses.back().ReadOnly = Base != "suld";
+  } else if (Base == "sust" || Base == "sured") {
+    Add(OpClass::StoreGlobal);
+    AddAccess(AddrSpace::Global, true, Base == "sured", MemBytes(), nullptr);
+  } else if (Base == "bra" || Base == "brx" || Base == "ret" ||
+             Base == "exit") {
+    Add(OpClass::Branch);
+    if (Base == "bra" && !I.Guard.empty())
+      if (int P = regId(I.Guard); P >= 0 && (Taints[P] & (TTidX | TTidY |
+                                                            TTidZ | TLane)))
+        ++S.DivergentBranches;
+  } else if (Base == "call") {
+    Add(OpClass::Branch);
+    const Operand *Callee = nullptr;
+    for (const Operand &O : I.Ops)
+      if (O.Kind == Operand::Sym || O.Kind == Operand::Reg) {
+        Callee = &O;
+        break;
+      }
+    if (Callee && Callee->Kind == Operand::Sym)
+      S.Calls.push_back({Callee->Name.str(), W});
+    else
+      S.IndirectCalls = true;
+  } else if (Base == "prefetch" || Base == "prefetchu" || Base == "nanosleep" ||
+             Base == "trap" || Base == "brkpt" || Base == "pmevent" ||
+             Base == "getctarank" || Base == "mapa" || Base == "setmaxnreg" ||
+             Base == "griddepcontrol" || Base == "mbarrier" ||
+             Base == "tensormap" || Base == "stacksave" ||
+             Base == "stackrestore" || Base == "alloca" || Base == "discard" ||
+             Base == "applypriority" || Base == "createpolicy" ||
+             Base == "txq" || Base == "suq" || Base == "clusterlaunchcontrol" ||
+             Base == "multimem" || Base == "tcgen05" || Base == "cp" ||
+             Base == "st" || Base == "red" || Base == "ld") {
+    Add(OpClass::Other);
+  } else {
+    Add(OpClass::Other);
+    ++S.UnknownInstrs;
+    S.Warnings.push_back(formatv("{0}PTX line {1}: unknown instruction '{2}' "
+                                 "counted as other",
+                                 where(), I.PtxLine, I.Opcode).str());
+  }
+}
+
+FuncSummary FunctionAnalysis::run() {
+  buildBlocks();
+  computeLoops();
+  analyseValues();
+  estimateRegisters();
+  // Trip counts, outer loops first (RPO of headers).
+  for (Loop &L : Loops) {
+    LoopRecord &R = L.Rec;
+    R.Depth = 0;
+    for (const Loop &O : Loops)
+      if (O.Body.test(L.Header))
+        ++R.Depth;
+    const Block &H = Blocks[L.Header];
+    for (unsigned K = H.Begin; K < H.End && !R.Line; ++K)
+      R.Line = Instrs[K]->Loc.Line;
+    if (auto T = countedTrip(L)) {
+      R.Trip = *T;
+      R.Exact = true;
+    } else {
+      R.Trip = Opts.DefaultTripCount;
+      R.Guessed = true;
+      // Describe the bound and look at the step's dependences.
+      unsigned StepTaint = 0;
+      R.Symbolic = L.ExitDesc;
+      for (unsigned BI : L.Body.set_bits())
+        for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+          const Instr &I = *Instrs[K];
+          if (I.Mods[0] == "add" && I.Ops.size() == 3 &&
+              I.Ops[0].Kind == Operand::Reg && I.Ops[1].Kind == Operand::Reg &&
+              I.Ops[0].Name == I.Ops[1].Name)
+            StepTaint |= taintOf(I.Ops[2]);
+          if (I.Mods[0] == "setp" && R.Symbolic.empty() && I.Ops.size() == 3 &&
+              L.ExitDesc.empty())
+            R.Symbolic = formatv("{0} {1}, {2}", I.Opcode,
+                                 I.Ops[1].Name.empty() ? "?" : I.Ops[1].Name,
+                                 I.Ops[2].Kind == Operand::Imm
+                                     ? std::to_string(I.Ops[2].Value)
+                                     : I.Ops[2].Name.str()).str();
+        }
+      if ((StepTaint & TNTid) && (StepTaint & TNCtaId)) {
+        R.GridStride = true;
+        S.Shape.GridStrideLoop = true;
+      } else if (StepTaint & TNTid) {
+        R.DependsOnBlockDim = true;
+        S.Shape.WorkScalesWithBlock = true;
+        if (L.ConstBound && *L.ConstBound > 0) {
+          // A block-stride loop over a constant range: resolved at the
+          // profile's reference block size (docs/MODEL.md).
+          R.Trip = std::max(1.0, std::ceil(double(*L.ConstBound) /
+                                           PTXReferenceBlockThreads));
+          R.Guessed = false;
+          R.Symbolic = formatv("{0} / blockDim.x", *L.ConstBound).str();
+          L.Trip = R.Trip;
+          continue;
+        }
+      }
+      S.Guesses.push_back(
+          formatv("{0}loop at {1}{2} (depth {3}): trip count unknown{4}, "
+                  "assumed {5}",
+                  where(), R.Line ? "line " : "PTX line ",
+                  R.Line ? R.Line : Instrs.empty() ? 0 : Instrs[H.Begin < Instrs.size() ? H.Begin : 0]->PtxLine,
+                  R.Depth,
+                  R.GridStride ? " (grid-stride)"
+                  : R.DependsOnBlockDim ? " (block-stride)" : "",
+                  formatv("{0}", Opts.DefaultTripCount == std::floor(Opts.DefaultTripCount) ? std::to_string((long long)Opts.DefaultTripCount) : std::to_string(Opts.DefaultTripCount))).str());
+    }
+    L.Trip = R.Trip;
+  }
+  for (Block &B : Blocks) {
+    B.Weight = B.Reachable ? 1.0 : 0.0;
+    for (unsigned LI : B.Loops)
+      B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
+  }
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI)
+    for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+      if (S.FirstLoc.Line == 0 && Instrs[K]->Loc.Line)
+        S.FirstLoc = Instrs[K]->Loc;
+      classify(*Instrs[K], Blocks[BI].Weight, BI);
+      // Shape facts from special registers.
+      for (const Operand &O : Instrs[K]->Ops) {
+        if (O.Kind != Operand::Reg || regId(O.Name) >= 0)
+          continue;
+        StringRef N = O.Name;
+        for (unsigned D = 0; D < 3; ++D) {
+          char C = "xyz"[D];
+          if (N == (Twine("%tid.") + Twine(C)).str())
+            S.Shape.UsesTid[D] = true;
+          if (N == (Twine("%ntid.") + Twine(C)).str()) {
+            S.Shape.ReadsNTid[D] = true;
+            S.Shape.ReadsBlockDim = true;
+          }
+        }
+        if (N.starts_with("%nctaid"))
+          S.Shape.ReadsGridDim = true;
+      }
+    }
+  for (const Loop &L : Loops)
+    S.Loops.push_back(L.Rec);
+  return S;
+}
+
+void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
+  for (unsigned C = 0; C < NumOpClasses; ++C)
+    Into.Ops[C] += From.Ops[C] * W;
+  Into.Flops32 += From.Flops32 * W;
+  Into.Flops64 += From.Flops64 * W;
+  Into.Flops16 += From.Flops16 * W;
+  Into.TensorFlops += From.TensorFlops * W;
+  for (auto &[T, V] : From.TensorByType)
+    Into.TensorByType[T] += V * W;
+  for (MemAccess A : From.Accesses) {
+    A.Count *= W;
+    Into.Accesses.push_back(A);
+  }
+  for (const LoopRecord &L : From.Loops)
+    Into.Loops.push_back(L);
+  Into.Guesses.insert(Into.Guesses.end(), From.Guesses.begin(),
+                      From.Guesses.end());
+  Into.Warnings.insert(Into.Warnings.end(), From.Warnings.begin(),
+                       From.Warnings.end());
+  Into.IndirectCalls |= From.IndirectCalls;
+  Into.DivergentBranches += From.DivergentBranches;
+  Into.EstimatedRegs = std::max(Into.EstimatedRegs, From.EstimatedRegs);
+  Into.BarrierIds = std::max(Into.BarrierIds, From.BarrierIds);
+  for (auto &K : From.Symbols)
+    Into.Symbols.insert(K.getKey());
+  ShapeInfo &S = Into.Shape;
+  const ShapeInfo &O = From.Shape;
+  S.ReadsBlockDim |= O.ReadsBlockDim;
+  S.ReadsGridDim |= O.ReadsGridDim;
+  S.GridStrideLoop |= O.GridStrideLoop;
+  S.WorkScalesWithBlock |= O.WorkScalesWithBlock;
+  for (unsigned D = 0; D < 3; ++D) {
+    S.UsesTid[D] = S.UsesTid[D] || O.UsesTid[D];
+    S.ReadsNTid[D] = S.ReadsNTid[D] || O.ReadsNTid[D];
+  }
+}
+
+} // namespace
+
+Expected<PTXModule> parsePTXModule(StringRef Text, StringRef FileName,
+                                   const PTXParseOptions &Opts) {
+  PTXModule M;
+  auto Toks = lex(Text);
+  if (!Toks)
+    return Toks.takeError();
+  std::vector<Function> Funcs;
+  StringMap<VarDecl> Globals;
+  std::map<int, std::string> Files;
+  Parser P(std::move(*Toks), M);
+  if (Error E = P.parse(Funcs, Globals, Files))
+    return E;
+
+  // Analyse every body once.
+  StringMap<unsigned> FuncIdx;
+  std::vector<FuncSummary> Local(Funcs.size());
+  for (unsigned I = 0; I < Funcs.size(); ++I) {
+    if (!Funcs[I].HasBody)
+      continue;
+    FuncIdx[Funcs[I].Name] = I;
+    Local[I] = FunctionAnalysis(Funcs[I], Opts).run();
+    if (!Funcs[I].IsEntry)
+      M.Functions.push_back(Funcs[I].Name);
+  }
+  // Fold callee work into callers (memoised; cycles are recursion).
+  std::vector<int> State(Funcs.size(), 0); // 0 new, 1 visiting, 2 done
+  std::vector<FuncSummary> Total(Funcs.size());
+  std::vector<unsigned> Followed(Funcs.size(), 0);
+  std::vector<bool> Recursive(Funcs.size(), false);
+  std::function<void(unsigned)> Visit = [&](unsigned I) {
+    State[I] = 1;
+    FuncSummary T = Local[I];
+    T.Calls.clear();
+    for (auto &[Callee, W] : Local[I].Calls) {
+      auto It = FuncIdx.find(Callee);
+      if (It == FuncIdx.end() || !Opts.FollowCalls) {
+        if (It == FuncIdx.end())
+          T.Warnings.push_back(formatv("{0}: call to {1} whose body is not in "
+                                       "the module; counted as one branch",
+                                       Funcs[I].Name, Callee).str());
+        continue;
+      }
+      unsigned C = It->second;
+      if (State[C] == 1) {
+        Recursive[I] = true;
+        T.Warnings.push_back(formatv("{0}: recursive call to {1} not weighted",
+                                     Funcs[I].Name, Callee).str());
+        continue;
+      }
+      if (State[C] == 0)
+        Visit(C);
+      addScaled(T, Total[C], W);
+      Followed[I] += 1 + Followed[C];
+      Recursive[I] = Recursive[I] || Recursive[C];
+    }
+    Total[I] = std::move(T);
+    State[I] = 2;
+  };
+
+  for (unsigned I = 0; I < Funcs.size(); ++I) {
+    const Function &F = Funcs[I];
+    if (!F.IsEntry || !F.HasBody)
+      continue;
+    if (State[I] == 0)
+      Visit(I);
+    const FuncSummary &S = Total[I];
+    KernelProfile K;
+    K.Name = F.Name;
+    K.DisplayName = demangle(F.Name);
+    K.Source = "ptx";
+    K.File = FileName.str();
+    if (S.FirstLoc.Line) {
+      K.Line = S.FirstLoc.Line;
+      auto It = Files.find(S.FirstLoc.File);
+      if (It != Files.end())
+        K.File = It->second;
+    }
+    K.Ops = S.Ops;
+    K.Flops32 = S.Flops32;
+    K.Flops64 = S.Flops64;
+    K.Flops16 = S.Flops16;
+    K.TensorFlops = S.TensorFlops;
+    double Best = 0;
+    for (auto &[T, V] : S.TensorByType)
+      if (V > Best) {
+        Best = V;
+        K.TensorType = T;
+      }
+    K.Accesses = S.Accesses;
+    K.Loops = S.Loops;
+    K.Guesses = S.Guesses;
+    K.Warnings = S.Warnings;
+    K.Warnings.insert(K.Warnings.end(), M.Warnings.begin(), M.Warnings.end());
+    K.Bounds = F.Bounds;
+    K.Shape = S.Shape;
+    K.DivergentBranches = S.DivergentBranches;
+    K.CallsFollowed = Followed[I];
+    K.HasRecursion = Recursive[I];
+    K.HasIndirectCalls = S.IndirectCalls;
+    // Resources.
+    Resources &R = K.Res;
+    R.EstimatedRegisters = S.EstimatedRegs;
+    R.Registers = S.EstimatedRegs;
+    if (F.Bounds.MaxNReg && R.Registers > F.Bounds.MaxNReg)
+      R.Registers = F.Bounds.MaxNReg;
+    R.Barriers = S.BarrierIds;
+    auto AddVar = [&](const VarDecl &V) {
+      if (V.Space == "shared") {
+        if (V.Extern || V.Unsized)
+          R.UsesDynamicShared = true;
+        else
+          R.StaticSharedBytes += V.Bytes;
+      } else if (V.Space == "local") {
+        R.StackFrameBytes += V.Bytes;
+      } else if (V.Space == "const") {
+        R.ConstBytes += V.Bytes;
+      }
+    };
+    for (const VarDecl &V : F.Vars)
+      AddVar(V);
+    // Module-scope variables the kernel (or its callees) names.
+    std::vector<std::string> Used;
+    for (auto &E : S.Symbols)
+      Used.push_back(E.getKey().str());
+    std::sort(Used.begin(), Used.end());
+    for (const std::string &Name : Used) {
+      auto It = Globals.find(Name);
+      if (It != Globals.end())
+        AddVar(It->second);
+    }
+    // A 2-D/3-D shared tile indexed by threadIdx without reading blockDim.
+    if ((K.Shape.UsesTid[1] || K.Shape.UsesTid[2]) && !K.Shape.ReadsBlockDim &&
+        R.StaticSharedBytes > 0) {
+      K.Shape.FixedByTile = true;
+      if (F.Bounds.ReqNTid[0])
+        K.Shape.FixedBlock = F.Bounds.ReqNTid;
+      K.Shape.FixedReason = "multi-dimensional threadIdx indexes a static "
+                            "shared tile and blockDim is never read";
+    }
+    if (F.Bounds.ReqNTid[0]) {
+      K.Shape.FixedBlock = F.Bounds.ReqNTid;
+      if (K.Shape.FixedReason.empty())
+        K.Shape.FixedReason = ".reqntid fixes the block shape";
+    }
+    finalizeProfile(K);
+    M.Kernels.push_back(std::move(K));
+  }
+  return M;
+}
+
+Expected<std::vector<KernelProfile>> parsePTX(StringRef Text,
+                                              StringRef FileName) {
+  auto M = parsePTXModule(Text, FileName);
+  if (!M)
+    return M.takeError();
+  return std::move(M->Kernels);
+}
+
+const KernelProfile *findKernel(const PTXModule &M, StringRef Name) {
+  for (const KernelProfile &K : M.Kernels)
+    if (K.Name == Name)
+      return &K;
+  for (const KernelProfile &K : M.Kernels) {
+    StringRef D = K.DisplayName;
+    if (D == Name || D.take_until([](char C) { return C == '('; }) == Name)
+      return &K;
+  }
+  return nullptr;
+}
+
+} // namespace flipflop

@@ -1,0 +1,143 @@
+//===- ProfilePrinter.cpp - Stable text form of a KernelProfile -----------===//
+#include "flipflop/Profile/ProfilePrinter.h"
+#include "llvm/Support/Format.h"
+
+using namespace llvm;
+
+namespace flipflop {
+
+namespace {
+struct Num {
+  double V;
+};
+raw_ostream &operator<<(raw_ostream &OS, Num N) {
+  double V = N.V == 0 ? 0 : N.V; // no "-0"
+  return OS << format("%.6g", V);
+}
+const char *yesNo(bool B) { return B ? "yes" : "no"; }
+void printDims(raw_ostream &OS, const std::array<unsigned, 3> &D) {
+  OS << D[0] << ',' << D[1] << ',' << D[2];
+}
+void printAxes(raw_ostream &OS, const std::array<bool, 3> &A) {
+  bool Any = false;
+  for (unsigned I = 0; I < 3; ++I)
+    if (A[I]) {
+      OS << (Any ? "," : "") << "xyz"[I];
+      Any = true;
+    }
+  if (!Any)
+    OS << "none";
+}
+const char *spaceName(AddrSpace S) {
+  switch (S) {
+  case AddrSpace::Generic: return "generic";
+  case AddrSpace::Global: return "global";
+  case AddrSpace::Shared: return "shared";
+  case AddrSpace::Const: return "const";
+  case AddrSpace::Local: return "local";
+  case AddrSpace::Param: return "param";
+  }
+  return "invalid";
+}
+} // namespace
+
+void printProfile(const KernelProfile &P, raw_ostream &OS) {
+  OS << "kernel " << P.Name << "\n";
+  OS << "  display: " << P.DisplayName << "\n";
+  OS << "  source: " << P.Source << "\n";
+  OS << "  location: " << (P.File.empty() ? "?" : P.File) << ':' << P.Line
+     << "\n";
+  const Resources &R = P.Res;
+  OS << "  registers: " << R.Registers << " exact=" << yesNo(R.RegistersExact)
+     << " estimated=" << R.EstimatedRegisters << "\n";
+  OS << "  spills: store=" << R.SpillStoreBytes << " load=" << R.SpillLoadBytes
+     << " stack=" << R.StackFrameBytes << "\n";
+  OS << "  shared: static=" << R.StaticSharedBytes
+     << " dynamic=" << yesNo(R.UsesDynamicShared)
+     << " dynamic-bytes=" << R.DynamicSharedBytes << "\n";
+  OS << "  const: " << R.ConstBytes << " barriers=" << R.Barriers << "\n";
+  const LaunchBounds &B = P.Bounds;
+  OS << "  bounds: maxntid=";
+  printDims(OS, B.MaxNTid);
+  OS << " reqntid=";
+  printDims(OS, B.ReqNTid);
+  OS << " minctas=" << B.MinCTAsPerSM << " maxnreg=" << B.MaxNReg << "\n";
+  const ShapeInfo &S = P.Shape;
+  OS << "  shape: tid=";
+  printAxes(OS, S.UsesTid);
+  OS << " ntid=";
+  printAxes(OS, S.ReadsNTid);
+  OS << " blockdim=" << yesNo(S.ReadsBlockDim)
+     << " griddim=" << yesNo(S.ReadsGridDim)
+     << " grid-stride=" << yesNo(S.GridStrideLoop)
+     << " scales-with-block=" << yesNo(S.WorkScalesWithBlock) << "\n";
+  if (S.FixedByTile || S.FixedBlock[0]) {
+    OS << "  fixed-shape: tile=" << yesNo(S.FixedByTile) << " block=";
+    printDims(OS, S.FixedBlock);
+    OS << " reason=" << S.FixedReason << "\n";
+  }
+  OS << "  ops:";
+  bool Any = false;
+  for (unsigned C = 0; C < NumOpClasses; ++C)
+    if (P.Ops[C] != 0) {
+      OS << ' ' << opClassName(static_cast<OpClass>(C)) << '=' << Num{P.Ops[C]};
+      Any = true;
+    }
+  if (!Any)
+    OS << " none";
+  OS << "\n";
+  OS << "  flops: fp32=" << Num{P.Flops32} << " fp64=" << Num{P.Flops64}
+     << " fp16=" << Num{P.Flops16} << " tensor=" << Num{P.TensorFlops}
+     << " tensor-type=" << (P.TensorType.empty() ? "none" : P.TensorType)
+     << "\n";
+  for (const LoopRecord &L : P.Loops) {
+    OS << "  loop: depth=" << L.Depth << " line=" << L.Line
+       << " trip=" << Num{L.Trip} << " exact=" << yesNo(L.Exact)
+       << " guessed=" << yesNo(L.Guessed);
+    if (L.GridStride)
+      OS << " grid-stride";
+    if (L.DependsOnBlockDim)
+      OS << " block-stride";
+    if (!L.Symbolic.empty())
+      OS << " symbolic=\"" << L.Symbolic << '"';
+    OS << "\n";
+  }
+  for (const MemAccess &A : P.Accesses) {
+    OS << "  access: " << spaceName(A.Space) << ' '
+       << (A.IsAtomic ? "atomic" : A.IsStore ? "store" : "load")
+       << " bytes=" << A.Bytes << " count=" << Num{A.Count}
+       << " pattern=" << accessPatternName(A.Pattern)
+       << " stride=" << A.StrideBytes;
+    if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
+      OS << " sectors=" << Num{A.SectorsPerRequest};
+    if (A.Space == AddrSpace::Shared)
+      OS << " bank-ways=" << A.BankConflictWays;
+    if (A.ReadOnly)
+      OS << " readonly";
+    if (A.LoopInvariant)
+      OS << " invariant";
+    OS << " line=" << A.Line << "\n";
+  }
+  OS << "  memory: global-read=" << Num{P.GlobalBytesRead}
+     << " global-written=" << Num{P.GlobalBytesWritten}
+     << " sector-bytes=" << Num{P.GlobalSectorBytes}
+     << " shared=" << Num{P.SharedBytes}
+     << " shared-wavefronts=" << Num{P.SharedWavefronts}
+     << " local=" << Num{P.LocalBytes}
+     << " max-bank-ways=" << P.MaxBankConflictWays
+     << " uncoalesced=" << Num{P.UncoalescedFraction} << "\n";
+  OS << "  intensity: dram=" << Num{P.arithmeticIntensity()}
+     << " shared=" << Num{P.sharedIntensity()} << "\n";
+  OS << "  divergence: branches=" << P.DivergentBranches
+     << " work-fraction=" << Num{P.DivergentWorkFraction} << "\n";
+  OS << "  calls: followed=" << P.CallsFollowed
+     << " recursion=" << yesNo(P.HasRecursion)
+     << " indirect=" << yesNo(P.HasIndirectCalls) << "\n";
+  for (const std::string &G : P.Guesses)
+    OS << "  guess: " << G << "\n";
+  for (const std::string &W : P.Warnings)
+    OS << "  warning: " << W << "\n";
+  OS << "end kernel " << P.Name << "\n";
+}
+
+} // namespace flipflop

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Regenerates the PTX fixtures of test/PTX from the .cu sources here, with
+# the LLVM NVPTX back end (clang++-22) and with nvcc. Run from anywhere:
+#   test/PTX/Inputs/regenerate.sh
+# Environment: CLANGXX (default clang++-22), NVCC (default
+# /usr/local/cuda/bin/nvcc), CUDA_PATH (default /usr/local/cuda), ARCH
+# (default sm_80). Absolute paths are stripped from .file directives so the
+# fixtures do not depend on the checkout location. The lit tests pin figures
+# of these files: after regenerating, run the PTX lit tests and review.
+set -eu
+cd "$(dirname "$0")"
+CLANGXX=${CLANGXX:-clang++-22}
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
+ARCH=${ARCH:-sm_80}
+HERE=$(pwd)
+for src in saxpy tiled math wmma misc; do
+  "$CLANGXX" -x cuda --cuda-device-only -S --cuda-gpu-arch="$ARCH" \
+    --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version -O2 \
+    -gline-tables-only -o "$src.clang.ptx" "$src.cu"
+  "$NVCC" -ptx -arch="$ARCH" -lineinfo -o "$src.nvcc.ptx" "$src.cu"
+  for f in "$src.clang.ptx" "$src.nvcc.ptx"; do
+    sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" -e "s|$CUDA_PATH/include/|cuda/include/|g" \
+      -e 's|/usr/lib/llvm-[0-9]*/lib/clang/[0-9]*/include/|clang/include/|g' "$f"
+  done
+done

@@ -1,0 +1,87 @@
+//===- Recommendations.h - FlipFlop recommendations for flipflop-apply ----===//
+//
+// What flipflop-apply needs from a FlipFlop report: for each kernel (by its
+// device-side mangled name), the recommended maximum threads per block and
+// minimum resident blocks per SM, and whether the kernel is known to be
+// block-size-agnostic. Reports come as FlipFlop JSON (docs/REPORT-SCHEMA.md)
+// or as the YAML optimisation record of the plugin's FF001 summary remark.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_TOOLS_APPLY_RECOMMENDATIONS_H
+#define FLIPFLOP_TOOLS_APPLY_RECOMMENDATIONS_H
+
+#include "flipflop/Report/JSONReport.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flipflop {
+namespace apply {
+
+/// Which of a JSON report's picks to apply.
+enum class Pick { Energy, Time, EDP, Budget };
+
+/// The plugin's name of the objective behind pick \p P ("energy", ...).
+llvm::StringRef objectiveName(Pick P);
+
+/// The report's pick names ("least_energy", ...), in the schema's spelling.
+llvm::StringRef pickKey(Pick P);
+
+/// The arguments of the plugin's FF001 summary remark, kept in one place so
+/// that they can be aligned with the plugin. The kernel is the remark's
+/// Function (the mangled IR name); its "Kernel" argument is only used when
+/// the remark has no Function.
+namespace remark {
+constexpr const char *PassName = "flipflop";
+constexpr const char *SummaryName = "FF001";
+constexpr const char *Kernel = "Kernel";         ///< Kernel name.
+constexpr const char *Block = "Block";           ///< "256", "16x16", "8x8x4".
+constexpr const char *BlockX = "BlockX";         ///< Or the block by axis.
+constexpr const char *BlockY = "BlockY";
+constexpr const char *BlockZ = "BlockZ";
+constexpr const char *MaxThreads = "MaxThreads"; ///< Or the thread count.
+constexpr const char *MinBlocks = "MinBlocks";   ///< Optional, 0 = none.
+constexpr const char *Objective = "Objective";   ///< "energy", "time", ...
+constexpr const char *BlockSizeAgnostic = "BlockSizeAgnostic"; ///< Optional.
+} // namespace remark
+
+struct Recommendation {
+  std::string Kernel;                    ///< Device-side mangled name.
+  unsigned MaxThreads = 0;               ///< Threads per block (x*y*z).
+  unsigned MinBlocks = 0;                ///< 0 or 1: no minimum.
+  std::array<unsigned, 3> Block{0, 0, 0}; ///< Recommended shape; 0 unknown.
+  /// True only when the report says so explicitly.
+  bool BlockSizeAgnostic = false;
+  std::string Origin;                    ///< Report file it came from.
+  std::string Objective; ///< Remarks: the objective they were made for.
+};
+
+/// The one step that turns a report's kernel (read by flipflop::parseReport)
+/// into a recommendation: std::nullopt when the kernel has no pick \p P.
+llvm::Expected<std::optional<Recommendation>>
+recommendationFromReportKernel(const ReportKernel &Kernel,
+                               bool BlockSizeAgnostic, Pick P,
+                               llvm::StringRef Origin);
+
+/// Reads a whole JSON report (docs/REPORT-SCHEMA.md).
+llvm::Expected<std::vector<Recommendation>>
+readJSONReport(llvm::StringRef Text, Pick P, llvm::StringRef Origin);
+
+/// Reads the FF001 remarks of an -fsave-optimization-record YAML file.
+llvm::Expected<std::vector<Recommendation>>
+readRemarksYAML(llvm::StringRef Text, llvm::StringRef Origin);
+
+/// Expands the --reports arguments (files, or directories scanned for *.json
+/// and *.opt.yaml, sorted) and reads each one.
+llvm::Expected<std::vector<Recommendation>>
+readReports(llvm::ArrayRef<std::string> Paths, Pick P,
+            std::vector<std::string> &FilesRead);
+
+} // namespace apply
+} // namespace flipflop
+
+#endif

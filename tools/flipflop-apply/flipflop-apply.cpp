@@ -1,0 +1,559 @@
+//===- flipflop-apply.cpp - Write FlipFlop's launch bounds into CUDA sources ===//
+//
+// flipflop-apply [-p BUILD_DIR] --reports DIR_OR_FILE... [-i] [--update]
+//                [--force] [--export-fixes FILE] [--objective OBJ]
+//                [--rewrite-launch-sites] SOURCES... [-- FLAGS]
+//
+// Inserts (or, with --update, changes) __launch_bounds__(maxThreads,
+// minBlocks) on the kernels FlipFlop made a recommendation for, after
+// checking every launch site it can see. Prints a unified diff by default;
+// -i edits the files in place atomically. See docs/APPLY.md.
+//
+//===----------------------------------------------------------------------===//
+#include "Recommendations.h"
+#include "Scanner.h"
+#include "UnifiedDiff.h"
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/ReplacementsYaml.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/YAMLTraits.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <optional>
+#include <set>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace clang;
+using namespace flipflop::apply;
+
+static cl::OptionCategory ApplyCategory("flipflop-apply options");
+
+static cl::list<std::string>
+    Reports("reports", cl::CommaSeparated, cl::value_desc("dir|file"),
+            cl::desc("FlipFlop JSON reports or remark YAML files "
+                     "(-fsave-optimization-record); a directory is scanned "
+                     "for *.json and *.opt.yaml"),
+            cl::cat(ApplyCategory));
+static cl::opt<bool> InPlace("i", cl::desc("Edit the files in place"),
+                             cl::cat(ApplyCategory));
+static cl::opt<bool>
+    Update("update",
+           cl::desc("Change an existing __launch_bounds__ that differs from "
+                    "the recommendation"),
+           cl::cat(ApplyCategory));
+static cl::opt<bool>
+    Force("force",
+          cl::desc("Edit even when a launch site uses a larger block or one "
+                   "not known at compile time"),
+          cl::cat(ApplyCategory));
+static cl::opt<std::string> ExportFixes(
+    "export-fixes", cl::value_desc("file.yaml"),
+    cl::desc("Write the edits as clang-apply-replacements YAML"),
+    cl::cat(ApplyCategory));
+static cl::opt<Pick> Objective(
+    "objective", cl::desc("Which pick of a JSON report to apply"),
+    cl::values(clEnumValN(Pick::Energy, "energy", "least energy (default)"),
+               clEnumValN(Pick::Time, "time", "fastest"),
+               clEnumValN(Pick::EDP, "edp", "best energy-delay product"),
+               clEnumValN(Pick::Budget, "budget",
+                          "least energy within the slowdown budget")),
+    cl::init(Pick::Energy), cl::cat(ApplyCategory));
+static cl::opt<bool> RewriteLaunchSites(
+    "rewrite-launch-sites",
+    cl::desc("Also change literal block sizes at launch sites to the "
+             "recommended one, for kernels the report shows to be "
+             "block-size-agnostic"),
+    cl::cat(ApplyCategory));
+
+static const char *const Tool = "flipflop-apply";
+
+namespace {
+
+/// Paths in messages and diffs: relative to the working directory when
+/// inside it.
+std::string shownPath(StringRef Path) {
+  SmallString<256> Cwd;
+  if (!sys::fs::current_path(Cwd)) {
+    SmallString<256> Real;
+    if (!sys::fs::real_path(Cwd, Real))
+      Cwd = Real;
+    StringRef P(Path);
+    if (P.consume_front(Cwd) && P.consume_front("/"))
+      return P.str();
+  }
+  return Path.str();
+}
+
+void message(const SourcePos &P, StringRef Kernel, const Twine &Msg) {
+  errs() << Tool << ": " << shownPath(P.File) << ":" << P.Line << ": "
+         << Kernel << ": " << Msg << "\n";
+}
+
+std::string siteStr(const SourcePos &P) {
+  return (shownPath(P.File) + ":" + Twine(P.Line) + ":" + Twine(P.Col)).str();
+}
+
+unsigned normMin(uint64_t M) { return M <= 1 ? 0 : static_cast<unsigned>(M); }
+
+/// The arguments of a bound: "256" or "256, 2" (min blocks 0 and 1 are the
+/// same contract and are omitted), keeping a written third argument.
+std::string boundArgs(unsigned MaxThreads, unsigned MinBlocks,
+                      StringRef MaxBlocksText = "") {
+  std::string S = std::to_string(MaxThreads);
+  if (!MaxBlocksText.empty())
+    return S + ", " + std::to_string(std::max(1u, MinBlocks)) + ", " +
+           MaxBlocksText.str();
+  if (normMin(MinBlocks))
+    S += ", " + std::to_string(MinBlocks);
+  return S;
+}
+
+std::string blockText(const std::array<unsigned, 3> &B, bool Dim3) {
+  if (!Dim3 && B[1] == 1 && B[2] == 1)
+    return std::to_string(B[0]);
+  std::string S = "dim3(" + std::to_string(B[0]);
+  if (B[1] != 1 || B[2] != 1)
+    S += ", " + std::to_string(B[1]);
+  if (B[2] != 1)
+    S += ", " + std::to_string(B[2]);
+  return S + ")";
+}
+
+struct Edit {
+  std::string File;
+  unsigned Offset, Length;
+  std::string Text;
+};
+
+/// One recommendation per mangled name, or why not.
+struct Resolved {
+  const Recommendation *Rec = nullptr;
+  std::string Conflict;
+};
+
+Resolved resolve(const std::vector<Recommendation> &Rs) {
+  Resolved R;
+  R.Rec = &Rs.front();
+  for (const Recommendation &O : Rs)
+    if (O.MaxThreads != R.Rec->MaxThreads ||
+        normMin(O.MinBlocks) != normMin(R.Rec->MinBlocks)) {
+      R.Conflict = "reports disagree: " + R.Rec->Origin + " recommends (" +
+                   boundArgs(R.Rec->MaxThreads, R.Rec->MinBlocks) + "), " +
+                   O.Origin + " recommends (" +
+                   boundArgs(O.MaxThreads, O.MinBlocks) + "); not edited";
+      R.Rec = nullptr;
+      return R;
+    }
+  return R;
+}
+
+struct Counts {
+  unsigned Edited = 0, Unchanged = 0, Refused = 0;
+};
+
+class Planner {
+public:
+  Planner(const ScanResult &S,
+          const std::map<std::string, std::vector<Recommendation>> &Recs)
+      : S(S), Recs(Recs) {}
+
+  std::vector<Edit> Edits;
+  Counts N;
+
+  void run() {
+    std::vector<const KernelDef *> Order;
+    for (const auto &KV : S.Kernels)
+      Order.push_back(&KV.second);
+    llvm::sort(Order, [](const KernelDef *A, const KernelDef *B) {
+      return std::tie(A->Pos.File, A->Pos.Offset) <
+             std::tie(B->Pos.File, B->Pos.Offset);
+    });
+    std::set<std::string> Defined;
+    for (const KernelDef *K : Order) {
+      for (const auto &I : K->Instances)
+        Defined.insert(I.first);
+      plan(*K);
+    }
+    for (const auto &D : S.DeclaredOnly)
+      if (!Defined.count(D.first) && Recs.count(D.first)) {
+        message(D.second, D.first,
+                "declared here but defined in none of the processed sources; "
+                "not edited");
+        ++N.Refused;
+      }
+  }
+
+private:
+  const ScanResult &S;
+  const std::map<std::string, std::vector<Recommendation>> &Recs;
+  std::map<std::pair<std::string, unsigned>, std::string> SiteEdits;
+
+  void refuse(const KernelDef &K, const Twine &Msg) {
+    message(K.Pos, K.Name, Msg);
+    ++N.Refused;
+  }
+
+  void plan(const KernelDef &K) {
+    // 1. One recommendation common to every kernel this definition makes.
+    std::vector<std::string> With, Without;
+    const Recommendation *Rec = nullptr;
+    bool Disagree = false, Agnostic = true;
+    for (const auto &[Mangled, Disp] : K.Instances) {
+      auto It = Recs.find(Mangled);
+      if (It == Recs.end()) {
+        Without.push_back(Disp);
+        continue;
+      }
+      Resolved R = resolve(It->second);
+      if (!R.Rec)
+        return refuse(K, Disp + ": " + R.Conflict);
+      With.push_back(Disp + " (" +
+                     boundArgs(R.Rec->MaxThreads, R.Rec->MinBlocks) + ")");
+      for (const Recommendation &O : It->second)
+        Agnostic &= O.BlockSizeAgnostic;
+      if (Rec && (Rec->MaxThreads != R.Rec->MaxThreads ||
+                  normMin(Rec->MinBlocks) != normMin(R.Rec->MinBlocks)))
+        Disagree = true;
+      if (!Rec)
+        Rec = R.Rec;
+    }
+    if (!Rec)
+      return; // Nothing recommended for this kernel.
+    if (Disagree)
+      return refuse(K, "template instances disagree: " + join(With, ", ") +
+                           "; no common bound, not edited");
+    if (!Without.empty())
+      return refuse(K, "template instances without a recommendation: " +
+                           join(Without, ", ") +
+                           "; a bound on the template would apply to them "
+                           "too, not edited");
+    std::string Want = boundArgs(Rec->MaxThreads, Rec->MinBlocks);
+
+    // 2. Where to write it.
+    if (!K.Editable)
+      return refuse(K, K.Why);
+    if (!K.Bounds.empty()) {
+      bool AllEqual = true;
+      for (const WrittenBound &B : K.Bounds) {
+        if (!B.Known || !B.Editable)
+          return refuse(K, "has " + B.Text + " at " + siteStr(B.Pos) + ", " +
+                               B.Why + "; not edited");
+        AllEqual &= B.MaxThreads == Rec->MaxThreads &&
+                    normMin(B.MinBlocks) == normMin(Rec->MinBlocks);
+      }
+      if (AllEqual) {
+        message(K.Pos, K.Name,
+                "already has " + K.Bounds.front().Text + ", as recommended");
+        ++N.Unchanged;
+        return;
+      }
+      if (!Update)
+        return refuse(K, "has " + K.Bounds.front().Text +
+                             " where FlipFlop recommends "
+                             "__launch_bounds__(" +
+                             Want + "); not changed (use --update)");
+    }
+
+    // 3. The launch sites it can see.
+    std::vector<const LaunchSite *> Sites;
+    for (const LaunchSite &L : S.Sites)
+      if (K.Instances.count(L.Kernel))
+        Sites.push_back(&L);
+    std::vector<std::string> Problems;
+    std::vector<Edit> Rewrites;
+    std::vector<std::string> RewriteNotes;
+    bool Rewrite = RewriteLaunchSites && Agnostic;
+    if (RewriteLaunchSites && !Agnostic && !Sites.empty())
+      message(K.Pos, K.Name,
+              "the report does not show it block-size-agnostic; launch "
+              "sites not rewritten");
+    for (const LaunchSite *L : Sites) {
+      std::string Where = siteStr(L->Pos);
+      if (Rewrite && L->Known && L->Rewritable) {
+        std::array<unsigned, 3> New = Rec->Block;
+        if (New[0] == 0)
+          New = {Rec->MaxThreads, 1, 1};
+        uint64_t NewT = uint64_t(New[0]) * New[1] * New[2];
+        bool Same = L->Block[0] == New[0] && L->Block[1] == New[1] &&
+                    L->Block[2] == New[2];
+        if (!Same && NewT <= Rec->MaxThreads) {
+          std::string Text = blockText(New, L->Dim3Spelling);
+          auto Key = std::make_pair(L->Pos.File, L->Offset);
+          auto It = SiteEdits.find(Key);
+          if (It != SiteEdits.end() && It->second != Text) {
+            Problems.push_back(Where + " (shared with another kernel's "
+                                       "launch; not rewritten)");
+            continue;
+          }
+          if (It == SiteEdits.end()) {
+            SiteEdits[Key] = Text;
+            Rewrites.push_back({L->Pos.File, L->Offset, L->Length, Text});
+            RewriteNotes.push_back("rewrote launch site " + Where +
+                                   " block " +
+                                   std::to_string(L->threads()) + " -> " +
+                                   Text);
+          }
+          continue;
+        }
+      }
+      std::string Why;
+      if (!L->Known) {
+        Why = L->Why;
+      } else if (L->threads() > Rec->MaxThreads) {
+        Why = std::to_string(L->threads()) + " threads";
+      } else {
+        if (Rewrite && !L->Rewritable)
+          RewriteNotes.push_back("kept launch site " + Where + " (" +
+                                 L->NotRewritable + ")");
+        continue;
+      }
+      if (Rewrite && L->Known && !L->Rewritable)
+        Why += "; not rewritten: " + L->NotRewritable;
+      Problems.push_back(Where + " (" + Why + ")");
+    }
+    if (!Problems.empty() && !Force)
+      return refuse(K, "not edited: launch sites with more than " +
+                           std::to_string(Rec->MaxThreads) +
+                           " threads per block or a block size not known "
+                           "here: " +
+                           join(Problems, ", ") +
+                           "; use --force to edit anyway");
+    if (!Problems.empty())
+      message(K.Pos, K.Name,
+              "--force: edited despite launch sites " + join(Problems, ", "));
+
+    // 4. The edit.
+    if (K.Bounds.empty()) {
+      Edits.push_back({K.Pos.File, K.InsertOffset, 0,
+                       "__launch_bounds__(" + Want + ") "});
+      message(K.Pos, K.Name,
+              "inserted __launch_bounds__(" + Want + ")" +
+                  (Sites.empty() ? "; no launch site seen in the processed "
+                                   "sources, check launches elsewhere"
+                                 : ""));
+    } else {
+      for (const WrittenBound &B : K.Bounds) {
+        std::string Text = B.Spelling + "(" +
+                           boundArgs(Rec->MaxThreads, Rec->MinBlocks,
+                                     B.MaxBlocksText) +
+                           ")";
+        Edits.push_back({B.Pos.File, B.Offset, B.Length, Text});
+        message(B.Pos, K.Name, "updated " + B.Text + " to " + Text);
+      }
+    }
+    for (const std::string &Note : RewriteNotes)
+      message(K.Pos, K.Name, Note);
+    Edits.insert(Edits.end(), Rewrites.begin(), Rewrites.end());
+    ++N.Edited;
+  }
+};
+
+Error writeAtomically(StringRef Path, StringRef Parsed, StringRef NewText) {
+  SmallString<256> Real;
+  if (std::error_code EC = sys::fs::real_path(Path, Real))
+    return createStringError(EC, Path + ": " + EC.message());
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Now = MemoryBuffer::getFile(Real);
+  if (!Now)
+    return createStringError(Now.getError(),
+                             Path + ": " + Now.getError().message());
+  if ((*Now)->getBuffer() != Parsed)
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ": changed on disk since it was parsed; "
+                                    "not written");
+  sys::fs::file_status Status;
+  if (std::error_code EC = sys::fs::status(Real, Status))
+    return createStringError(EC, Path + ": " + EC.message());
+  // A temporary file next to the original, removed on a signal; renamed
+  // over the original only once complete.
+  Expected<sys::fs::TempFile> Tmp =
+      sys::fs::TempFile::create(Real + ".flipflop-apply-%%%%%%");
+  if (!Tmp)
+    return Tmp.takeError();
+  auto Fail = [&](const Twine &What) -> Error {
+    consumeError(Tmp->discard());
+    return createStringError(inconvertibleErrorCode(), Path + ": " + What);
+  };
+  {
+    raw_fd_ostream OS(Tmp->FD, /*shouldClose=*/false);
+    OS << NewText;
+    OS.flush();
+    if (OS.has_error()) {
+      std::string Msg = OS.error().message();
+      OS.clear_error();
+      return Fail(Msg);
+    }
+  }
+  if (::fsync(Tmp->FD) != 0)
+    return Fail("could not sync the temporary file");
+  if (std::error_code EC =
+          sys::fs::setPermissions(Tmp->TmpName, Status.permissions()))
+    return Fail(EC.message());
+  if (Error E = Tmp->keep(Real))
+    return E;
+  return Error::success();
+}
+
+/// Adds the flags flipflop-apply needs to every compile command: parse the
+/// host side only (one job per CUDA file), no warnings, and clang's resource
+/// directory (LibTooling looks for it next to this binary otherwise).
+tooling::ArgumentsAdjuster cudaAdjuster() {
+  return [](const tooling::CommandLineArguments &Args, StringRef File) {
+    tooling::CommandLineArguments Out = Args;
+    bool Cuda = StringRef(File).ends_with(".cu") ||
+                StringRef(File).ends_with(".cuh");
+    bool Side = false, Resource = false;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      StringRef A = Args[I];
+      if (A == "-xcuda" || (A == "-x" && I + 1 < Args.size() &&
+                            Args[I + 1] == "cuda"))
+        Cuda = true;
+      if (A.starts_with("--cuda-host-only") ||
+          A.starts_with("--cuda-device-only") ||
+          A.starts_with("--offload-host-only") ||
+          A.starts_with("--offload-device-only"))
+        Side = true;
+      if (A.starts_with("-resource-dir"))
+        Resource = true;
+    }
+    std::vector<std::string> Extra = {"-w"};
+    if (Cuda && !Side)
+      Extra.push_back("--cuda-host-only");
+#ifdef FLIPFLOP_CLANG_RESOURCE_DIR
+    if (!Resource && sys::fs::is_directory(FLIPFLOP_CLANG_RESOURCE_DIR))
+      Extra.push_back("-resource-dir=" FLIPFLOP_CLANG_RESOURCE_DIR);
+#endif
+    auto Pos = llvm::find(Out, "--");
+    Out.insert(Pos, Extra.begin(), Extra.end());
+    return Out;
+  };
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  sys::PrintStackTraceOnErrorSignal(argv[0]);
+  ExitOnError Exit(std::string(Tool) + ": error: ");
+  cl::extrahelp More(
+      "\nPrints a unified diff of the edits unless -i is given. See "
+      "docs/APPLY.md.\n");
+  auto Parser = tooling::CommonOptionsParser::create(
+      argc, argv, ApplyCategory, cl::OneOrMore,
+      "Inserts FlipFlop's recommended __launch_bounds__ into CUDA sources.\n");
+  if (!Parser) {
+    errs() << Tool << ": error: " << toString(Parser.takeError()) << "\n";
+    return 1;
+  }
+  if (Reports.empty()) {
+    errs() << Tool << ": error: no --reports given\n";
+    return 1;
+  }
+
+  // Recommendations by mangled name.
+  std::vector<std::string> ReportFiles;
+  std::vector<Recommendation> All =
+      Exit(readReports(Reports, Objective, ReportFiles));
+  std::map<std::string, std::vector<Recommendation>> Recs;
+  for (Recommendation &R : All) {
+    // Remarks carry one objective's pick: never apply it for another.
+    if (!R.Objective.empty() && Objective.getNumOccurrences() &&
+        R.Objective != objectiveName(Objective)) {
+      errs() << Tool << ": error: " << R.Origin << ": the remark for '"
+             << R.Kernel << "' was made for objective '" << R.Objective
+             << "', not '" << objectiveName(Objective) << "'\n";
+      return 1;
+    }
+    Recs[R.Kernel].push_back(std::move(R));
+  }
+
+  // Parse every source.
+  ScanResult Scan;
+  tooling::ClangTool ClangTool(Parser->getCompilations(),
+                               Parser->getSourcePathList());
+  ClangTool.appendArgumentsAdjuster(cudaAdjuster());
+  int RC = ClangTool.run(newScanActionFactory(Scan).get());
+  if (RC != 0) {
+    errs() << Tool
+           << ": error: some sources did not compile; nothing was changed\n";
+    return 1;
+  }
+
+  Planner Plan(Scan, Recs);
+  Plan.run();
+
+  // Group the edits per file.
+  std::map<std::string, tooling::Replacements> PerFile;
+  for (const Edit &E : Plan.Edits) {
+    tooling::Replacement R(E.File, E.Offset, E.Length, E.Text);
+    if (Error Err = PerFile[E.File].add(R)) {
+      errs() << Tool << ": error: " << shownPath(E.File)
+             << ": overlapping edits: " << toString(std::move(Err)) << "\n";
+      return 1;
+    }
+  }
+
+  bool Failed = false;
+  for (const auto &[File, Repls] : PerFile) {
+    auto It = Scan.Contents.find(File);
+    if (It == Scan.Contents.end()) {
+      errs() << Tool << ": error: " << shownPath(File)
+             << ": contents not recorded\n";
+      return 1;
+    }
+    Expected<std::string> New =
+        tooling::applyAllReplacements(It->second, Repls);
+    if (!New) {
+      errs() << Tool << ": error: " << shownPath(File) << ": "
+             << toString(New.takeError()) << "\n";
+      return 1;
+    }
+    if (!InPlace) {
+      std::string Shown = shownPath(File);
+      writeUnifiedDiff(outs(), Shown, Shown, It->second, *New);
+      continue;
+    }
+    if (Error E = writeAtomically(File, It->second, *New)) {
+      errs() << Tool << ": error: " << toString(std::move(E)) << "\n";
+      Failed = true;
+    }
+  }
+
+  if (!ExportFixes.empty()) {
+    tooling::TranslationUnitReplacements TUR;
+    const auto &Sources = Parser->getSourcePathList();
+    if (Sources.size() == 1) {
+      SmallString<256> Main(Sources.front());
+      sys::fs::make_absolute(Main);
+      TUR.MainSourceFile = std::string(Main);
+    }
+    for (const auto &FR : PerFile)
+      for (const tooling::Replacement &R : FR.second)
+        TUR.Replacements.push_back(R);
+    std::error_code EC;
+    raw_fd_ostream OS(ExportFixes, EC, sys::fs::OF_Text);
+    if (EC) {
+      errs() << Tool << ": error: " << ExportFixes << ": " << EC.message()
+             << "\n";
+      return 1;
+    }
+    yaml::Output YAML(OS);
+    YAML << TUR;
+  }
+
+  errs() << Tool << ": " << Plan.N.Edited << " kernel(s) edited, "
+         << Plan.N.Unchanged << " already as recommended, " << Plan.N.Refused
+         << " not edited (" << Recs.size() << " recommendation(s) from "
+         << ReportFiles.size() << " report(s))\n";
+  return Failed ? 1 : 0;
+}

@@ -1,0 +1,574 @@
+//===- flipflop-calibrate.cpp - Measure a GPU's model parameters ----------===//
+//
+// Runs hand-written PTX microbenchmarks (CalibKernels.h) and writes
+//  - a GPU spec file (docs/GPUS.md format: "base" plus overridden GPUSpec
+//    fields) that flipflop-ptx and the plugin load with --gpu=FILE, and
+//  - a calibration report with every raw figure: per-unit throughput and
+//    power, DRAM/L2/shared bandwidth, latencies (pointer chase), coalesced
+//    against strided access, bank conflicts, idle power, and board power
+//    against active SMs fitted to P(n) = alpha * n^beta + delta.
+//
+//===----------------------------------------------------------------------===//
+#include "CalibKernels.h"
+#include "CudaDriver.h"
+#include "Json.h"
+#include "Nvml.h"
+#include "Options.h"
+#include "Runner.h"
+#include "Stats.h"
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+using namespace flipflop::measure;
+
+namespace {
+
+const std::vector<OptionSpec> Specs = {
+    {"o", true, "GPU spec file to write (default flipflop-calibration.json)"},
+    {"report", true, "calibration report with all raw figures (default: <o>.report.json)"},
+    {"base", true, "database GPU the spec overrides (default: NVML's name)"},
+    {"compare", true, "a JSON export of the base GPU's spec, printed beside the measurements"},
+    {"quick", false, "shorter runs (about a minute)"},
+    {"skip-power", false, "skip idle power and the power-versus-SMs sweep"},
+    {"min-duration", true, "energy window per benchmark, s (default 0.2; quick 0.1)"},
+    {"device", true, "CUDA device ordinal (default 0)"},
+    {"dump-ptx", true, "write the benchmark PTX into this directory and exit (no GPU)"},
+    {"help", false, "this help"},
+};
+
+[[noreturn]] void die(int Code, const std::string &Msg) {
+  std::fprintf(stderr, "flipflop-calibrate: %s\n", Msg.c_str());
+  std::exit(Code);
+}
+template <typename T> T check(Result<T> R) {
+  if (!R)
+    die(ExitFailure, R.error().message());
+  return std::move(*R);
+}
+void check(Error E) {
+  if (E)
+    die(ExitFailure, E.message());
+}
+
+/// Device memory freed on scope exit.
+struct DeviceBuffer {
+  const CudaApi &Api;
+  CUdeviceptr Ptr = 0;
+  explicit DeviceBuffer(const CudaApi &A) : Api(A) {}
+  ~DeviceBuffer() {
+    if (Ptr)
+      Api.cuMemFreeFn(Ptr);
+  }
+  Error alloc(size_t Bytes) {
+    CU_CHECK(Api, cuMemAllocFn(&Ptr, Bytes));
+    CU_CHECK(Api, cuMemsetD8Fn(Ptr, 0, Bytes));
+    return Error::success();
+  }
+};
+
+struct Calibrator {
+  CudaDevice &Dev;
+  const CudaApi &Api;
+  NvmlDevice &Nvml;
+  CUmodule Module = nullptr;
+  bool Quick = false;
+  EnergyOptions EO;
+  TimingOptions TO;
+  json::Value Report = json::Value::object();
+
+  Calibrator(CudaDevice &D, NvmlDevice &N) : Dev(D), Api(*D.Api), Nvml(N) {}
+
+  CUfunction fn(const char *Name) {
+    CUfunction F;
+    CUresult R = Api.cuModuleGetFunctionFn(&F, Module, Name);
+    if (R != CUDA_SUCCESS)
+      die(ExitFailure, cudaErrorText(Api, "cuModuleGetFunction", R) + " (" + Name + ")");
+    return F;
+  }
+
+  unsigned blocksPerSM(CUfunction F, unsigned Threads, size_t Smem) {
+    int N = 0;
+    CUresult R = Api.cuOccupancyMaxActiveBlocksPerMultiprocessorFn(&N, F, int(Threads), Smem);
+    if (R != CUDA_SUCCESS || N == 0)
+      die(ExitFailure, cudaErrorText(Api, "cuOccupancyMaxActiveBlocksPerMultiprocessor", R));
+    return unsigned(N);
+  }
+
+  /// Median time of one launch.
+  double timeIt(const KernelLaunch &L, unsigned Repeats = 5) {
+    TimingOptions T = TO;
+    T.Repeats = Repeats;
+    return check(timeKernel(Api, L, T)).PerLaunch.Median;
+  }
+
+  /// Scales the iteration count at *IterParam so that one launch takes about
+  /// \p TargetS seconds.
+  double tune(KernelLaunch &L, unsigned *IterParam, double TargetS) {
+    *IterParam = 64;
+    double T = 0;
+    for (int Round = 0; Round < 6; ++Round) {
+      T = timeIt(L, 1);
+      if (T >= TargetS * 0.5 || *IterParam >= (1u << 30))
+        break;
+      double Scale = std::min(64.0, std::max(2.0, TargetS / std::max(T, 1e-7)));
+      *IterParam = unsigned(std::min(double(1u << 30), *IterParam * Scale));
+    }
+    return T;
+  }
+
+  json::Value stateJSON(const EnergyResult &E) {
+    json::Value O = json::Value::object();
+    O.set("avg_power_w", E.AvgPowerW);
+    O.set("sm_clock_mhz", E.SMClockMHz);
+    O.set("mem_clock_mhz", E.MemClockMHz);
+    O.set("temperature_c", E.TemperatureC);
+    O.set("power_limit_w", E.PowerLimitW);
+    O.set("energy_source", energySourceName(E.Source));
+    return O;
+  }
+};
+
+/// Sattolo's algorithm: a random cyclic permutation, so a pointer chase
+/// visits every element once before repeating.
+std::vector<uint32_t> cyclicChain(uint32_t Lines, uint32_t WordsPerLine,
+                                  uint64_t Seed) {
+  std::vector<uint32_t> Order(Lines);
+  for (uint32_t I = 0; I < Lines; ++I)
+    Order[I] = I;
+  uint64_t S = Seed;
+  for (uint32_t I = Lines - 1; I > 0; --I) {
+    S = S * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t J = uint32_t((S >> 33) % I);
+    std::swap(Order[I], Order[J]);
+  }
+  std::vector<uint32_t> Buf(size_t(Lines) * WordsPerLine, 0);
+  for (uint32_t I = 0; I < Lines; ++I)
+    Buf[size_t(Order[I]) * WordsPerLine] =
+        Order[(I + 1) % Lines] * WordsPerLine;
+  return Buf;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Result<ParsedOptions> OR = parseCommandLine(Argc, Argv, Specs);
+  if (!OR)
+    die(ExitUsage, OR.error().message());
+  ParsedOptions &O = *OR;
+  if (O.has("help")) {
+    std::printf("%s", formatHelp("flipflop-calibrate [options]", Specs).c_str());
+    return ExitOk;
+  }
+  if (!O.Positional.empty())
+    die(ExitUsage, "unexpected argument " + O.Positional[0]);
+  std::string Ptx = calibrationPtx();
+  if (O.has("dump-ptx")) {
+    std::string Path = O.get("dump-ptx") + "/flipflop-calibration.ptx";
+    std::ofstream Out(Path);
+    if (!(Out << Ptx))
+      die(ExitFailure, Path + ": cannot write");
+    std::printf("%s\n", Path.c_str());
+    return ExitOk;
+  }
+  std::string SpecPath = O.get("o", "flipflop-calibration.json");
+  std::string ReportPath = O.get("report", SpecPath + ".report.json");
+  bool Quick = O.has("quick");
+
+  int Ordinal = 0;
+  if (O.has("device")) {
+    Result<std::vector<unsigned>> D = parseUnsignedList(O.get("device"));
+    if (!D || D->size() != 1)
+      die(ExitUsage, "--device takes one ordinal");
+    Ordinal = int((*D)[0]);
+  }
+  bool NoGPU = false;
+  Result<CudaDevice *> DevR = openCudaDevice(Ordinal, NoGPU);
+  if (!DevR)
+    die(NoGPU ? ExitNoGPU : ExitFailure, DevR.error().message());
+  std::unique_ptr<CudaDevice> Dev(*DevR);
+  bool NoNvml = false;
+  Result<NvmlDevice *> NvR = NvmlDevice::open(Dev->PciBusId, NoNvml);
+  if (!NvR)
+    die(NoNvml ? ExitNoGPU : ExitFailure, NvR.error().message());
+  std::unique_ptr<NvmlDevice> Nvml(*NvR);
+
+  Calibrator C(*Dev, *Nvml);
+  C.Quick = Quick;
+  C.TO.Warmup = 2;
+  C.EO.MinWindowS = Quick ? 0.1 : 0.2;
+  if (O.has("min-duration")) {
+    Result<double> D = parseNumber(O.get("min-duration"));
+    if (!D || *D <= 0)
+      die(ExitUsage, "--min-duration: expected a positive number of seconds");
+    C.EO.MinWindowS = *D;
+  }
+  const CudaApi &Api = *Dev->Api;
+  {
+    char Log[8192] = {0};
+    CUjit_option JO[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *JV[] = {Log, reinterpret_cast<void *>(uintptr_t(sizeof(Log) - 1))};
+    CUresult R = Api.cuModuleLoadDataExFn(&C.Module, Ptx.c_str(), 2, JO, JV);
+    if (R != CUDA_SUCCESS)
+      die(ExitFailure, cudaErrorText(Api, "cuModuleLoadDataEx", R) + ": " + Log);
+  }
+  const unsigned SMs = unsigned(Dev->SMCount);
+  std::string GpuName = Nvml->name().empty() ? Dev->Name : Nvml->name();
+  std::fprintf(stderr, "flipflop-calibrate: %s, %u SMs, CC %d.%d\n", GpuName.c_str(),
+               SMs, Dev->CCMajor, Dev->CCMinor);
+  json::Value &Rep = C.Report;
+  Rep.set("schema_version", 1);
+  Rep.set("tool", "flipflop-calibrate");
+  json::Value G = json::Value::object();
+  G.set("name", GpuName);
+  G.set("sm_count", SMs);
+  G.set("compute_capability", std::to_string(Dev->CCMajor) + "." + std::to_string(Dev->CCMinor));
+  G.set("l2_bytes", Dev->L2Bytes);
+  G.set("max_sm_clock_mhz", Nvml->maxClockMHz(NVML_CLOCK_SM));
+  G.set("max_mem_clock_mhz", Nvml->maxClockMHz(NVML_CLOCK_MEM));
+  G.set("energy_counter", Nvml->hasEnergyCounter());
+  Rep.set("gpu", G);
+
+  json::Value Spec = json::Value::object();
+  Spec.set("base", O.get("base", GpuName));
+  Spec.set("Comment", "Measured by flipflop-calibrate on " + GpuName +
+                          "; raw figures in " + ReportPath);
+  Spec.set("SMCount", SMs);
+  Spec.set("L2SizeKB", Dev->L2Bytes / 1024);
+  if (unsigned Boost = Nvml->maxClockMHz(NVML_CLOCK_SM))
+    Spec.set("BoostClockMHz", Boost);
+  json::Value Thru = json::Value::object();
+  json::Value Power = json::Value::object();
+
+  // Idle power first, before the benchmarks heat the card.
+  if (!O.has("skip-power")) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(Quick ? 500 : 1500));
+    double Idle = check(measureIdlePower(*Nvml, Quick ? 1.0 : 2.0, 0.01));
+    Rep.set("idle_power_w", Idle);
+    Power.set("IdleW", Idle);
+    Power.set("IdleMeasured", true);
+    std::fprintf(stderr, "  idle power %.1f W\n", Idle);
+  }
+  double MinW = 0, MaxW = 0;
+  if (Nvml->limitConstraintsW(MinW, MaxW)) {
+    Power.set("MinLimitW", MinW);
+    Power.set("MaxLimitW", MaxW);
+  }
+  if (double Def = Nvml->defaultLimitW())
+    Power.set("DefaultLimitW", Def);
+
+  DeviceBuffer Out(Api);
+  const size_t OutBytes = size_t(SMs) * 2048 * 8 * 4;
+  check(Out.alloc(OutBytes));
+
+  // --- Functional-unit throughput and power ---------------------------------
+  struct Unit {
+    const char *Kernel, *Field;
+    double InstrPerOp; // PTX instructions per op line.
+  } Units[] = {{"ff_fp32", "FP32", 1}, {"ff_fp64", "FP64", 1},
+               {"ff_int32", "INT32", 2}, {"ff_imul", "IMul", 1},
+               {"ff_sfu", "SFU", 1}};
+  json::Value UnitsRep = json::Value::object();
+  for (const Unit &U : Units) {
+    CUfunction F = C.fn(U.Kernel);
+    unsigned Block = 256;
+    unsigned Grid = SMs * C.blocksPerSM(F, Block, 0);
+    if (size_t(Grid) * Block * 8 > OutBytes)
+      Grid = unsigned(OutBytes / (size_t(Block) * 8));
+    uint64_t OutPtr = Out.Ptr;
+    unsigned Iters = 64;
+    KernelLaunch L;
+    L.Func = F;
+    L.Grid = {Grid, 1, 1};
+    L.Block = {Block, 1, 1};
+    L.Params = {&OutPtr, &Iters};
+    C.tune(L, &Iters, Quick ? 2e-3 : 5e-3);
+    double T = C.timeIt(L);
+    EnergyResult E = check(measureEnergy(Api, *Nvml, L, T, C.EO));
+    double Ops = double(Grid) * Block * Iters * CalibOpsPerIter * U.InstrPerOp;
+    double ClockHz = (E.SMClockMHz ? E.SMClockMHz : Nvml->maxClockMHz(NVML_CLOCK_SM)) * 1e6;
+    double PerClk = ClockHz > 0 ? Ops / (T * SMs * ClockHz) : 0;
+    json::Value R = C.stateJSON(E);
+    R.set("time_s", T);
+    R.set("ops", Ops);
+    R.set("ops_per_s", Ops / T);
+    R.set("lanes_per_clock_per_sm", PerClk);
+    UnitsRep.set(U.Field, R);
+    Thru.set(U.Field, PerClk);
+    std::fprintf(stderr, "  %-5s %8.1f lanes/clk/SM  %7.1f W  (SM %u MHz)\n", U.Field,
+                 PerClk, E.AvgPowerW, E.SMClockMHz);
+  }
+  Rep.set("units", UnitsRep);
+
+  // --- DRAM and L2 bandwidth ------------------------------------------------
+  CUfunction Read = C.fn("ff_read");
+  unsigned RBlock = 256, RGrid = SMs * C.blocksPerSM(Read, RBlock, 0);
+  if (size_t(RGrid) * RBlock * 4 > OutBytes)
+    RGrid = unsigned(OutBytes / (size_t(RBlock) * 4));
+  auto Bandwidth = [&](size_t Bytes, unsigned Passes, const char *What) {
+    DeviceBuffer In(Api);
+    check(In.alloc(Bytes));
+    uint64_t InPtr = In.Ptr, OutPtr = Out.Ptr, NVec = Bytes / 16;
+    KernelLaunch L;
+    L.Func = Read;
+    L.Grid = {RGrid, 1, 1};
+    L.Block = {RBlock, 1, 1};
+    L.Params = {&InPtr, &OutPtr, &NVec, &Passes};
+    double T = C.timeIt(L);
+    EnergyResult E = check(measureEnergy(Api, *Nvml, L, T, C.EO));
+    double GBs = double(Bytes) * Passes / T / 1e9;
+    json::Value R = C.stateJSON(E);
+    R.set("bytes", Bytes);
+    R.set("passes", Passes);
+    R.set("time_s", T);
+    R.set("gb_per_s", GBs);
+    std::fprintf(stderr, "  %-5s %8.1f GB/s  %7.1f W\n", What, GBs, E.AvgPowerW);
+    return std::make_pair(GBs, R);
+  };
+  size_t DramBytes = std::max<size_t>(size_t(1) << 30, size_t(Dev->L2Bytes) * 16);
+  auto Dram = Bandwidth(DramBytes, 1, "DRAM");
+  Rep.set("dram", Dram.second);
+  Spec.set("MemoryBandwidthGBs", Dram.first);
+  size_t L2Bytes = std::max<size_t>(size_t(Dev->L2Bytes) / 4, 1 << 20) & ~size_t(15);
+  auto L2 = Bandwidth(L2Bytes, Quick ? 50 : 200, "L2");
+  {
+    double Clk = 0;
+    if (const json::Value *V = L2.second.get("sm_clock_mhz"))
+      Clk = V->getNumber();
+    if (Clk > 0) {
+      double PerClk = L2.first * 1e9 / (Clk * 1e6 * SMs);
+      L2.second.set("bytes_per_clock_per_sm", PerClk);
+      Spec.set("L2BandwidthBytesPerClkPerSM", PerClk);
+    }
+  }
+  Rep.set("l2", L2.second);
+
+  // --- Coalesced against strided ---------------------------------------------
+  {
+    CUfunction F = C.fn("ff_strided");
+    DeviceBuffer In(Api);
+    const uint64_t Elems = uint64_t(1) << 26; // 256 MiB of floats.
+    check(In.alloc(Elems * 4));
+    uint64_t InPtr = In.Ptr, OutPtr = Out.Ptr, Mask = Elems - 1;
+    unsigned Stride = 1, Iters = Quick ? 16 : 64;
+    unsigned Block = 256, Grid = SMs * C.blocksPerSM(F, Block, 0);
+    if (size_t(Grid) * Block * 4 > OutBytes)
+      Grid = unsigned(OutBytes / (size_t(Block) * 4));
+    KernelLaunch L;
+    L.Func = F;
+    L.Grid = {Grid, 1, 1};
+    L.Block = {Block, 1, 1};
+    L.Params = {&InPtr, &OutPtr, &Mask, &Stride, &Iters};
+    json::Value Rows = json::Value::array();
+    double Base = 0;
+    for (unsigned S : {1u, 2u, 4u, 8u, 16u, 32u}) {
+      Stride = S;
+      double T = C.timeIt(L);
+      double GBs = double(Grid) * Block * Iters * 4 / T / 1e9;
+      if (S == 1)
+        Base = GBs;
+      json::Value R = json::Value::object();
+      R.set("stride_elements", S);
+      R.set("time_s", T);
+      R.set("useful_gb_per_s", GBs);
+      R.set("efficiency_vs_coalesced", Base > 0 ? GBs / Base : 0);
+      Rows.push(R);
+    }
+    Rep.set("strided_access", Rows);
+  }
+
+  // --- Shared memory bandwidth and bank conflicts ------------------------------
+  {
+    CUfunction F = C.fn("ff_smem");
+    uint64_t OutPtr = Out.Ptr;
+    unsigned Iters = 64, Stride = 1;
+    unsigned Block = 256, Grid = SMs * C.blocksPerSM(F, Block, 0);
+    if (size_t(Grid) * Block * 4 > OutBytes)
+      Grid = unsigned(OutBytes / (size_t(Block) * 4));
+    KernelLaunch L;
+    L.Func = F;
+    L.Grid = {Grid, 1, 1};
+    L.Block = {Block, 1, 1};
+    L.Params = {&OutPtr, &Iters, &Stride};
+    C.tune(L, &Iters, Quick ? 2e-3 : 5e-3);
+    json::Value Rows = json::Value::array();
+    double T1 = 0;
+    for (unsigned S : {1u, 2u, 4u, 8u, 16u, 32u}) {
+      Stride = S;
+      double T = C.timeIt(L);
+      if (S == 1) {
+        T1 = T;
+        EnergyResult E = check(measureEnergy(Api, *Nvml, L, T, C.EO));
+        double Clk = E.SMClockMHz * 1e6;
+        double Bytes = double(Grid) * Block * Iters * 4 * 4;
+        json::Value R = C.stateJSON(E);
+        R.set("time_s", T);
+        R.set("bytes_per_clock_per_sm", Clk > 0 ? Bytes / (T * Clk * SMs) : 0);
+        Rep.set("shared_bandwidth", R);
+      }
+      json::Value R = json::Value::object();
+      R.set("stride_words", S);
+      R.set("time_s", T);
+      R.set("slowdown_vs_conflict_free", T1 > 0 ? T / T1 : 0);
+      Rows.push(R);
+    }
+    Rep.set("bank_conflicts", Rows);
+  }
+
+  // --- Latency: pointer chases -------------------------------------------------
+  {
+    json::Value Lat = json::Value::object();
+    auto Chase = [&](const char *Kernel, size_t Bytes, const char *What) {
+      CUfunction F = C.fn(Kernel);
+      uint32_t Lines = uint32_t(Bytes / 128);
+      std::vector<uint32_t> Host = cyclicChain(Lines, 32, 12345);
+      DeviceBuffer Buf(Api);
+      check(Buf.alloc(Host.size() * 4));
+      CUresult R = Api.cuMemcpyHtoDFn(Buf.Ptr, Host.data(), Host.size() * 4);
+      if (R != CUDA_SUCCESS)
+        die(ExitFailure, cudaErrorText(Api, "cuMemcpyHtoD", R));
+      uint64_t BufPtr = Buf.Ptr, OutPtr = Out.Ptr;
+      unsigned Steps = Quick ? 20000 : 100000;
+      KernelLaunch L;
+      L.Func = F;
+      L.Params = {&BufPtr, &OutPtr, &Steps};
+      double T = C.timeIt(L, 3);
+      double Ns = T / Steps * 1e9;
+      unsigned Clk = Nvml->clockMHz(NVML_CLOCK_SM);
+      json::Value O = json::Value::object();
+      O.set("bytes", Bytes);
+      O.set("ns", Ns);
+      O.set("cycles_at_current_clock", Ns * Clk / 1000.0);
+      O.set("sm_clock_mhz", Clk);
+      Lat.set(What, O);
+      std::fprintf(stderr, "  %-5s latency %6.1f ns\n", What, Ns);
+    };
+    Chase("ff_chase_ca", 16 * 1024, "L1");
+    Chase("ff_chase_cg", std::min<size_t>(4u << 20, size_t(Dev->L2Bytes) / 4), "L2");
+    Chase("ff_chase_cg", 256u << 20, "DRAM");
+    {
+      CUfunction F = C.fn("ff_chase_smem");
+      uint64_t OutPtr = Out.Ptr;
+      unsigned Steps = Quick ? 20000 : 100000, Words = 8192;
+      KernelLaunch L;
+      L.Func = F;
+      L.Params = {&OutPtr, &Steps, &Words};
+      double T = C.timeIt(L, 3);
+      // The kernel also fills 8192 words with one thread; subtract a run
+      // with no steps.
+      unsigned Zero = 0;
+      KernelLaunch L0 = L;
+      L0.Params = {&OutPtr, &Zero, &Words};
+      double T0 = C.timeIt(L0, 3);
+      double Ns = std::max(0.0, T - T0) / Steps * 1e9;
+      unsigned Clk = Nvml->clockMHz(NVML_CLOCK_SM);
+      json::Value O = json::Value::object();
+      O.set("ns", Ns);
+      O.set("cycles_at_current_clock", Ns * Clk / 1000.0);
+      O.set("sm_clock_mhz", Clk);
+      Lat.set("shared", O);
+      std::fprintf(stderr, "  smem  latency %6.1f ns\n", Ns);
+    }
+    Rep.set("latency", Lat);
+  }
+
+  // --- Power against active SMs --------------------------------------------------
+  if (!O.has("skip-power")) {
+    CUfunction F = C.fn("ff_fp32");
+    unsigned Block = 1024;
+    size_t Smem = size_t(Dev->MaxSharedPerBlockOptin);
+    CUresult R = Api.cuFuncSetAttributeFn(F, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                          int(Smem));
+    if (R != CUDA_SUCCESS)
+      die(ExitFailure, cudaErrorText(Api, "cuFuncSetAttribute", R));
+    if (C.blocksPerSM(F, Block, Smem) != 1)
+      die(ExitFailure, "cannot pin one block per SM with dynamic shared memory");
+    std::vector<unsigned> Ns = {1, 2, 4, 8, 16, 32, 64, 128, 256,
+                                SMs / 4, SMs / 2, 3 * SMs / 4, SMs};
+    std::sort(Ns.begin(), Ns.end());
+    Ns.erase(std::unique(Ns.begin(), Ns.end()), Ns.end());
+    Ns.erase(std::remove_if(Ns.begin(), Ns.end(), [&](unsigned N) { return N == 0 || N > SMs; }),
+             Ns.end());
+    uint64_t OutPtr = Out.Ptr;
+    unsigned Iters = 64;
+    KernelLaunch L;
+    L.Func = F;
+    L.Block = {Block, 1, 1};
+    L.SharedBytes = unsigned(Smem);
+    L.Params = {&OutPtr, &Iters};
+    L.Grid = {SMs, 1, 1};
+    C.tune(L, &Iters, Quick ? 5e-3 : 10e-3);
+    std::vector<double> X, Y;
+    json::Value Rows = json::Value::array();
+    EnergyOptions PE = C.EO;
+    PE.MinWindowS = std::max(PE.MinWindowS, Quick ? 0.2 : 0.4);
+    PE.SettleS = Quick ? 0.05 : 0.2;
+    for (unsigned N : Ns) {
+      L.Grid = {N, 1, 1};
+      double T = C.timeIt(L, 3);
+      EnergyResult E = check(measureEnergy(Api, *Nvml, L, T, PE));
+      X.push_back(N);
+      Y.push_back(E.AvgPowerW);
+      json::Value Row = C.stateJSON(E);
+      Row.set("active_sms", N);
+      Row.set("time_s", T);
+      Rows.push(Row);
+      std::fprintf(stderr, "  %3u SMs  %7.1f W  (SM %u MHz)\n", N, E.AvgPowerW, E.SMClockMHz);
+    }
+    json::Value P = json::Value::object();
+    P.set("points", Rows);
+    PowerLawFit Fit = fitPowerLaw(X, Y);
+    if (Fit.Ok) {
+      P.set("alpha_w", Fit.Alpha);
+      P.set("beta", Fit.Beta);
+      P.set("delta_w", Fit.Delta);
+      P.set("r2", Fit.R2);
+      P.set("rmse_w", Fit.RMSE);
+      std::fprintf(stderr, "  P(n) = %.3f * n^%.3f + %.1f W  (R^2 %.4f)\n", Fit.Alpha,
+                   Fit.Beta, Fit.Delta, Fit.R2);
+    }
+    Rep.set("power_vs_active_sms", P);
+  }
+
+  Spec.set("Throughput", Thru);
+  if (!Power.members().empty())
+    Spec.set("Power", Power);
+  check(json::writeFile(Spec, SpecPath));
+  check(json::writeFile(Rep, ReportPath));
+
+  // Measured values beside the database's, when an export is given.
+  json::Value Base;
+  bool HaveBase = false;
+  if (O.has("compare")) {
+    Result<json::Value> B = json::readFile(O.get("compare"));
+    if (!B)
+      die(ExitFailure, B.error().message());
+    Base = *B;
+    HaveBase = true;
+  }
+  std::printf("%-34s %14s %14s %8s\n", "field", "measured", HaveBase ? "database" : "", HaveBase ? "ratio" : "");
+  auto Row = [&](const std::string &Key, const json::Value &V, const json::Value *B) {
+    if (!V.isNumber())
+      return;
+    std::printf("%-34s %14.4g", Key.c_str(), V.getNumber());
+    if (B && B->isNumber() && B->getNumber() != 0)
+      std::printf(" %14.4g %8.3f", B->getNumber(), V.getNumber() / B->getNumber());
+    std::printf("\n");
+  };
+  for (const json::Member &M : Spec.members()) {
+    if (M.second.isObject()) {
+      const json::Value *BO = HaveBase ? Base.get(M.first) : nullptr;
+      for (const json::Member &N : M.second.members())
+        Row(M.first + "." + N.first, N.second, BO ? BO->get(N.first) : nullptr);
+    } else {
+      Row(M.first, M.second, HaveBase ? Base.get(M.first) : nullptr);
+    }
+  }
+  std::printf("spec: %s\nreport: %s\n", SpecPath.c_str(), ReportPath.c_str());
+  return ExitOk;
+}

@@ -1,0 +1,389 @@
+//===- flipflop-ptx.cpp - Launch configurations from PTX ------------------===//
+//
+// Reads PTX (from the NVPTX back end, nvcc or Triton), takes exact resources
+// from ptxas when it is available, and prints per kernel the Pareto-optimal
+// (time, energy) launch configurations and the named picks, or the prediction
+// for one configuration (--block).
+//
+//===----------------------------------------------------------------------===//
+#include "flipflop/Driver/Analyze.h"
+#include "flipflop/Model/Model.h"
+#include "flipflop/Model/Recommender.h"
+#include "flipflop/Profile/PTXParser.h"
+#include "flipflop/Profile/ProfilePrinter.h"
+#include "flipflop/Profile/Ptxas.h"
+#include "flipflop/Report/HTMLReport.h"
+#include "flipflop/Report/JSONReport.h"
+#include "flipflop/Target/GPUDatabase.h"
+#include "flipflop/Target/Occupancy.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace flipflop;
+
+namespace {
+cl::OptionCategory Cat("flipflop-ptx options");
+cl::opt<std::string> Input(cl::Positional, cl::desc("<file.ptx | ->"),
+                           cl::cat(Cat));
+cl::opt<std::string> GPUName("gpu", cl::desc("GPU of the embedded table"),
+                             cl::value_desc("name"), cl::cat(Cat));
+cl::opt<std::string> SpecFile("spec", cl::desc("GPU spec file (JSON)"),
+                              cl::value_desc("file.json"), cl::cat(Cat));
+cl::opt<std::string> KernelName("kernel",
+                                cl::desc("Only this kernel (mangled or "
+                                         "demangled name)"),
+                                cl::cat(Cat));
+cl::opt<std::string> BlockOpt("block",
+                              cl::desc("Predict this block shape X[,Y[,Z]] "
+                                       "instead of sweeping"),
+                              cl::cat(Cat));
+cl::opt<std::string> GridOpt("grid", cl::desc("Grid shape X[,Y[,Z]]"),
+                             cl::cat(Cat));
+// Registered as "flipflop-threads" and renamed to "threads" in main():
+// libLLVM already owns an option of that name.
+cl::opt<uint64_t> Threads("flipflop-threads",
+                          cl::desc("Problem size in threads (grid derived)"),
+                          cl::init(0), cl::cat(Cat));
+cl::opt<unsigned> MinBlocks("min-blocks",
+                            cl::desc("__launch_bounds__ min blocks per SM "
+                                     "(with --block)"),
+                            cl::init(0), cl::cat(Cat));
+cl::opt<double> PowerLimit("power-limit",
+                           cl::desc("GPU power limit in watts (0: default)"),
+                           cl::init(0), cl::cat(Cat));
+cl::opt<bool> JSON("json", cl::desc("Print the JSON report"), cl::cat(Cat));
+cl::opt<bool> CSV("csv", cl::desc("Print every configuration as CSV"),
+                  cl::cat(Cat));
+cl::opt<std::string> HTML("html", cl::desc("Write an HTML report"),
+                          cl::value_desc("out.html"), cl::cat(Cat));
+cl::opt<std::string> PtxasPath("ptxas", cl::desc("Path of ptxas"),
+                               cl::cat(Cat));
+cl::opt<bool> NoPtxas("no-ptxas",
+                      cl::desc("Do not run ptxas (estimated registers)"),
+                      cl::cat(Cat));
+cl::opt<bool> ListGPUs("list-gpus", cl::desc("List the embedded GPUs"),
+                       cl::cat(Cat));
+cl::opt<std::string> ShowGPU("show-gpu", cl::desc("Print one GPU's figures"),
+                             cl::value_desc("name"), cl::cat(Cat));
+cl::opt<bool> DumpProfile("dump-profile",
+                          cl::desc("Print the parsed kernel profiles"),
+                          cl::cat(Cat));
+
+const char *Tool = "flipflop-ptx";
+
+[[noreturn]] void fail(const Twine &Msg) {
+  WithColor::error(errs(), Tool) << Msg << "\n";
+  exit(1);
+}
+
+std::array<unsigned, 3> parseDims(StringRef Opt, StringRef S) {
+  SmallVector<StringRef, 3> Parts;
+  S.split(Parts, ',');
+  std::array<unsigned, 3> D{1, 1, 1};
+  if (Parts.empty() || Parts.size() > 3)
+    fail("--" + Opt + " expects X[,Y[,Z]], got '" + S + "'");
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    unsigned V;
+    if (Parts[I].trim().getAsInteger(10, V) || V == 0)
+      fail("--" + Opt + " expects positive integers, got '" + S + "'");
+    D[I] = V;
+  }
+  return D;
+}
+
+std::string dimsStr(const std::array<unsigned, 3> &D) {
+  std::string S = std::to_string(D[0]);
+  if (D[1] != 1 || D[2] != 1)
+    S += "x" + std::to_string(D[1]);
+  if (D[2] != 1)
+    S += "x" + std::to_string(D[2]);
+  return S;
+}
+
+/// The architecture ptxas compiles for: the GPU's, unless the PTX targets a
+/// newer one (ptxas cannot lower a .target).
+std::string ptxasArch(const GPUSpec &G, StringRef Target) {
+  unsigned PtxSm = 0;
+  if (Target.starts_with("sm_"))
+    Target.drop_front(3).take_while(isDigit).getAsInteger(10, PtxSm);
+  if (PtxSm > G.smVersion() || G.smVersion() == 0)
+    return Target.str();
+  std::string A = "sm_" + std::to_string(G.smVersion());
+  if (Target.ends_with("a") && PtxSm == G.smVersion())
+    A += "a";
+  return A;
+}
+
+/// The power limit a prediction ran under (the default resolved).
+double limitOf(const Prediction &P) {
+  return P.PowerLimitW > 0 ? P.PowerLimitW : P.Config.PowerLimitW;
+}
+
+void printPrediction(const Prediction &P, raw_ostream &OS) {
+  OS << format("  block %-10s grid %-14s min-blocks %-2u power-limit %5.0f W\n",
+               dimsStr(P.Config.Block).c_str(), dimsStr(P.Config.Grid).c_str(),
+               P.Config.MinBlocksPerSM, limitOf(P));
+  if (!P.Valid) {
+    OS << "  cannot launch: " << P.Invalid << "\n";
+    return;
+  }
+  OS << format("  occupancy %.3f (%u blocks/SM, limited by %s), %u registers\n",
+               P.Occ.Occupancy, P.Occ.BlocksPerSM,
+               occLimiterName(P.Occ.Limiter), P.RegsPerThread);
+  OS << format("  time %.6g s, average power %.1f W, energy %.6g J, clock %.0f "
+               "MHz, bound by %s\n",
+               P.TimeS, P.AvgPowerW, P.EnergyJ, P.ClockMHz,
+               bottleneckName(P.Bound));
+}
+
+void printRow(size_t I, const Prediction &P, raw_ostream &OS) {
+  OS << format("  %5zu  %-10s %4u  %6.0f  %5.3f  %12.6g  %8.1f  %12.6g  %6.0f  "
+               "%-9s %s\n",
+               I, dimsStr(P.Config.Block).c_str(), P.Config.MinBlocksPerSM,
+               limitOf(P), P.Occ.Occupancy, P.TimeS, P.AvgPowerW,
+               P.EnergyJ, P.ClockMHz, bottleneckName(P.Bound),
+               occLimiterName(P.Occ.Limiter));
+}
+
+void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
+                raw_ostream &OS) {
+  OS << "kernel " << K.DisplayName << " [" << K.File << ":" << K.Line
+     << "] on " << G.Name << "\n";
+  OS << "  resources: " << K.Res.Registers << " registers ("
+     << (K.Res.RegistersExact ? "ptxas" : "estimated") << "), "
+     << K.Res.StaticSharedBytes << " B static shared"
+     << (K.Res.UsesDynamicShared ? " + dynamic" : "") << ", "
+     << K.Res.SpillStoreBytes + K.Res.SpillLoadBytes << " B spills\n";
+  OS << "  " << R.Configs.size() << " configurations, " << R.Pareto.size()
+     << " Pareto-optimal"
+     << format(" (search space reduced by %.1f%%)",
+               R.SearchSpaceReduction * 100)
+     << "\n";
+  if (R.ShapeHeld)
+    OS << "  block shape held: " << R.ShapeReason << "\n";
+  OS << "  Pareto front:\n";
+  OS << "      #  block      minB   power    occ      time(s)  power(W)"
+        "     energy(J)   clock  bound     limiter\n";
+  for (size_t I : R.Pareto)
+    printRow(I, R.Configs[I], OS);
+  const size_t Idx[5] = {R.Pick.Fastest, R.Pick.LeastEnergy,
+                         R.Pick.EnergyWithinBudget, R.Pick.BestEDP,
+                         R.Pick.OccupancyHeuristic};
+  const char *Labels[5] = {"fastest", "least energy", "energy within budget",
+                           "best EDP", "occupancy heuristic"};
+  const std::string *Why[5] = {&R.ExplainFastest, &R.ExplainLeastEnergy,
+                               &R.ExplainBudget, &R.ExplainEDP,
+                               &R.ExplainHeuristic};
+  if (R.Configs.empty())
+    return;
+  OS << "  picks:\n";
+  for (unsigned I = 0; I < 5; ++I) {
+    const Prediction &P = R.Configs[Idx[I]];
+    OS << format("    %-21s #%-5zu block %-10s min-blocks %-2u power %4.0f W  "
+                 "time %.6g s  energy %.6g J\n",
+                 Labels[I], Idx[I], dimsStr(P.Config.Block).c_str(),
+                 P.Config.MinBlocksPerSM, limitOf(P), P.TimeS,
+                 P.EnergyJ);
+    if (!Why[I]->empty())
+      OS << "      " << *Why[I] << "\n";
+  }
+  if (!R.Explanation.empty())
+    OS << "  " << R.Explanation << "\n";
+}
+
+void printCSVHeader(raw_ostream &OS) {
+  OS << "kernel,index,block_x,block_y,block_z,grid_x,grid_y,grid_z,"
+        "min_blocks_per_sm,power_limit_w,occupancy,blocks_per_sm,registers,"
+        "time_s,avg_power_w,energy_j,clock_mhz,bottleneck,limiter,valid,"
+        "pareto,picks\n";
+}
+
+void printCSV(const KernelProfile &K, const SweepResult &R, raw_ostream &OS) {
+  std::vector<bool> InPareto(R.Configs.size(), false);
+  for (size_t I : R.Pareto)
+    InPareto[I] = true;
+  const size_t Idx[5] = {R.Pick.Fastest, R.Pick.LeastEnergy,
+                         R.Pick.EnergyWithinBudget, R.Pick.BestEDP,
+                         R.Pick.OccupancyHeuristic};
+  for (size_t I = 0; I < R.Configs.size(); ++I) {
+    const Prediction &P = R.Configs[I];
+    std::string Picks;
+    for (unsigned J = 0; J < 5; ++J)
+      if (Idx[J] == I)
+        Picks += (Picks.empty() ? "" : ";") + std::string(ReportPickNames[J]);
+    OS << K.Name << ',' << I;
+    for (unsigned D : P.Config.Block)
+      OS << ',' << D;
+    for (unsigned D : P.Config.Grid)
+      OS << ',' << D;
+    OS << ',' << P.Config.MinBlocksPerSM
+       << format(",%g,%.6g,%u,%u,%.6g,%.6g,%.6g,%.6g", limitOf(P),
+                 P.Occ.Occupancy, P.Occ.BlocksPerSM, P.RegsPerThread, P.TimeS,
+                 P.AvgPowerW, P.EnergyJ, P.ClockMHz)
+       << ',' << bottleneckName(P.Bound) << ','
+       << occLimiterName(P.Occ.Limiter) << ',' << (P.Valid ? 1 : 0) << ','
+       << (InPareto[I] ? 1 : 0) << ',' << Picks << "\n";
+  }
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  {
+    auto Opts = cl::getRegisteredOptions();
+    auto It = Opts.find("threads");
+    if (It != Opts.end() && It->second != &Threads) {
+      cl::Option *Theirs = It->second;
+      Theirs->setArgStr("llvm-threads");
+    }
+    Threads.setArgStr("threads");
+  }
+  cl::HideUnrelatedOptions(Cat);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "FlipFlop: Pareto-optimal (time, energy) launch "
+                              "configurations from PTX\n");
+  if (ListGPUs) {
+    printGPUList(outs());
+    return 0;
+  }
+  if (!ShowGPU.empty()) {
+    const GPUSpec *G = findGPU(ShowGPU);
+    if (!G)
+      fail("unknown GPU '" + ShowGPU + "' (see --list-gpus)");
+    printGPUDetails(*G, outs());
+    return 0;
+  }
+  if (Input.empty())
+    fail("no input file (use - for standard input)");
+  if (!GPUName.empty() && !SpecFile.empty())
+    fail("--gpu and --spec are mutually exclusive");
+  if (!GridOpt.empty() && Threads)
+    fail("--grid and --threads are mutually exclusive");
+  if (JSON && CSV)
+    fail("--json and --csv are mutually exclusive");
+  if (!PtxasPath.empty() && NoPtxas)
+    fail("--ptxas and --no-ptxas are mutually exclusive");
+  if (MinBlocks && BlockOpt.empty())
+    fail("--min-blocks needs --block");
+
+  auto Buf = MemoryBuffer::getFileOrSTDIN(Input, /*IsText=*/true);
+  if (!Buf)
+    fail(Input + ": " + Buf.getError().message());
+  StringRef DisplayFile = Input == "-" ? "<stdin>" : StringRef(Input);
+  auto M = parsePTXModule((*Buf)->getBuffer(), DisplayFile);
+  if (!M)
+    fail(DisplayFile + ":" + toString(M.takeError()));
+  if (M->Kernels.empty())
+    fail(DisplayFile + ": no kernel (.entry with a body) in the PTX");
+
+  std::vector<KernelProfile> Kernels;
+  if (!KernelName.empty()) {
+    const KernelProfile *K = findKernel(*M, KernelName);
+    if (!K)
+      fail(DisplayFile + ": no kernel named '" + KernelName + "'");
+    Kernels.push_back(*K);
+  } else {
+    Kernels = M->Kernels;
+  }
+
+  auto GPU = resolveGPU(!SpecFile.empty() ? StringRef(SpecFile)
+                                          : StringRef(GPUName),
+                        M->Target);
+  if (!GPU)
+    fail(toString(GPU.takeError()));
+
+  AnalyzeOptions AO;
+  AO.Ptxas = NoPtxas ? std::string("off") : PtxasPath.getValue();
+  AO.Arch = ptxasArch(*GPU, M->Target);
+  StringRef PTXText = (*Buf)->getBuffer();
+  PtxasStatus PS = applyPtxas(Kernels, PTXText, AO);
+  if (!PS.Used && !NoPtxas) {
+    if (!PtxasPath.empty())
+      fail(PS.Problem);
+    if (!PS.Path.empty()) // found but failed
+      WithColor::warning(errs(), Tool)
+          << PS.Problem << "; using estimated registers\n";
+  }
+
+  if (DumpProfile) {
+    for (const KernelProfile &K : Kernels)
+      printProfile(K, outs());
+    return 0;
+  }
+
+  LaunchConfig Base;
+  if (!GridOpt.empty())
+    Base.Grid = parseDims("grid", GridOpt);
+  Base.TotalThreads = Threads;
+  Base.PowerLimitW = PowerLimit;
+  Base.MinBlocksPerSM = MinBlocks;
+
+  std::vector<json::Value> JSONKernels;
+  if (CSV)
+    printCSVHeader(outs());
+  bool First = true;
+  for (KernelProfile &K : Kernels) {
+    SweepResult R;
+    if (!BlockOpt.empty()) {
+      LaunchConfig C = Base;
+      C.Block = parseDims("block", BlockOpt);
+      C.DynamicSharedBytes = K.Res.DynamicSharedBytes;
+      R.Configs.push_back(predict(K, *GPU, C));
+      R.Pareto.push_back(0);
+      R.Explanation = "single configuration given with --block";
+    } else {
+      AnalyzeOptions KO = AO;
+      KO.Sweep.Grid = Base.Grid;
+      KO.Sweep.TotalThreads = Threads;
+      if (PowerLimit > 0) {
+        KO.Sweep.SweepPower = false;
+        KO.Sweep.PowerMinW = KO.Sweep.PowerMaxW = PowerLimit;
+      }
+      // recommend() adds ptxas facts for the register caps it tries.
+      R = recommend(K, *GPU, PTXText, KO, PS);
+    }
+    if (JSON || !HTML.empty())
+      JSONKernels.push_back(kernelToJSON(K, R));
+    if (JSON) {
+      // printed below
+    } else if (CSV) {
+      printCSV(K, R, outs());
+    } else {
+      if (!First)
+        outs() << "\n";
+      First = false;
+      if (!BlockOpt.empty()) {
+        outs() << "kernel " << K.DisplayName << " [" << K.File << ":" << K.Line
+               << "] on " << GPU->Name << "\n";
+        printPrediction(R.Configs[0], outs());
+      } else {
+        printSweep(K, R, *GPU, outs());
+      }
+      for (const std::string &W : K.Warnings)
+        outs() << "  warning: " << W << "\n";
+    }
+  }
+  json::Value Report = reportToJSON(*GPU, std::move(JSONKernels), Tool);
+  if (!HTML.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(HTML, EC, sys::fs::OF_Text);
+    if (EC)
+      fail(HTML + ": " + EC.message());
+    writeHTMLReport(Report, OS);
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      fail(HTML + ": write error");
+    }
+  }
+  if (JSON)
+    printJSON(Report, outs());
+  return 0;
+}

@@ -1,0 +1,235 @@
+//===- flipflop-report.cpp - Merge, render and summarise FlipFlop reports --===//
+//
+//   flipflop-report merge   [-o OUT.json] INPUT...   (files or directories)
+//   flipflop-report html    [-o OUT.html] INPUT...
+//   flipflop-report summary INPUT...
+//
+// Inputs are JSON reports (docs/REPORT-SCHEMA.md); a directory stands for
+// every *.flipflop.json / *.json in it. Merging is deterministic: inputs are
+// read in sorted path order, kernels sorted by (GPU, name), and a kernel seen
+// twice for the same GPU (an inline or template kernel in several translation
+// units) is kept once.
+//
+//===----------------------------------------------------------------------===//
+#include "flipflop/Report/HTMLReport.h"
+#include "flipflop/Report/JSONReport.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace llvm;
+using namespace flipflop;
+
+static cl::OptionCategory Cat("flipflop-report options");
+static cl::opt<std::string> Command(cl::Positional, cl::Required,
+                                    cl::desc("<merge|html|summary>"), cl::cat(Cat));
+static cl::list<std::string> Inputs(cl::Positional, cl::OneOrMore,
+                                    cl::desc("<report.json or directory>..."),
+                                    cl::cat(Cat));
+static cl::opt<std::string> Output("o", cl::desc("Output file ('-': stdout)"),
+                                   cl::value_desc("file"), cl::init("-"),
+                                   cl::cat(Cat));
+
+static const char *ToolName = "flipflop-report";
+
+[[noreturn]] static void fail(const Twine &Msg) {
+  WithColor::error(errs(), ToolName) << Msg << "\n";
+  exit(1);
+}
+
+/// Expands directories into their report files, sorted.
+static std::vector<std::string> expandInputs() {
+  std::vector<std::string> Files;
+  for (const std::string &In : Inputs) {
+    if (!sys::fs::is_directory(In)) {
+      Files.push_back(In);
+      continue;
+    }
+    std::error_code EC;
+    std::vector<std::string> Found;
+    for (sys::fs::directory_iterator It(In, EC), End; It != End && !EC;
+         It.increment(EC))
+      if (StringRef(It->path()).ends_with(".json"))
+        Found.push_back(It->path());
+    if (EC)
+      fail(In + ": " + EC.message());
+    llvm::sort(Found);
+    Files.insert(Files.end(), Found.begin(), Found.end());
+  }
+  return Files;
+}
+
+static json::Value readJSON(StringRef Path) {
+  auto Buf = Path == "-" ? MemoryBuffer::getSTDIN() : MemoryBuffer::getFile(Path);
+  if (!Buf)
+    fail(Path + ": " + Buf.getError().message());
+  // Validates the schema (version, picks in range) before use.
+  if (Expected<Report> R = parseReport((*Buf)->getBuffer()); !R)
+    fail(Path + ": " + toString(R.takeError()));
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    fail(Path + ": " + toString(V.takeError()));
+  return std::move(*V);
+}
+
+/// Merges the inputs into one report.
+static json::Value merge(const std::vector<std::string> &Files) {
+  std::map<std::pair<std::string, std::string>, json::Value> Kernels;
+  json::Value FirstGPU = json::Object();
+  std::set<std::string> GPUs;
+  bool First = true;
+  for (const std::string &F : Files) {
+    json::Value V = readJSON(F);
+    json::Object *Top = V.getAsObject();
+    std::string GPU;
+    if (json::Object *G = Top->getObject("gpu")) {
+      GPU = G->getString("name").value_or("").str();
+      if (First)
+        FirstGPU = json::Value(json::Object(*G));
+      First = false;
+    }
+    GPUs.insert(GPU);
+    if (json::Array *KA = Top->getArray("kernels"))
+      for (json::Value &K : *KA) {
+        json::Object *KO = K.getAsObject();
+        if (!KO)
+          continue;
+        std::string Name = KO->getString("name").value_or("").str();
+        (*KO)["gpu"] = GPU;
+        Kernels.try_emplace({GPU, Name}, std::move(K));
+      }
+  }
+  json::Array KA;
+  for (auto &KV : Kernels)
+    KA.push_back(std::move(KV.second));
+  json::Object Out;
+  Out["schema_version"] = int64_t(ReportSchemaVersion);
+  Out["tool"] = "flipflop-report";
+  Out["gpu"] = std::move(FirstGPU);
+  if (GPUs.size() > 1) {
+    json::Array Names;
+    for (const std::string &G : GPUs)
+      Names.push_back(G);
+    Out["gpus"] = std::move(Names);
+  }
+  Out["kernels"] = std::move(KA);
+  return json::Value(std::move(Out));
+}
+
+static void summary(const json::Value &V, raw_ostream &OS) {
+  const json::Object *Top = V.getAsObject();
+  const json::Array *Kernels = Top->getArray("kernels");
+  if (!Kernels)
+    return;
+  static const std::pair<const char *, const char *> PickNames[] = {
+      {"fastest", "fastest"},
+      {"least_energy", "least energy"},
+      {"energy_within_budget", "energy within budget"},
+      {"best_edp", "best energy-delay"},
+      {"occupancy_heuristic", "occupancy heuristic"}};
+  for (const json::Value &KV : *Kernels) {
+    const json::Object *K = KV.getAsObject();
+    const json::Array *Configs = K ? K->getArray("configs") : nullptr;
+    const json::Object *Picks = K ? K->getObject("picks") : nullptr;
+    if (!K || !Configs || !Picks)
+      continue;
+    OS << K->getString("display_name").value_or("?");
+    if (auto F = K->getString("file"); F && !F->empty())
+      OS << "  [" << sys::path::filename(*F) << ":"
+         << K->getInteger("line").value_or(0) << "]";
+    if (auto G = K->getString("gpu"))
+      OS << "  " << *G;
+    OS << "\n";
+    auto Cfg = [&](StringRef Pick) -> const json::Object * {
+      auto I = Picks->getInteger(Pick);
+      return I && *I >= 0 && size_t(*I) < Configs->size()
+                 ? (*Configs)[*I].getAsObject()
+                 : nullptr;
+    };
+    const json::Object *H = Cfg("occupancy_heuristic");
+    double HT = H ? H->getNumber("time_s").value_or(0) : 0;
+    double HE = H ? H->getNumber("energy_j").value_or(0) : 0;
+    for (auto &[Key, Label] : PickNames) {
+      const json::Object *C = Cfg(Key);
+      if (!C)
+        continue;
+      const json::Array *B = C->getArray("block");
+      std::string Block;
+      if (B && B->size() == 3) {
+        Block = std::to_string((*B)[0].getAsInteger().value_or(0));
+        if ((*B)[1].getAsInteger().value_or(1) > 1 || (*B)[2].getAsInteger().value_or(1) > 1)
+          Block += "x" + std::to_string((*B)[1].getAsInteger().value_or(1));
+        if ((*B)[2].getAsInteger().value_or(1) > 1)
+          Block += "x" + std::to_string((*B)[2].getAsInteger().value_or(1));
+      }
+      double T = C->getNumber("time_s").value_or(0);
+      double E = C->getNumber("energy_j").value_or(0);
+      OS << format("  %-22s block %-8s min-blocks %-2lld %5.0f W %11.4g us %11.4g mJ",
+                   Label, Block.c_str(),
+                   (long long)C->getInteger("min_blocks_per_sm").value_or(0),
+                   C->getNumber("power_limit_w").value_or(0), T * 1e6, E * 1e3);
+      if (StringRef(Key) != "occupancy_heuristic" && HT > 0 && HE > 0)
+        OS << format("  %+6.1f%% energy %+6.1f%% time", 100 * (E - HE) / HE,
+                     100 * (T - HT) / HT);
+      OS << "\n";
+    }
+    if (auto Why = K->getString("explanation"); Why && !Why->empty())
+      OS << "  why: " << *Why << "\n";
+    OS << "\n";
+  }
+}
+
+/// Writes \p Text to the output (atomically when it is a file).
+static void emit(function_ref<void(raw_ostream &)> Write) {
+  if (Output == "-") {
+    Write(outs());
+    return;
+  }
+  SmallString<256> Tmp;
+  int FD;
+  if (std::error_code EC = sys::fs::createUniqueFile(Output + ".tmp-%%%%%%", FD, Tmp))
+    fail(Output + ": " + EC.message());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    Write(OS);
+    if (OS.has_error()) {
+      sys::fs::remove(Tmp);
+      fail(Output + ": write error");
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Tmp, Output)) {
+    sys::fs::remove(Tmp);
+    fail(Output + ": " + EC.message());
+  }
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(Cat);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "FlipFlop report tool: merge reports, render "
+                              "HTML, print a summary\n");
+  std::vector<std::string> Files = expandInputs();
+  if (Files.empty())
+    fail("no report found in the inputs");
+  json::Value Merged = Files.size() == 1 ? readJSON(Files[0]) : merge(Files);
+  if (Command == "merge")
+    emit([&](raw_ostream &OS) { printJSON(Merged, OS); });
+  else if (Command == "html")
+    emit([&](raw_ostream &OS) { writeHTMLReport(Merged, OS); });
+  else if (Command == "summary")
+    emit([&](raw_ostream &OS) { summary(Merged, OS); });
+  else
+    fail("unknown command '" + Command + "' (expected merge, html or summary)");
+  return 0;
+}

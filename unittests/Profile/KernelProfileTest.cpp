@@ -1,0 +1,140 @@
+//===- KernelProfileTest.cpp - Aggregates of the plain profile ------------===//
+//
+// Every expected value is computed by hand in the comment next to it.
+//
+//===----------------------------------------------------------------------===//
+#include "flipflop/Profile/KernelProfile.h"
+#include "gtest/gtest.h"
+
+using namespace flipflop;
+
+namespace {
+
+TEST(KernelProfile, OpClassNames) {
+  EXPECT_STREQ(opClassName(OpClass::FP32), "fp32");
+  EXPECT_STREQ(opClassName(OpClass::IntMul), "int.mul");
+  EXPECT_STREQ(opClassName(OpClass::LoadGlobal), "load.global");
+  EXPECT_STREQ(opClassName(OpClass::Other), "other");
+  EXPECT_STREQ(accessPatternName(AccessPattern::Strided), "strided");
+}
+
+TEST(KernelProfile, SectorsPerRequest) {
+  // 32 lanes x 4 B consecutive = 128 B = 4 sectors.
+  EXPECT_EQ(sectorsPerRequest(4, 4, AccessPattern::Coalesced), 4);
+  // 32 x 8 B = 256 B = 8 sectors; 32 x 16 B = 512 B = 16 sectors.
+  EXPECT_EQ(sectorsPerRequest(8, 8, AccessPattern::Coalesced), 8);
+  EXPECT_EQ(sectorsPerRequest(16, 16, AccessPattern::Coalesced), 16);
+  // Broadcast: one sector.
+  EXPECT_EQ(sectorsPerRequest(4, 0, AccessPattern::Uniform), 1);
+  // Stride 8 B with 4 B lanes spans 256 B: 8 sectors, half of each used.
+  EXPECT_EQ(sectorsPerRequest(4, 8, AccessPattern::Strided), 8);
+  // Stride 128 B: every lane its own sector.
+  EXPECT_EQ(sectorsPerRequest(4, 128, AccessPattern::Strided), 32);
+  // Negative strides touch as many sectors as positive ones.
+  EXPECT_EQ(sectorsPerRequest(4, -4, AccessPattern::Coalesced), 4);
+  // A gather: every lane its own sector(s); 64 B per lane = 2 sectors.
+  EXPECT_EQ(sectorsPerRequest(4, 0, AccessPattern::Unknown), 32);
+  EXPECT_EQ(sectorsPerRequest(64, 0, AccessPattern::Unknown), 64);
+  // A half warp of 16 lanes x 4 B = 64 B = 2 sectors.
+  EXPECT_EQ(sectorsPerRequest(4, 4, AccessPattern::Coalesced, 16), 2);
+  EXPECT_EQ(sectorsPerRequest(0, 4, AccessPattern::Coalesced), 0);
+}
+
+TEST(KernelProfile, BankConflictWays) {
+  EXPECT_EQ(bankConflictWays(4, 4, AccessPattern::Coalesced), 1u);
+  // Stride 2 words: lanes L and L+16 share bank 2L mod 32: 2 ways.
+  EXPECT_EQ(bankConflictWays(4, 8, AccessPattern::Strided), 2u);
+  // Stride 32 words: every lane in bank 0, 32 distinct words.
+  EXPECT_EQ(bankConflictWays(4, 128, AccessPattern::Strided), 32u);
+  // Padded column (33 words): bank L mod 32, no conflict.
+  EXPECT_EQ(bankConflictWays(4, 132, AccessPattern::Strided), 1u);
+  // 8 B lanes are served by half warps: 16 x 8 B = 128 B, no conflict.
+  EXPECT_EQ(bankConflictWays(8, 8, AccessPattern::Coalesced), 1u);
+  // 8 B at stride 16 B: words {4L, 4L+1}; lanes L and L+8 collide: 2 ways.
+  EXPECT_EQ(bankConflictWays(8, 16, AccessPattern::Strided), 2u);
+  // 16 B lanes by quarter warps: 8 x 16 B = 128 B, no conflict.
+  EXPECT_EQ(bankConflictWays(16, 16, AccessPattern::Coalesced), 1u);
+  EXPECT_EQ(bankConflictWays(4, 0, AccessPattern::Uniform), 1u);
+  EXPECT_EQ(bankConflictWays(4, 0, AccessPattern::Unknown), 1u);
+}
+
+TEST(KernelProfile, LaunchBounds) {
+  LaunchBounds B;
+  EXPECT_EQ(B.maxThreads(), 0u);
+  EXPECT_FALSE(B.any());
+  B.MaxNTid = {256, 1, 1};
+  EXPECT_EQ(B.maxThreads(), 256u);
+  B.ReqNTid = {16, 8, 1}; // reqntid wins: 128
+  EXPECT_EQ(B.maxThreads(), 128u);
+  LaunchBounds C;
+  C.MinCTAsPerSM = 2;
+  EXPECT_TRUE(C.any());
+}
+
+MemAccess access(AddrSpace S, bool Store, bool Atomic, unsigned Bytes,
+                 double Count, AccessPattern P, int64_t Stride) {
+  MemAccess A;
+  A.Space = S;
+  A.IsStore = Store;
+  A.IsAtomic = Atomic;
+  A.Bytes = Bytes;
+  A.Count = Count;
+  A.Pattern = P;
+  A.StrideBytes = Stride;
+  return A;
+}
+
+TEST(KernelProfile, FinalizeAggregates) {
+  KernelProfile K;
+  // A: 10 coalesced 4 B loads: 40 B read, 4 sectors -> 10*4*32/32 = 40 B.
+  K.Accesses.push_back(access(AddrSpace::Global, false, false, 4, 10,
+                              AccessPattern::Coalesced, 4));
+  // B: 2 stores of 8 B at a 64 B stride: 16 B written, 32 sectors -> 64 B.
+  K.Accesses.push_back(access(AddrSpace::Global, true, false, 8, 2,
+                              AccessPattern::Strided, 64));
+  // C: 1 atomic of 4 B, unknown pattern: 4 B read + 4 B written, 32 B.
+  K.Accesses.push_back(access(AddrSpace::Global, false, true, 4, 1,
+                              AccessPattern::Unknown, 0));
+  // D: 5 shared loads with 4-way conflicts: 20 B, 20 wavefronts.
+  MemAccess D = access(AddrSpace::Shared, false, false, 4, 5,
+                       AccessPattern::Strided, 16);
+  D.BankConflictWays = 4;
+  K.Accesses.push_back(D);
+  // E: 3 local stores of 4 B: 12 B.
+  K.Accesses.push_back(access(AddrSpace::Local, true, false, 4, 3,
+                              AccessPattern::Uniform, 0));
+  // F: a loop-invariant uniform load run 8 times: 32 B read, 1 sector once.
+  MemAccess F = access(AddrSpace::Global, false, false, 4, 8,
+                       AccessPattern::Uniform, 0);
+  F.LoopInvariant = true;
+  K.Accesses.push_back(F);
+  K.Flops32 = 274;
+  finalizeProfile(K);
+  EXPECT_DOUBLE_EQ(K.GlobalBytesRead, 40 + 4 + 32);
+  EXPECT_DOUBLE_EQ(K.GlobalBytesWritten, 16 + 4);
+  EXPECT_DOUBLE_EQ(K.GlobalSectorBytes, 40 + 64 + 32 + 1);
+  EXPECT_DOUBLE_EQ(K.Accesses[1].SectorsPerRequest, 32);
+  EXPECT_DOUBLE_EQ(K.SharedBytes, 20);
+  EXPECT_DOUBLE_EQ(K.SharedWavefronts, 20);
+  EXPECT_EQ(K.MaxBankConflictWays, 4u);
+  EXPECT_DOUBLE_EQ(K.LocalBytes, 12);
+  // Requests 10+2+1+8 = 21, not coalesced: B and C = 3.
+  EXPECT_DOUBLE_EQ(K.UncoalescedFraction, 3.0 / 21.0);
+  // 274 FLOPs over 137 sector bytes; over 20 shared bytes.
+  EXPECT_DOUBLE_EQ(K.arithmeticIntensity(), 2.0);
+  EXPECT_DOUBLE_EQ(K.sharedIntensity(), 13.7);
+  // Finalizing twice gives the same aggregates.
+  finalizeProfile(K);
+  EXPECT_DOUBLE_EQ(K.GlobalSectorBytes, 137);
+}
+
+TEST(KernelProfile, EmptyProfile) {
+  KernelProfile K;
+  finalizeProfile(K);
+  EXPECT_EQ(K.GlobalSectorBytes, 0);
+  EXPECT_EQ(K.UncoalescedFraction, 0);
+  EXPECT_EQ(K.arithmeticIntensity(), 0);
+  EXPECT_EQ(K.MaxBankConflictWays, 1u);
+}
+
+} // namespace
