@@ -12,7 +12,10 @@
 #                 flipflop-bench builds first, then calls this)
 #
 # Environment: CLANG (default /usr/lib/llvm-22/bin/clang++), CUDA_PATH
-# (default /usr/local/cuda), JOBS (ninja -j, default 1).
+# (default /usr/local/cuda), JOBS (ninja -j, default 1), and extra arguments
+# of the two scripts in COMPILE_OVERHEAD_ARGS and ANALYZER_ARGS (e.g.
+# COMPILE_OVERHEAD_ARGS="--examples all --rounds 7"); they are printed in
+# the report's command lines.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,7 +30,7 @@ while [ $# -gt 0 ]; do
     --build-dir) BUILD="$(realpath -m "$2")"; shift ;;
     --output) OUTPUT="$(realpath -m "$2")"; shift ;;
     --no-build) BUILD_IT=0 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -67,11 +70,13 @@ mkdir -p "$OUT"
 # --- Benchmarks ---------------------------------------------------------------
 CO_CMD=(python3 "$ROOT/bench/compile-overhead/compile_overhead.py"
         --plugin "$PLUGIN" --clang "$CLANG" --cuda-path "$CUDA_PATH" "${QUICK[@]}"
-        --json "$OUT/compile-overhead.json" --markdown "$OUT/compile-overhead.md")
+        --json "$OUT/compile-overhead.json" --markdown "$OUT/compile-overhead.md"
+        ${COMPILE_OVERHEAD_ARGS:-})
 AN_CMD=(python3 "$ROOT/bench/analyzer/analyzer.py"
         --flipflop-ptx "$FFPTX" --clang "$CLANG" --cuda-path "$CUDA_PATH"
         "${QUICK[@]}"
-        --json "$OUT/analyzer.json" --markdown "$OUT/analyzer.md")
+        --json "$OUT/analyzer.json" --markdown "$OUT/analyzer.md"
+        ${ANALYZER_ARGS:-})
 SW_CMD=("$SWEEP")
 
 echo "run.sh: compile overhead ($MODE)" >&2

@@ -13,13 +13,14 @@ Inputs (PTX for sm_80, produced here with clang++ 22 --cuda-device-only -S):
 Timed commands, alternated one after the other in every round (ABCD...),
 median over --rounds (wall and CPU, from os.wait4's rusage):
 
+  startup  flipflop-ptx --list-gpus                 (process start, no input)
   parse    flipflop-ptx --dump-profile --no-ptxas   (parse + profile + print)
   json     flipflop-ptx --json --no-ptxas           (+ full configuration sweep
                                                       of every kernel + JSON)
   full     flipflop-ptx --json                      (+ ptxas for exact registers)
   ptxas    ptxas -arch=sm_80 -v -o /dev/null        (NVIDIA's assembler alone)
 
-Derived: MB/s and kernels/s of each, the time of one full configuration sweep
+Derived: MB/s and kernels/s of each (start-up included, as a user pays it), the time of one full configuration sweep
 ((json - parse) / kernels, with the configurations per sweep counted from the
 JSON report), and each command's time relative to ptxas -v.
 
@@ -51,10 +52,11 @@ def parse_args(argv):
     p.add_argument("--cuda-path", default="/usr/local/cuda")
     p.add_argument("--ptxas", default=None,
                    help="default: CUDA_PATH/bin/ptxas")
-    p.add_argument("--copies", type=int, default=4,
+    p.add_argument("--copies", type=int, default=3,
                    help="copies of the synthetic corpus in the big PTX")
     p.add_argument("--rounds", type=int, default=None,
-                   help="default 5; 3 with --quick")
+                   help="default 3 (the analyzer's timings are steady); "
+                        "2 with --quick")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--no-examples", action="store_true")
     p.add_argument("--work-dir", default=None)
@@ -62,7 +64,7 @@ def parse_args(argv):
     p.add_argument("--markdown", default=None)
     a = p.parse_args(argv)
     if a.rounds is None:
-        a.rounds = 3 if a.quick else 5
+        a.rounds = 2 if a.quick else 3
     a.flipflop_ptx = os.path.abspath(a.flipflop_ptx)
     if a.ptxas is None:
         a.ptxas = os.path.join(a.cuda_path, "bin", "ptxas")
@@ -125,6 +127,7 @@ def count_kernels(path):
 def commands(a, ptx):
     ff = a.flipflop_ptx
     return {
+        "startup": [ff, "--list-gpus"],
         "parse": [ff, "--dump-profile", "--no-ptxas", ptx],
         "json": [ff, "--json", "--no-ptxas", ptx],
         "full": [ff, "--json", f"--ptxas={a.ptxas}", ptx],
@@ -225,6 +228,7 @@ def main(argv):
 
 
 LABEL = {
+    "startup": "`flipflop-ptx --list-gpus` (start-up, no input)",
     "parse": "`flipflop-ptx --dump-profile --no-ptxas` (parse)",
     "json": "`flipflop-ptx --json --no-ptxas` (parse + sweeps)",
     "full": "`flipflop-ptx --json` (+ ptxas)",
@@ -236,7 +240,7 @@ def markdown(rep, a):
     L = [f"Rounds: {rep['rounds']} (commands alternated within each round); "
          f"median over rounds; benchmark time {rep['elapsed_s'] / 60:.1f} min.\n"]
     for name, r in rep["results"].items():
-        what = (f"one PTX file, {a.copies} copies of the synthetic corpus"
+        what = (f"one PTX file, the synthetic corpus x {a.copies}"
                 if name == "big" else "every example, one PTX file each")
         L.append(f"#### {name}: {what} — {r['files']} file(s), "
                  f"{r['bytes'] / 1e6:.2f} MB, {r['kernels']} kernels (sm_80)\n")
@@ -245,11 +249,12 @@ def markdown(rep, a):
         L.append("|---|---:|---:|---:|---:|---:|---:|")
         m = r["median"]
         px = m["ptxas"]["cpu_s"]
-        for t in ("parse", "json", "full", "ptxas"):
+        for t in ("startup", "parse", "json", "full", "ptxas"):
             c = m[t]["cpu_s"]
+            rate = ("- | -" if t == "startup" else
+                    f"{r['bytes'] / 1e6 / c:.1f} | {r['kernels'] / c:.0f}")
             L.append(f"| {LABEL[t]} | {m[t]['wall_s']:.3f} | {c:.3f} | "
-                     f"{r['bytes'] / 1e6 / c:.1f} | {r['kernels'] / c:.0f} | "
-                     f"{m[t]['rss_mib']:.0f} | {c / px:.2f}x |")
+                     f"{rate} | {m[t]['rss_mib']:.0f} | {c / px:.2f}x |")
         sweep_ms = (m["json"]["cpu_s"] - m["parse"]["cpu_s"]) / max(
             r["json_kernels"], 1) * 1000
         L.append(f"\nOne full configuration sweep (+ its JSON): "

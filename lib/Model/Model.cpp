@@ -237,7 +237,8 @@ static void globalTraffic(const KernelProfile &K, const LaunchConfig &C,
     double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
     L2B += PerLane * Count;
     if (A.Pattern != AccessPattern::Uniform && !A.IsAtomic)
-      DramB += PerLane * Count;
+      DramB += PerLane * Count *
+               (A.ReusedAcrossBlocks ? 1 - mc::InterBlockL2HitRate : 1.0);
   }
   if (!Any) {
     L2B = DramB = K.GlobalSectorBytes;

@@ -362,6 +362,56 @@ private:
   }
 };
 
+/// Which blockIdx dimensions a value depends on (bits 0..2), and bit 3 when
+/// it depends on loaded data (then the dimensions are not known).
+class BlockDepAnalysis {
+public:
+  static constexpr unsigned Data = 8;
+  unsigned get(const Value *V, unsigned Depth = 0) {
+    auto It = Memo.find(V);
+    if (It != Memo.end())
+      return It->second;
+    if (Depth > MaxStrideDepth)
+      return Data;
+    Memo[V] = 0; // Cycle guard through PHIs.
+    unsigned R = compute(V, Depth);
+    Memo[V] = R;
+    return R;
+  }
+
+private:
+  DenseMap<const Value *, unsigned> Memo;
+  unsigned compute(const Value *V, unsigned Depth) {
+    if (isa<Constant>(V) || isa<Argument>(V))
+      return 0;
+    unsigned Dim = 0;
+    if (SReg R = specialRegister(V, Dim); R != SReg::None)
+      return R == SReg::CtaId ? 1u << Dim : 0;
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return Data;
+    unsigned M = 0;
+    if (const auto *LI = dyn_cast<LoadInst>(I)) {
+      // A value loaded from a private variable (-O0) carries what was stored.
+      if (const auto *AI = dyn_cast<AllocaInst>(
+              getUnderlyingObject(LI->getPointerOperand(), 8))) {
+        for (const User *U : AI->users())
+          if (const auto *SI = dyn_cast<StoreInst>(U))
+            if (SI->getPointerOperand() == AI)
+              M |= get(SI->getValueOperand(), Depth + 1);
+        return M;
+      }
+      return get(LI->getPointerOperand(), Depth + 1) | Data;
+    }
+    if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
+      return Data;
+    for (const Use &Op : I->operands())
+      if (!isa<BasicBlock>(Op) && !isa<Function>(Op))
+        M |= get(Op, Depth + 1);
+    return M;
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Instruction classification
 //===----------------------------------------------------------------------===//
@@ -623,6 +673,7 @@ private:
   std::vector<const GlobalVariable *> SharedArrays;
   DenseMap<const Loop *, LoopRecord> LoopMemo;
   double TotalWork = 0, DivergentWork = 0;
+  BlockDepAnalysis BlockDeps;
   unsigned MaxGlobalLoadsPerBlock = 0;
 
   void walk(Function &F, double Weight, unsigned Depth);
@@ -638,6 +689,7 @@ private:
                  ScalarEvolution &SE);
   void noteSharedUse(const Value *Ptr);
   void shapeFromBounds();
+  void markBlockReuse();
   void decideShape();
   unsigned estimateRegisters(Function &F);
   unsigned lineOf(const Instruction &I) const {
@@ -665,7 +717,15 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       R.Symbolic = "(" + scevText(BTC) + ") + 1";
       R.DependsOn = describeDependence(BTC);
       R.DependsOnBlockDim = scevMentions(BTC, SReg::NTid);
-      if (auto V = evaluateSCEV(BTC, Facts)) {
+      if (R.DependsOnBlockDim && scevMentions(BTC, SReg::NCtaId)) {
+        // for (i = tid + b*B; i < n; i += B * G): a grid-stride loop.
+        R.GridStride = true;
+        R.DependsOnBlockDim = false;
+        R.DependsOn = "the problem size over the whole grid (grid-stride loop)";
+      }
+      if (R.GridStride && Facts.TotalThreads) {
+        R.Trip = 1; // One pass per launch-wide stride over the problem.
+      } else if (auto V = R.GridStride ? std::nullopt : evaluateSCEV(BTC, Facts)) {
         R.Trip = std::max<double>(1, double(*V) + 1);
       } else {
         R.Trip = Facts.DefaultTrip;
@@ -772,6 +832,8 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   A.Line = lineOf(I);
   if (const auto *LdI = dyn_cast<LoadInst>(&I))
     A.ReadOnly = LdI->hasMetadata(LLVMContext::MD_invariant_load);
+  if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
+    A.BlockDims = BlockDeps.get(Ptr);
   Stride S = SA.get(Ptr);
   switch (S.Kind) {
   case Stride::Known:
@@ -1068,6 +1130,8 @@ void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
           A.Line = lineOf(I);
           if (A.Space == AddrSpace::Shared)
             noteSharedUse(CB.getArgOperand(0));
+          else
+            A.BlockDims = BlockDeps.get(CB.getArgOperand(0));
           P.Accesses.push_back(A);
         }
         return;
@@ -1285,6 +1349,24 @@ unsigned ProfileBuilder::estimateRegisters(Function &F) {
   return std::min(255u, Max + 4);
 }
 
+void ProfileBuilder::markBlockReuse() {
+  // The blockIdx dimensions the kernel's global accesses use between them.
+  unsigned KernelDims = 0;
+  for (const MemAccess &A : P.Accesses)
+    if (!(A.BlockDims & BlockDepAnalysis::Data))
+      KernelDims |= A.BlockDims & 7u;
+  for (MemAccess &A : P.Accesses) {
+    if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
+        A.IsStore || A.IsAtomic || (A.BlockDims & BlockDepAnalysis::Data) ||
+        A.Pattern == AccessPattern::Uniform)
+      continue;
+    // Missing a dimension the kernel is tiled over: every block along it
+    // reads the same data.
+    if ((A.BlockDims & 7u) != KernelDims)
+      A.ReusedAcrossBlocks = true;
+  }
+}
+
 void ProfileBuilder::shapeFromBounds() {
   auto ParseDims = [](StringRef S, std::array<unsigned, 3> &Out) {
     SmallVector<StringRef, 3> Parts;
@@ -1385,6 +1467,8 @@ KernelProfile ProfileBuilder::build() {
     if (const DIFile *F = SP->getFile())
       P.File = F->getFilename().str();
   }
+  if (P.File.empty())
+    P.File = Kernel.getParent()->getSourceFileName();
   shapeFromBounds();
   walk(Kernel, 1.0, 0);
   P.Res.EstimatedRegisters = estimateRegisters(Kernel);
@@ -1396,6 +1480,7 @@ KernelProfile ProfileBuilder::build() {
   P.DivergentWorkFraction = TotalWork > 0 ? DivergentWork / TotalWork : 0;
   P.MLP = std::max(1.0, std::min(8.0, double(MaxGlobalLoadsPerBlock)));
   decideShape();
+  markBlockReuse();
   finalizeProfile(P);
   return P;
 }

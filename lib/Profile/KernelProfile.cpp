@@ -68,6 +68,36 @@ bool LaunchBounds::any() const {
   return maxThreads() != 0 || MinCTAsPerSM != 0 || MaxNReg != 0;
 }
 
+namespace {
+/// The units (sectors, words) of \p Unit bytes touched by lanes
+/// [First, First + N) accessing \p Bytes each at \p Stride bytes apart, as
+/// sorted, merged, inclusive ranges. Constant time in \p Bytes, so huge
+/// accesses cost no more than small ones.
+std::vector<std::pair<uint64_t, uint64_t>>
+unitRanges(unsigned First, unsigned N, uint64_t Stride, uint64_t Bytes,
+           uint64_t Unit) {
+  std::vector<std::pair<uint64_t, uint64_t>> R;
+  for (unsigned L = First; L < First + N; ++L) {
+    uint64_t Lo = uint64_t(L) * Stride, Hi = Lo + Bytes - 1;
+    R.push_back({Lo / Unit, Hi / Unit});
+  }
+  std::sort(R.begin(), R.end());
+  std::vector<std::pair<uint64_t, uint64_t>> M;
+  for (auto &X : R) {
+    if (!M.empty() && X.first <= M.back().second + 1)
+      M.back().second = std::max(M.back().second, X.second);
+    else
+      M.push_back(X);
+  }
+  return M;
+}
+
+/// Words w in [0, X] with w mod Banks == B.
+uint64_t wordsUpTo(uint64_t X, uint64_t B, uint64_t Banks) {
+  return X >= B ? (X - B) / Banks + 1 : 0;
+}
+} // namespace
+
 double sectorsPerRequest(unsigned Bytes, int64_t StrideBytes,
                          AccessPattern Pattern, unsigned Lanes) {
   if (Bytes == 0 || Lanes == 0)
@@ -86,13 +116,10 @@ double sectorsPerRequest(unsigned Bytes, int64_t StrideBytes,
       return std::ceil(Bytes / Sector);
     // Count distinct sectors touched by lanes at offsets i*Stride, aligned
     // start (the common case for arrays indexed from a block base).
-    std::set<uint64_t> Sectors;
-    for (unsigned L = 0; L < Lanes; ++L) {
-      uint64_t Lo = L * Stride, Hi = Lo + Bytes - 1;
-      for (uint64_t S = Lo / 32; S <= Hi / 32; ++S)
-        Sectors.insert(S);
-    }
-    return static_cast<double>(Sectors.size());
+    double Sectors = 0;
+    for (auto &[Lo, Hi] : unitRanges(0, Lanes, Stride, Bytes, 32))
+      Sectors += static_cast<double>(Hi - Lo) + 1;
+    return Sectors;
   }
   }
   return Lanes;
@@ -100,7 +127,7 @@ double sectorsPerRequest(unsigned Bytes, int64_t StrideBytes,
 
 unsigned bankConflictWays(unsigned Bytes, int64_t StrideBytes,
                           AccessPattern Pattern, unsigned Banks) {
-  if (Pattern == AccessPattern::Uniform || Bytes == 0)
+  if (Pattern == AccessPattern::Uniform || Bytes == 0 || Banks == 0)
     return 1;
   if (Pattern == AccessPattern::Unknown)
     return 1; // Unknown: not counted as a conflict (reported as unknown).
@@ -111,18 +138,18 @@ unsigned bankConflictWays(unsigned Bytes, int64_t StrideBytes,
   // (8/16 B) are split into half/quarter warps; conflicts are counted within
   // each phase. Ways = max over banks of distinct 4-byte words mapped to it.
   unsigned LanesPerPhase = Bytes >= 16 ? 8 : Bytes >= 8 ? 16 : 32;
-  unsigned Worst = 1;
+  uint64_t Worst = 1;
   for (unsigned Phase = 0; Phase < 32 / LanesPerPhase; ++Phase) {
-    std::vector<std::set<uint64_t>> Words(Banks);
-    for (unsigned L = 0; L < LanesPerPhase; ++L) {
-      uint64_t Addr = (Phase * LanesPerPhase + L) * Stride;
-      for (uint64_t W = Addr / 4; W <= (Addr + Bytes - 1) / 4; ++W)
-        Words[W % Banks].insert(W);
+    auto Words = unitRanges(Phase * LanesPerPhase, LanesPerPhase, Stride,
+                            Bytes, 4);
+    for (uint64_t B = 0; B < std::min<uint64_t>(Banks, 4096); ++B) {
+      uint64_t N = 0;
+      for (auto &[Lo, Hi] : Words)
+        N += wordsUpTo(Hi, B, Banks) - (Lo ? wordsUpTo(Lo - 1, B, Banks) : 0);
+      Worst = std::max(Worst, N);
     }
-    for (auto &S : Words)
-      Worst = std::max<unsigned>(Worst, S.size());
   }
-  return Worst;
+  return static_cast<unsigned>(std::min<uint64_t>(Worst, ~0u));
 }
 
 double KernelProfile::arithmeticIntensity() const {

@@ -18,7 +18,9 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   }
   if (PTX.Bounds.any())
     Into.Bounds = PTX.Bounds;
-  if (Into.File.empty()) {
+  // The PTX's .loc lines (with -g or -gline-tables-only) locate a kernel
+  // the IR could not (no debug info).
+  if (Into.Line == 0 && PTX.Line > 0 && !PTX.File.empty()) {
     Into.File = PTX.File;
     Into.Line = PTX.Line;
   }

@@ -1842,8 +1842,9 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
     }
   };
   auto MemBytes = [&]() {
-    unsigned Bits = Ty.empty() ? 32 : typeBits(Ty);
-    return std::max(1u, Bits * Vec / 8);
+    uint64_t Bits = Ty.empty() ? 32 : typeBits(Ty);
+    return static_cast<unsigned>(
+        std::clamp<uint64_t>(Bits * Vec / 8, 1, 1u << 20));
   };
   auto SpaceOf = [&](StringRef Sp) {
     return StringSwitch<AddrSpace>(Sp)
@@ -1988,7 +1989,8 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
       Add(OpClass::StoreShared);
       AddAccess(AddrSpace::Global, false, false, Bytes,
                 I.Ops.size() >= 2 ? &I.Ops[1] : nullptr);
-      AddAccess(AddrSpace::Shared, true, false, Bytes, &I.Ops[0]);
+      AddAccess(AddrSpace::Shared, true, false, Bytes,
+                I.Ops.empty() ? nullptr : &I.Ops[0]);
     } else if (I.Mods.size() > 2 && (I.Mods[2] == "wait_group" ||
                                      I.Mods[2] == "wait_all")) {
       Add(OpClass::Barrier);
@@ -2046,9 +2048,12 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
         Mm = A; Nn = B; Kk = C;
       }
     }
-    unsigned Elems = Frag == "a" ? Mm * Kk : Frag == "b" ? Kk * Nn : Mm * Nn;
-    unsigned Bits = Ty.empty() ? 16 : typeBits(Ty);
-    unsigned Bytes = std::max(1u, Elems * Bits / 8 / 32);
+    uint64_t Elems = Frag == "a"   ? uint64_t(Mm) * Kk
+                     : Frag == "b" ? uint64_t(Kk) * Nn
+                                   : uint64_t(Mm) * Nn;
+    uint64_t Bits = Ty.empty() ? 16 : typeBits(Ty);
+    unsigned Bytes = static_cast<unsigned>(
+        std::clamp<uint64_t>(Elems * Bits / 8 / 32, 1, 1u << 20));
     AddrSpace AS = SpaceOf(Space());
     OpClass C = AS == AddrSpace::Shared
                     ? (Store ? OpClass::StoreShared : OpClass::LoadShared)

@@ -145,8 +145,12 @@ static void summary(const json::Value &V, raw_ostream &OS) {
       continue;
     OS << K->getString("display_name").value_or("?");
     if (auto F = K->getString("file"); F && !F->empty())
-      OS << "  [" << sys::path::filename(*F) << ":"
-         << K->getInteger("line").value_or(0) << "]";
+      {
+        OS << "  [" << sys::path::filename(*F);
+        if (int64_t Line = K->getInteger("line").value_or(0))
+          OS << ":" << Line;
+        OS << "]";
+      }
     if (auto G = K->getString("gpu"))
       OS << "  " << *G;
     OS << "\n";

@@ -58,6 +58,18 @@ TEST(KernelProfile, BankConflictWays) {
   EXPECT_EQ(bankConflictWays(4, 0, AccessPattern::Unknown), 1u);
 }
 
+TEST(KernelProfile, HugeAccessesAreCheap) {
+  // Regression (flipflop-ptx-fuzz timeout): the cost used to grow with the
+  // bytes per lane. 32 lanes x 2^30 B back to back = 2^35 B = 2^30 sectors.
+  EXPECT_EQ(sectorsPerRequest(1u << 30, 1 << 30, AccessPattern::Coalesced),
+            1073741824.0);
+  // 8 lanes per phase x 2^18 words, contiguous: 2^21 words over 32 banks.
+  EXPECT_EQ(bankConflictWays(1u << 20, 1 << 20, AccessPattern::Coalesced),
+            65536u);
+  // No banks (a bad spec file) is no conflict, not a division by zero.
+  EXPECT_EQ(bankConflictWays(4, 8, AccessPattern::Strided, 0), 1u);
+}
+
 TEST(KernelProfile, LaunchBounds) {
   LaunchBounds B;
   EXPECT_EQ(B.maxThreads(), 0u);

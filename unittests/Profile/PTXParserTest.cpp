@@ -386,6 +386,33 @@ TEST(PTXParser, HugeRegisterDeclarationsAreCheap) {
   EXPECT_EQ(M.Kernels[0].op(OpClass::StoreGlobal), 1);
 }
 
+TEST(PTXParser, OperandlessInstructions) {
+  // Regression (flipflop-ptx-fuzz, AddressSanitizer): a cp.async without
+  // operands read its first operand anyway.
+  std::string T = std::string(Header) + R"(
+.visible .entry k()
+{
+  cp.async.ca.shared.global;
+  ld.global.u32;
+  atom.shared.add.u32;
+  mma.sync.aligned;
+  bar.sync;
+  ret;
+}
+)";
+  PTXModule M = parseOK(T);
+  ASSERT_EQ(M.Kernels.size(), 1u);
+  const KernelProfile &K = M.Kernels[0];
+  EXPECT_EQ(K.op(OpClass::LoadGlobal), 2);
+  EXPECT_EQ(K.op(OpClass::StoreShared), 1);
+  EXPECT_EQ(K.op(OpClass::AtomicShared), 1);
+  EXPECT_EQ(K.op(OpClass::Tensor), 1);
+  EXPECT_EQ(K.TensorFlops, 0);
+  EXPECT_EQ(K.Res.Barriers, 1u);
+  EXPECT_EQ(K.Accesses.size(), 4u);
+  EXPECT_EQ(K.Accesses[0].Pattern, AccessPattern::Unknown);
+}
+
 TEST(PTXParser, PrefixesNeverCrash) {
   // Every prefix of a valid module either parses or gives an error.
   std::string T = loopKernel("0", "add.s32 %r1, %r1, 1;", "lt.s32", "10");

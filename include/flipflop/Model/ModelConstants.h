@@ -58,6 +58,11 @@ constexpr double LatDramCycles = 200, LatDramNs = 250;
 // --- Throughput.
 /// Achievable fraction of datasheet DRAM bandwidth (STREAM-like copy).
 constexpr double DramEfficiency = 0.85;
+/// L2 hit rate of global loads that other blocks also read (an operand panel
+/// of a tiled GEMM, a filter, K/V shared by queries): the first block brings
+/// the data from DRAM, the others find it in L2. Assumption (no cache
+/// simulation); docs/MODEL.md "Inter-block reuse".
+constexpr double InterBlockL2HitRate = 0.9;
 /// Shared-memory wavefronts per clock per SM (32 banks x 4 B).
 constexpr double SharedWavefrontsPerClk = 1.0;
 /// Warp shuffle lanes per clock per SM (CUDA guide throughput table).

@@ -81,6 +81,12 @@ struct MemAccess {
   bool LoopInvariant = false; ///< Same address on every iteration.
   double SectorsPerRequest = 0; ///< 32-byte sectors per warp request.
   unsigned BankConflictWays = 1; ///< Shared: serialisation degree (1 = none).
+  /// Bit d set: the address depends on blockIdx.d (0 unknown/none).
+  unsigned BlockDims = 0;
+  /// Other blocks read the same data (the address misses a blockIdx
+  /// dimension the kernel's other accesses use, e.g. a GEMM operand panel):
+  /// most of its traffic hits in L2 rather than DRAM.
+  bool ReusedAcrossBlocks = false;
   unsigned Line = 0;         ///< Source line (0 unknown).
 };
 
