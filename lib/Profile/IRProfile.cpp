@@ -1276,6 +1276,18 @@ unsigned ProfileBuilder::estimateRegisters(Function &F) {
       return 0;
     if (T->isAggregateType())
       return 0;
+    // An address used only by loads and stores with a constant offset from
+    // another live value folds into the [reg+imm] addressing mode.
+    if (const auto *GEP = dyn_cast<GetElementPtrInst>(V))
+      if (GEP->hasAllConstantIndices() &&
+          all_of(GEP->users(), [&](const User *U) {
+            if (const auto *LI = dyn_cast<LoadInst>(U))
+              return LI->getPointerOperand() == GEP;
+            if (const auto *SI = dyn_cast<StoreInst>(U))
+              return SI->getPointerOperand() == GEP;
+            return false;
+          }))
+        return 0;
     uint64_t Bits = DL.getTypeSizeInBits(T).getKnownMinValue();
     if (T->isVectorTy() && T->getScalarType()->isIntegerTy(1))
       return 0;

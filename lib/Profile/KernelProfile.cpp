@@ -9,41 +9,70 @@ namespace flipflop {
 
 const char *opClassName(OpClass C) {
   switch (C) {
-  case OpClass::FP32: return "fp32";
-  case OpClass::FP64: return "fp64";
-  case OpClass::FP16: return "fp16";
-  case OpClass::Int: return "int";
-  case OpClass::IntMul: return "int.mul";
-  case OpClass::SFU: return "sfu";
-  case OpClass::Conv: return "conv";
-  case OpClass::Shuffle: return "shuffle";
-  case OpClass::Barrier: return "barrier";
-  case OpClass::AtomicGlobal: return "atomic.global";
-  case OpClass::AtomicShared: return "atomic.shared";
-  case OpClass::LoadGlobal: return "load.global";
-  case OpClass::StoreGlobal: return "store.global";
-  case OpClass::LoadShared: return "load.shared";
-  case OpClass::StoreShared: return "store.shared";
-  case OpClass::LoadLocal: return "load.local";
-  case OpClass::StoreLocal: return "store.local";
-  case OpClass::LoadConst: return "load.const";
-  case OpClass::LoadParam: return "load.param";
-  case OpClass::LoadGeneric: return "load.generic";
-  case OpClass::StoreGeneric: return "store.generic";
-  case OpClass::Branch: return "branch";
-  case OpClass::Tensor: return "tensor";
-  case OpClass::Other: return "other";
-  case OpClass::NumClasses: break;
+  case OpClass::FP32:
+    return "fp32";
+  case OpClass::FP64:
+    return "fp64";
+  case OpClass::FP16:
+    return "fp16";
+  case OpClass::Int:
+    return "int";
+  case OpClass::IntMul:
+    return "int.mul";
+  case OpClass::SFU:
+    return "sfu";
+  case OpClass::Conv:
+    return "conv";
+  case OpClass::Shuffle:
+    return "shuffle";
+  case OpClass::Barrier:
+    return "barrier";
+  case OpClass::AtomicGlobal:
+    return "atomic.global";
+  case OpClass::AtomicShared:
+    return "atomic.shared";
+  case OpClass::LoadGlobal:
+    return "load.global";
+  case OpClass::StoreGlobal:
+    return "store.global";
+  case OpClass::LoadShared:
+    return "load.shared";
+  case OpClass::StoreShared:
+    return "store.shared";
+  case OpClass::LoadLocal:
+    return "load.local";
+  case OpClass::StoreLocal:
+    return "store.local";
+  case OpClass::LoadConst:
+    return "load.const";
+  case OpClass::LoadParam:
+    return "load.param";
+  case OpClass::LoadGeneric:
+    return "load.generic";
+  case OpClass::StoreGeneric:
+    return "store.generic";
+  case OpClass::Branch:
+    return "branch";
+  case OpClass::Tensor:
+    return "tensor";
+  case OpClass::Other:
+    return "other";
+  case OpClass::NumClasses:
+    break;
   }
   return "invalid";
 }
 
 const char *accessPatternName(AccessPattern P) {
   switch (P) {
-  case AccessPattern::Uniform: return "uniform";
-  case AccessPattern::Coalesced: return "coalesced";
-  case AccessPattern::Strided: return "strided";
-  case AccessPattern::Unknown: return "unknown";
+  case AccessPattern::Uniform:
+    return "uniform";
+  case AccessPattern::Coalesced:
+    return "coalesced";
+  case AccessPattern::Strided:
+    return "strided";
+  case AccessPattern::Unknown:
+    return "unknown";
   }
   return "invalid";
 }
@@ -140,8 +169,8 @@ unsigned bankConflictWays(unsigned Bytes, int64_t StrideBytes,
   unsigned LanesPerPhase = Bytes >= 16 ? 8 : Bytes >= 8 ? 16 : 32;
   uint64_t Worst = 1;
   for (unsigned Phase = 0; Phase < 32 / LanesPerPhase; ++Phase) {
-    auto Words = unitRanges(Phase * LanesPerPhase, LanesPerPhase, Stride,
-                            Bytes, 4);
+    auto Words =
+        unitRanges(Phase * LanesPerPhase, LanesPerPhase, Stride, Bytes, 4);
     for (uint64_t B = 0; B < std::min<uint64_t>(Banks, 4096); ++B) {
       uint64_t N = 0;
       for (auto &[Lo, Hi] : Words)
@@ -171,7 +200,8 @@ void finalizeProfile(KernelProfile &P) {
     case AddrSpace::Global:
     case AddrSpace::Generic: {
       if (A.SectorsPerRequest <= 0)
-        A.SectorsPerRequest = sectorsPerRequest(A.Bytes, A.StrideBytes, A.Pattern);
+        A.SectorsPerRequest =
+            sectorsPerRequest(A.Bytes, A.StrideBytes, A.Pattern);
       double Req = A.Count * A.Bytes;
       if (A.IsStore || A.IsAtomic)
         P.GlobalBytesWritten += Req;
@@ -182,7 +212,8 @@ void finalizeProfile(KernelProfile &P) {
       double Execs = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
       P.GlobalSectorBytes += Execs * A.SectorsPerRequest * 32.0 / 32.0;
       Requests += A.Count;
-      if (A.Pattern != AccessPattern::Coalesced && A.Pattern != AccessPattern::Uniform)
+      if (A.Pattern != AccessPattern::Coalesced &&
+          A.Pattern != AccessPattern::Uniform)
         Uncoalesced += A.Count;
       break;
     }
@@ -191,7 +222,8 @@ void finalizeProfile(KernelProfile &P) {
         A.BankConflictWays = 1;
       P.SharedBytes += A.Count * A.Bytes;
       P.SharedWavefronts += A.Count * A.BankConflictWays;
-      P.MaxBankConflictWays = std::max(P.MaxBankConflictWays, A.BankConflictWays);
+      P.MaxBankConflictWays =
+          std::max(P.MaxBankConflictWays, A.BankConflictWays);
       break;
     }
     case AddrSpace::Local:

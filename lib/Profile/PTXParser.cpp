@@ -15,8 +15,8 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
@@ -51,8 +51,7 @@ struct Token {
 };
 
 Error lineError(unsigned Line, const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(),
-                           Twine(Line) + ": " + Msg);
+  return createStringError(inconvertibleErrorCode(), Twine(Line) + ": " + Msg);
 }
 
 bool isWordStart(char C) {
@@ -124,10 +123,10 @@ Expected<std::vector<Token>> lex(StringRef Text) {
       continue;
     }
     if (isDigit(C)) {
-      bool Hex = C == '0' && I + 1 < N &&
-                 (Text[I + 1] == 'x' || Text[I + 1] == 'X' ||
-                  Text[I + 1] == 'f' || Text[I + 1] == 'F' ||
-                  Text[I + 1] == 'd' || Text[I + 1] == 'D');
+      bool Hex =
+          C == '0' && I + 1 < N &&
+          (Text[I + 1] == 'x' || Text[I + 1] == 'X' || Text[I + 1] == 'f' ||
+           Text[I + 1] == 'F' || Text[I + 1] == 'd' || Text[I + 1] == 'D');
       ++I;
       while (I < N) {
         char D = Text[I];
@@ -187,9 +186,9 @@ std::optional<int64_t> parseInt(StringRef S) {
 
 struct Operand {
   enum KindTy { Reg, Imm, FImm, Sym, Addr, Vec, List, Other } Kind = Other;
-  StringRef Name;      ///< Reg / Sym name; Addr base (register or symbol).
-  int64_t Value = 0;   ///< Imm value; Addr offset.
-  bool Neg = false;    ///< "!%p".
+  StringRef Name;         ///< Reg / Sym name; Addr base (register or symbol).
+  int64_t Value = 0;      ///< Imm value; Addr offset.
+  bool Neg = false;       ///< "!%p".
   bool BaseIsReg = false; ///< Addr: base is a register.
   SmallVector<StringRef, 4> Regs; ///< Vec/List members; "%p|%q" second.
 };
@@ -426,8 +425,8 @@ Error Parser::parseVarDecl(StringRef Space, bool Extern,
         } else if (peek().Kind == TokKind::Number) {
           auto C = parseInt(next().Text);
           if (!C || *C < 0)
-            return lineError(T.Line, "bad array size in declaration of " +
-                                         T.Text);
+            return lineError(T.Line,
+                             "bad array size in declaration of " + T.Text);
           Count = Count * static_cast<uint64_t>(*C);
         } else {
           return lineError(T.Line, "expected an array size in declaration of " +
@@ -503,8 +502,8 @@ Error Parser::parseParamList(unsigned Line, StringRef What) {
     else if (T.is(')') && --Depth == 0)
       return Error::success();
     else if (T.is('{') || T.is('}') || T.is(';'))
-      return lineError(T.Line, "expected ')' to close the parameter list of " +
-                                   What);
+      return lineError(T.Line,
+                       "expected ')' to close the parameter list of " + What);
   }
   return lineError(Line, "unterminated parameter list of " + What);
 }
@@ -595,8 +594,8 @@ Error Parser::parseBody(Function &F) {
   while (true) {
     const Token &T = peek();
     if (T.Kind == TokKind::End)
-      return lineError(F.Line, "missing '}' at the end of the body of " +
-                                   F.Name);
+      return lineError(F.Line,
+                       "missing '}' at the end of the body of " + F.Name);
     if (T.is('{')) {
       next();
       ++Depth;
@@ -676,8 +675,8 @@ Error Parser::parseBody(Function &F) {
         return E;
       continue;
     }
-    return lineError(T.Line, "unexpected '" + T.Text + "' in the body of " +
-                                 F.Name);
+    return lineError(T.Line,
+                     "unexpected '" + T.Text + "' in the body of " + F.Name);
   }
 }
 
@@ -759,8 +758,8 @@ Error Parser::parseInstruction(Function &F, StringRef Guard, bool GuardNeg,
   const Token &OpTok = next();
   if (!OpTok.isWord() || OpTok.Text.starts_with("%") ||
       OpTok.Text.starts_with("."))
-    return lineError(OpTok.Line, "expected an instruction, found '" +
-                                     OpTok.Text + "'");
+    return lineError(OpTok.Line,
+                     "expected an instruction, found '" + OpTok.Text + "'");
   Stmt S;
   Instr &I = S.I;
   I.Opcode = OpTok.Text;
@@ -791,8 +790,8 @@ Error Parser::parseInstruction(Function &F, StringRef Guard, bool GuardNeg,
     else if (T.is(']') || T.is('}') || T.is(')'))
       --Depth;
     if (Depth < 0)
-      return lineError(T.Line, "unbalanced '" + T.Text + "' in '" +
-                                   OpTok.Text + "'");
+      return lineError(T.Line,
+                       "unbalanced '" + T.Text + "' in '" + OpTok.Text + "'");
     if (Depth == 0 && (T.is(',') || T.is(';'))) {
       if (Pos > OpBegin)
         Ranges.push_back({OpBegin, Pos});
@@ -871,8 +870,7 @@ Error Parser::parse(std::vector<Function> &Funcs, StringMap<VarDecl> &Globals,
     } else if (D == "entry" || D == "func") {
       if (Error E = parseFunction(D == "entry", Funcs))
         return E;
-    } else if (D == "global" || D == "const" || D == "shared" ||
-               D == "local") {
+    } else if (D == "global" || D == "const" || D == "shared" || D == "local") {
       next();
       std::vector<VarDecl> Vars;
       if (Error E = parseVarDecl(D, Extern, Vars))
@@ -899,8 +897,15 @@ Error Parser::parse(std::vector<Function> &Funcs, StringMap<VarDecl> &Globals,
 
 /// Special registers a value depends on.
 enum Taint : unsigned {
-  TTidX = 1, TTidY = 2, TTidZ = 4, TNTid = 8, TCtaId = 16, TNCtaId = 32,
-  TParam = 64, TMem = 128, TLane = 256
+  TTidX = 1,
+  TTidY = 2,
+  TTidZ = 4,
+  TNTid = 8,
+  TCtaId = 16,
+  TNCtaId = 32,
+  TParam = 64,
+  TMem = 128,
+  TLane = 256
 };
 
 /// Abstract value: bytes per lane along threadIdx.x (Coef), a constant.
@@ -909,12 +914,29 @@ struct AbsVal {
   int64_t Coef = 0;
   bool HasConst = false;
   int64_t Const = 0;
-  static AbsVal top() { AbsVal V; V.State = Top; return V; }
-  static AbsVal uniform() { AbsVal V; V.State = Known; return V; }
-  static AbsVal constant(int64_t C) {
-    AbsVal V; V.State = Known; V.HasConst = true; V.Const = C; return V;
+  static AbsVal top() {
+    AbsVal V;
+    V.State = Top;
+    return V;
   }
-  static AbsVal affine(int64_t C) { AbsVal V; V.State = Known; V.Coef = C; return V; }
+  static AbsVal uniform() {
+    AbsVal V;
+    V.State = Known;
+    return V;
+  }
+  static AbsVal constant(int64_t C) {
+    AbsVal V;
+    V.State = Known;
+    V.HasConst = true;
+    V.Const = C;
+    return V;
+  }
+  static AbsVal affine(int64_t C) {
+    AbsVal V;
+    V.State = Known;
+    V.Coef = C;
+    return V;
+  }
   bool operator==(const AbsVal &O) const {
     return State == O.State && Coef == O.Coef && HasConst == O.HasConst &&
            Const == O.Const;
@@ -924,10 +946,14 @@ struct AbsVal {
 };
 
 AbsVal join(const AbsVal &A, const AbsVal &B) {
-  if (A.State == AbsVal::Bottom) return B;
-  if (B.State == AbsVal::Bottom) return A;
-  if (A.State == AbsVal::Top || B.State == AbsVal::Top) return AbsVal::top();
-  if (A.Coef != B.Coef) return AbsVal::top();
+  if (A.State == AbsVal::Bottom)
+    return B;
+  if (B.State == AbsVal::Bottom)
+    return A;
+  if (A.State == AbsVal::Top || B.State == AbsVal::Top)
+    return AbsVal::top();
+  if (A.Coef != B.Coef)
+    return AbsVal::top();
   AbsVal R = AbsVal::affine(A.Coef);
   if (A.HasConst && B.HasConst && A.Const == B.Const) {
     R.HasConst = true;
@@ -1052,7 +1078,8 @@ private:
   }
   bool hasDef(const Instr &I) const {
     return !I.Ops.empty() && !isStoreLike(I.Mods[0]) &&
-           !(I.Mods[0] == "wmma" && I.Mods.size() > 1 && I.Mods[1] == "store") &&
+           !(I.Mods[0] == "wmma" && I.Mods.size() > 1 &&
+             I.Mods[1] == "store") &&
            !(I.Mods[0] == "mbarrier" && I.Ops[0].Kind == Operand::Addr);
   }
   void defsOf(const Instr &I, SmallVectorImpl<unsigned> &Out) const {
@@ -1111,7 +1138,9 @@ private:
   }
   static unsigned specialTaint(StringRef N) {
     return StringSwitch<unsigned>(N)
-        .Case("%tid.x", TTidX).Case("%tid.y", TTidY).Case("%tid.z", TTidZ)
+        .Case("%tid.x", TTidX)
+        .Case("%tid.y", TTidY)
+        .Case("%tid.z", TTidZ)
         .Case("%laneid", TLane)
         .StartsWith("%ntid", TNTid)
         .StartsWith("%nctaid", TNCtaId)
@@ -1205,8 +1234,8 @@ void FunctionAnalysis::buildBlocks() {
       if (It != LabelBlock.end())
         B.Succs.push_back(It->second);
       else
-        S.Warnings.push_back(formatv("{0}branch to unknown label {1}",
-                                     where(), Label).str());
+        S.Warnings.push_back(
+            formatv("{0}branch to unknown label {1}", where(), Label).str());
     };
     if (B.End > B.Begin) {
       const Instr &T = *Instrs[B.End - 1];
@@ -1270,18 +1299,22 @@ void FunctionAnalysis::computeLoops() {
   IDom[0] = 0;
   auto Intersect = [&](int A, int B) {
     while (A != B) {
-      while (RPONum[A] > RPONum[B]) A = IDom[A];
-      while (RPONum[B] > RPONum[A]) B = IDom[B];
+      while (RPONum[A] > RPONum[B])
+        A = IDom[A];
+      while (RPONum[B] > RPONum[A])
+        B = IDom[B];
     }
     return A;
   };
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (unsigned BI : Order) {
-      if (BI == 0) continue;
+      if (BI == 0)
+        continue;
       int New = -1;
       for (unsigned P : Blocks[BI].Preds) {
-        if (IDom[P] < 0) continue;
+        if (IDom[P] < 0)
+          continue;
         New = New < 0 ? (int)P : Intersect(P, New);
       }
       if (New >= 0 && IDom[BI] != New) {
@@ -1291,10 +1324,13 @@ void FunctionAnalysis::computeLoops() {
     }
   }
   auto Dominates = [&](unsigned A, unsigned B) {
-    if (IDom[B] < 0) return false;
+    if (IDom[B] < 0)
+      return false;
     for (unsigned X = B;; X = IDom[X]) {
-      if (X == A) return true;
-      if (X == 0) return false;
+      if (X == A)
+        return true;
+      if (X == 0)
+        return false;
     }
   };
   // Natural loops from back edges, merged per header, in header RPO order.
@@ -1304,7 +1340,9 @@ void FunctionAnalysis::computeLoops() {
       if (!Dominates(Sx, BI)) {
         if (RPONum[Sx] <= RPONum[BI] && Blocks[Sx].Reachable)
           S.Warnings.push_back(formatv("{0}irreducible control flow; the "
-                                       "cycle is not weighted", where()).str());
+                                       "cycle is not weighted",
+                                       where())
+                                   .str());
         continue;
       }
       BitVector &Body = ByHeader.try_emplace(Sx, BitVector(N)).first->second;
@@ -1347,8 +1385,10 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
   auto AllUniform = [&]() {
     for (size_t K = 1; K < I.Ops.size(); ++K) {
       AbsVal V = valOf(I.Ops[K]);
-      if (V.State == AbsVal::Bottom) return AbsVal();
-      if (!V.uniformV()) return AbsVal::top();
+      if (V.State == AbsVal::Bottom)
+        return AbsVal();
+      if (!V.uniformV())
+        return AbsVal::top();
     }
     return AbsVal::uniform();
   };
@@ -1385,8 +1425,10 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
         I.hasMod("f16x2") || I.hasMod("bf16") || I.hasMod("bf16x2"))
       return AllUniform();
     AbsVal A = Op(1), B = Op(2);
-    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom) return AbsVal();
-    if (!A.known() || !B.known()) return AbsVal::top();
+    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
+      return AbsVal();
+    if (!A.known() || !B.known())
+      return AbsVal::top();
     bool Sub = Base == "sub";
     AbsVal R = AbsVal::affine(Sub ? A.Coef - B.Coef : A.Coef + B.Coef);
     if (A.HasConst && B.HasConst) {
@@ -1395,10 +1437,11 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
     }
     return R;
   }
-  if ((Base == "mul" || Base == "mad") && !I.hasMod("hi") &&
-      !I.hasMod("f32") && !I.hasMod("f64") && !I.hasMod("f16")) {
+  if ((Base == "mul" || Base == "mad") && !I.hasMod("hi") && !I.hasMod("f32") &&
+      !I.hasMod("f64") && !I.hasMod("f16")) {
     AbsVal A = Op(1), B = Op(2);
-    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom) return AbsVal();
+    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
+      return AbsVal();
     AbsVal P;
     if (!A.known() || !B.known())
       P = AbsVal::top();
@@ -1412,10 +1455,13 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
       P = AbsVal::uniform();
     else
       P = AbsVal::top();
-    if (Base == "mul") return P;
+    if (Base == "mul")
+      return P;
     AbsVal C = Op(3);
-    if (C.State == AbsVal::Bottom) return AbsVal();
-    if (!P.known() || !C.known()) return AbsVal::top();
+    if (C.State == AbsVal::Bottom)
+      return AbsVal();
+    if (!P.known() || !C.known())
+      return AbsVal::top();
     AbsVal R = AbsVal::affine(P.Coef + C.Coef);
     if (P.HasConst && C.HasConst) {
       R.HasConst = true;
@@ -1425,7 +1471,8 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
   }
   if (Base == "shl") {
     AbsVal A = Op(1), B = Op(2);
-    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom) return AbsVal();
+    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
+      return AbsVal();
     if (A.known() && B.HasConst && B.Const >= 0 && B.Const < 32) {
       AbsVal R = AbsVal::affine(A.Coef * (int64_t(1) << B.Const));
       if (A.HasConst) {
@@ -1613,9 +1660,9 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   {
     std::string D = Setp.Opcode.str();
     for (size_t K = 1; K < Setp.Ops.size(); ++K)
-      D += (K == 1 ? " " : ", ") +
-           (Setp.Ops[K].Kind == Operand::Imm ? std::to_string(Setp.Ops[K].Value)
-                                              : Setp.Ops[K].Name.str());
+      D += (K == 1 ? " " : ", ") + (Setp.Ops[K].Kind == Operand::Imm
+                                        ? std::to_string(Setp.Ops[K].Value)
+                                        : Setp.Ops[K].Name.str());
     L.ExitDesc = D;
   }
   if (Setp.Mods[0] != "setp" || Setp.Mods.size() < 3 || Setp.Ops.size() != 3 ||
@@ -1627,13 +1674,16 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   auto InLoop = [&](unsigned K) { return L.Body.test(InstrBlock[K]); };
   // Which operand is the induction variable (through mov/cvt copies)?
   auto TraceIV = [&](const Operand &O, int &IV, int &IncIdx) -> bool {
-    if (O.Kind != Operand::Reg) return false;
+    if (O.Kind != Operand::Reg)
+      return false;
     int R = regId(O.Name);
     for (unsigned Hop = 0; R >= 0 && Hop < 4; ++Hop) {
       SmallVector<unsigned, 2> InLoopDefs;
       for (unsigned K : DefSites[R])
-        if (InLoop(K)) InLoopDefs.push_back(K);
-      if (InLoopDefs.size() != 1) return false;
+        if (InLoop(K))
+          InLoopDefs.push_back(K);
+      if (InLoopDefs.size() != 1)
+        return false;
       const Instr &D = *Instrs[InLoopDefs[0]];
       StringRef B = D.Mods[0];
       if ((B == "mov" || B == "cvt") && D.Ops.size() == 2 &&
@@ -1655,13 +1705,18 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
     return false;
   };
   auto ConstOutside = [&](const Operand &O) -> std::optional<int64_t> {
-    if (O.Kind == Operand::Imm) return O.Value;
-    if (O.Kind != Operand::Reg) return std::nullopt;
+    if (O.Kind == Operand::Imm)
+      return O.Value;
+    if (O.Kind != Operand::Reg)
+      return std::nullopt;
     int R = regId(O.Name);
-    if (R < 0) return std::nullopt;
+    if (R < 0)
+      return std::nullopt;
     for (unsigned K : DefSites[R])
-      if (InLoop(K)) return std::nullopt;
-    if (Vals[R].HasConst) return Vals[R].Const;
+      if (InLoop(K))
+        return std::nullopt;
+    if (Vals[R].HasConst)
+      return Vals[R].Const;
     return std::nullopt;
   };
   int IV = -1, IncIdx = -1, IVSide = -1;
@@ -1677,7 +1732,8 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   const Instr &Inc = *Instrs[IncIdx];
   const Operand &StepOp =
       Inc.Ops[1].Kind == Operand::Reg && regId(Inc.Ops[1].Name) == IV
-          ? Inc.Ops[2] : Inc.Ops[1];
+          ? Inc.Ops[2]
+          : Inc.Ops[1];
   auto Step = ConstOutside(StepOp);
   if (!Step || *Step == 0)
     return std::nullopt;
@@ -1687,13 +1743,16 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   // Initial value: every definition outside the loop is the same constant.
   std::optional<int64_t> Init;
   for (unsigned K : DefSites[IV]) {
-    if (InLoop(K)) continue;
+    if (InLoop(K))
+      continue;
     const Instr &D = *Instrs[K];
     if ((D.Mods[0] != "mov" && D.Mods[0] != "cvt") || D.Ops.size() != 2)
       return std::nullopt;
-    auto V = D.Ops[1].Kind == Operand::Imm ? std::optional<int64_t>(D.Ops[1].Value)
-                                           : ConstOutside(D.Ops[1]);
-    if (!V || (Init && *Init != *V)) return std::nullopt;
+    auto V = D.Ops[1].Kind == Operand::Imm
+                 ? std::optional<int64_t>(D.Ops[1].Value)
+                 : ConstOutside(D.Ops[1]);
+    if (!V || (Init && *Init != *V))
+      return std::nullopt;
     Init = V;
   }
   if (!Init)
@@ -1711,9 +1770,15 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   // Swap the comparison when the IV is the right operand.
   if (IVSide == 2)
     Cmp = StringSwitch<StringRef>(Cmp)
-              .Case("lt", "gt").Case("gt", "lt").Case("le", "ge")
-              .Case("ge", "le").Case("lo", "hi").Case("hi", "lo")
-              .Case("ls", "hs").Case("hs", "ls").Default(Cmp);
+              .Case("lt", "gt")
+              .Case("gt", "lt")
+              .Case("le", "ge")
+              .Case("ge", "le")
+              .Case("lo", "hi")
+              .Case("hi", "lo")
+              .Case("ls", "hs")
+              .Case("hs", "ls")
+              .Default(Cmp);
   bool Unsigned = Ty.starts_with("u") || Ty.starts_with("b") || Cmp == "lo" ||
                   Cmp == "ls" || Cmp == "hi" || Cmp == "hs";
   unsigned Bits = typeBits(Ty);
@@ -1726,12 +1791,18 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
     int64_t A = Norm(V), B = Norm(*Bound);
     bool LtU = Bits == 64 && Unsigned ? (uint64_t)A < (uint64_t)B : A < B;
     bool EqV = A == B;
-    if (Cmp == "eq") return EqV;
-    if (Cmp == "ne") return !EqV;
-    if (Cmp == "lt" || Cmp == "lo") return LtU;
-    if (Cmp == "le" || Cmp == "ls") return LtU || EqV;
-    if (Cmp == "gt" || Cmp == "hi") return !LtU && !EqV;
-    if (Cmp == "ge" || Cmp == "hs") return !LtU;
+    if (Cmp == "eq")
+      return EqV;
+    if (Cmp == "ne")
+      return !EqV;
+    if (Cmp == "lt" || Cmp == "lo")
+      return LtU;
+    if (Cmp == "le" || Cmp == "ls")
+      return LtU || EqV;
+    if (Cmp == "gt" || Cmp == "hi")
+      return !LtU && !EqV;
+    if (Cmp == "ge" || Cmp == "hs")
+      return !LtU;
     return std::nullopt;
   };
   const int64_t Cap = 1 << 20;
@@ -1739,9 +1810,12 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   for (int64_t K = 1;; ++K) {
     int64_t V = *Init + (K - 1 + (Post ? 1 : 0)) * StepV;
     auto T = Test(V);
-    if (!T) return std::nullopt;
-    if (*T != ContinueWhen) break;
-    if (++Passes > Cap) return std::nullopt;
+    if (!T)
+      return std::nullopt;
+    if (*T != ContinueWhen)
+      break;
+    if (++Passes > Cap)
+      return std::nullopt;
   }
   double Trip = BottomTested ? Passes + 1 : Passes;
   return std::max(Trip, 0.0);
@@ -1848,9 +1922,12 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
   };
   auto SpaceOf = [&](StringRef Sp) {
     return StringSwitch<AddrSpace>(Sp)
-        .Case("global", AddrSpace::Global).Case("shared", AddrSpace::Shared)
-        .Case("local", AddrSpace::Local).Case("const", AddrSpace::Const)
-        .Case("param", AddrSpace::Param).Default(AddrSpace::Generic);
+        .Case("global", AddrSpace::Global)
+        .Case("shared", AddrSpace::Shared)
+        .Case("local", AddrSpace::Local)
+        .Case("const", AddrSpace::Const)
+        .Case("param", AddrSpace::Param)
+        .Default(AddrSpace::Generic);
   };
 
   if (Base == "add" || Base == "sub" || Base == "mul") {
@@ -1943,9 +2020,9 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
   } else if (Base == "atom" || Base == "red") {
     bool Shared = Space() == "shared";
     Add(Shared ? OpClass::AtomicShared : OpClass::AtomicGlobal);
-    AddAccess(Shared ? AddrSpace::Shared
-                     : Space() == "global" ? AddrSpace::Global
-                                           : AddrSpace::Generic,
+    AddAccess(Shared                ? AddrSpace::Shared
+              : Space() == "global" ? AddrSpace::Global
+                                    : AddrSpace::Generic,
               Base == "red", true, MemBytes(), AddrOp);
   } else if (Base == "ld" || Base == "ldu" || Base == "st") {
     bool Store = Base == "st";
@@ -1982,24 +2059,26 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
     if (I.Mods.size() > 2 && I.Mods[1] == "async" && I.Mods[2] != "bulk" &&
         I.Mods[2] != "commit_group" && I.Mods[2] != "wait_group" &&
         I.Mods[2] != "wait_all" && I.Mods[2] != "mbarrier") {
-      unsigned Bytes = I.Ops.size() >= 3 && I.Ops[2].Kind == Operand::Imm
-                           ? (unsigned)std::clamp<int64_t>(I.Ops[2].Value, 1, 16)
-                           : 16;
+      unsigned Bytes =
+          I.Ops.size() >= 3 && I.Ops[2].Kind == Operand::Imm
+              ? (unsigned)std::clamp<int64_t>(I.Ops[2].Value, 1, 16)
+              : 16;
       Add(OpClass::LoadGlobal);
       Add(OpClass::StoreShared);
       AddAccess(AddrSpace::Global, false, false, Bytes,
                 I.Ops.size() >= 2 ? &I.Ops[1] : nullptr);
       AddAccess(AddrSpace::Shared, true, false, Bytes,
                 I.Ops.empty() ? nullptr : &I.Ops[0]);
-    } else if (I.Mods.size() > 2 && (I.Mods[2] == "wait_group" ||
-                                     I.Mods[2] == "wait_all")) {
+    } else if (I.Mods.size() > 2 &&
+               (I.Mods[2] == "wait_group" || I.Mods[2] == "wait_all")) {
       Add(OpClass::Barrier);
     } else {
       Add(OpClass::Other);
       if (I.Mods.size() > 2 && I.Mods[2] == "bulk")
         S.Warnings.push_back(formatv("{0}PTX line {1}: bulk asynchronous "
                                      "copies (TMA) are not modelled",
-                                     where(), I.PtxLine).str());
+                                     where(), I.PtxLine)
+                                 .str());
     }
   } else if (Base == "mma" || Base == "wgmma" ||
              (Base == "wmma" && I.Mods.size() > 1 && I.Mods[1] == "mma")) {
@@ -2013,7 +2092,9 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
       unsigned A, B, C;
       if (Md.size() > 4 && Md[0] == 'm' &&
           sscanf(Md.str().c_str(), "m%un%uk%u", &A, &B, &C) == 3) {
-        Mm = A; Nn = B; Kk = C;
+        Mm = A;
+        Nn = B;
+        Kk = C;
       }
     }
     StringRef AType;
@@ -2024,7 +2105,8 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
     else if (!Types.empty())
       AType = Types[0];
     std::string TT = StringSwitch<std::string>(AType)
-                         .Cases({"u8", "s8"}, "s8").Cases({"u4", "s4"}, "s4")
+                         .Cases({"u8", "s8"}, "s8")
+                         .Cases({"u4", "s4"}, "s4")
                          .Cases({"e4m3", "e5m2"}, "fp8")
                          .Default(AType.str());
     double Flops = 2.0 * Mm * Nn * Kk;
@@ -2034,7 +2116,8 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
     if (Flops == 0)
       S.Warnings.push_back(formatv("{0}PTX line {1}: tensor instruction "
                                    "without a shape; FLOPs not counted",
-                                   where(), I.PtxLine).str());
+                                   where(), I.PtxLine)
+                               .str());
     S.TensorFlops += PerThread * W;
     S.TensorByType[TT] += PerThread * W;
   } else if (Base == "wmma") { // load / store
@@ -2045,7 +2128,9 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
       unsigned A, B, C;
       if (Md.size() > 4 && Md[0] == 'm' &&
           sscanf(Md.str().c_str(), "m%un%uk%u", &A, &B, &C) == 3) {
-        Mm = A; Nn = B; Kk = C;
+        Mm = A;
+        Nn = B;
+        Kk = C;
       }
     }
     uint64_t Elems = Frag == "a"   ? uint64_t(Mm) * Kk
@@ -2077,8 +2162,8 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
              Base == "exit") {
     Add(OpClass::Branch);
     if (Base == "bra" && !I.Guard.empty())
-      if (int P = regId(I.Guard); P >= 0 && (Taints[P] & (TTidX | TTidY |
-                                                            TTidZ | TLane)))
+      if (int P = regId(I.Guard);
+          P >= 0 && (Taints[P] & (TTidX | TTidY | TTidZ | TLane)))
         ++S.DivergentBranches;
   } else if (Base == "call") {
     Add(OpClass::Branch);
@@ -2108,7 +2193,8 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
     ++S.UnknownInstrs;
     S.Warnings.push_back(formatv("{0}PTX line {1}: unknown instruction '{2}' "
                                  "counted as other",
-                                 where(), I.PtxLine, I.Opcode).str());
+                                 where(), I.PtxLine, I.Opcode)
+                             .str());
   }
 }
 
@@ -2149,7 +2235,8 @@ FuncSummary FunctionAnalysis::run() {
                                  I.Ops[1].Name.empty() ? "?" : I.Ops[1].Name,
                                  I.Ops[2].Kind == Operand::Imm
                                      ? std::to_string(I.Ops[2].Value)
-                                     : I.Ops[2].Name.str()).str();
+                                     : I.Ops[2].Name.str())
+                             .str();
         }
       if ((StepTaint & TNTid) && (StepTaint & TNCtaId)) {
         R.GridStride = true;
@@ -2160,8 +2247,8 @@ FuncSummary FunctionAnalysis::run() {
         if (L.ConstBound && *L.ConstBound > 0) {
           // A block-stride loop over a constant range: resolved at the
           // profile's reference block size (docs/MODEL.md).
-          R.Trip = std::max(1.0, std::ceil(double(*L.ConstBound) /
-                                           PTXReferenceBlockThreads));
+          R.Trip = std::max(
+              1.0, std::ceil(double(*L.ConstBound) / PTXReferenceBlockThreads));
           R.Guessed = false;
           R.Symbolic = formatv("{0} / blockDim.x", *L.ConstBound).str();
           L.Trip = R.Trip;
@@ -2169,14 +2256,23 @@ FuncSummary FunctionAnalysis::run() {
         }
       }
       S.Guesses.push_back(
-          formatv("{0}loop at {1}{2} (depth {3}): trip count unknown{4}, "
-                  "assumed {5}",
-                  where(), R.Line ? "line " : "PTX line ",
-                  R.Line ? R.Line : Instrs.empty() ? 0 : Instrs[H.Begin < Instrs.size() ? H.Begin : 0]->PtxLine,
-                  R.Depth,
-                  R.GridStride ? " (grid-stride)"
-                  : R.DependsOnBlockDim ? " (block-stride)" : "",
-                  formatv("{0}", Opts.DefaultTripCount == std::floor(Opts.DefaultTripCount) ? std::to_string((long long)Opts.DefaultTripCount) : std::to_string(Opts.DefaultTripCount))).str());
+          formatv(
+              "{0}loop at {1}{2} (depth {3}): trip count unknown{4}, "
+              "assumed {5}",
+              where(), R.Line ? "line " : "PTX line ",
+              R.Line ? R.Line
+              : Instrs.empty()
+                  ? 0
+                  : Instrs[H.Begin < Instrs.size() ? H.Begin : 0]->PtxLine,
+              R.Depth,
+              R.GridStride          ? " (grid-stride)"
+              : R.DependsOnBlockDim ? " (block-stride)"
+                                    : "",
+              formatv("{0}",
+                      Opts.DefaultTripCount == std::floor(Opts.DefaultTripCount)
+                          ? std::to_string((long long)Opts.DefaultTripCount)
+                          : std::to_string(Opts.DefaultTripCount)))
+              .str());
     }
     L.Trip = R.Trip;
   }
@@ -2291,14 +2387,16 @@ Expected<PTXModule> parsePTXModule(StringRef Text, StringRef FileName,
         if (It == FuncIdx.end())
           T.Warnings.push_back(formatv("{0}: call to {1} whose body is not in "
                                        "the module; counted as one branch",
-                                       Funcs[I].Name, Callee).str());
+                                       Funcs[I].Name, Callee)
+                                   .str());
         continue;
       }
       unsigned C = It->second;
       if (State[C] == 1) {
         Recursive[I] = true;
         T.Warnings.push_back(formatv("{0}: recursive call to {1} not weighted",
-                                     Funcs[I].Name, Callee).str());
+                                     Funcs[I].Name, Callee)
+                                 .str());
         continue;
       }
       if (State[C] == 0)

@@ -30,12 +30,18 @@ void printAxes(raw_ostream &OS, const std::array<bool, 3> &A) {
 }
 const char *spaceName(AddrSpace S) {
   switch (S) {
-  case AddrSpace::Generic: return "generic";
-  case AddrSpace::Global: return "global";
-  case AddrSpace::Shared: return "shared";
-  case AddrSpace::Const: return "const";
-  case AddrSpace::Local: return "local";
-  case AddrSpace::Param: return "param";
+  case AddrSpace::Generic:
+    return "generic";
+  case AddrSpace::Global:
+    return "global";
+  case AddrSpace::Shared:
+    return "shared";
+  case AddrSpace::Const:
+    return "const";
+  case AddrSpace::Local:
+    return "local";
+  case AddrSpace::Param:
+    return "param";
   }
   return "invalid";
 }
@@ -104,7 +110,9 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
   }
   for (const MemAccess &A : P.Accesses) {
     OS << "  access: " << spaceName(A.Space) << ' '
-       << (A.IsAtomic ? "atomic" : A.IsStore ? "store" : "load")
+       << (A.IsAtomic  ? "atomic"
+           : A.IsStore ? "store"
+                       : "load")
        << " bytes=" << A.Bytes << " count=" << Num{A.Count}
        << " pattern=" << accessPatternName(A.Pattern)
        << " stride=" << A.StrideBytes;

@@ -101,8 +101,8 @@ Error makeTemp(StringRef Suffix, TempFile &T) {
   int FD;
   if (std::error_code EC =
           sys::fs::createTemporaryFile("flipflop-ptxas", Suffix, FD, T.Path))
-    return createStringError(EC, "cannot create a temporary file: " +
-                                     EC.message());
+    return createStringError(EC,
+                             "cannot create a temporary file: " + EC.message());
   sys::Process::SafelyCloseFileDescriptor(FD);
   return Error::success();
 }
@@ -110,8 +110,8 @@ Error makeTemp(StringRef Suffix, TempFile &T) {
 
 std::vector<PtxasKernelInfo> parsePtxasOutput(StringRef Text) {
   std::vector<PtxasKernelInfo> Out;
-  int Current = -1;     // entry the next "Used" line belongs to
-  int Properties = -1;  // entry the next properties line belongs to
+  int Current = -1;    // entry the next "Used" line belongs to
+  int Properties = -1; // entry the next properties line belongs to
   bool InProperties = false;
   SmallVector<StringRef, 64> Lines;
   Text.split(Lines, '\n');
@@ -205,11 +205,13 @@ Expected<std::vector<PtxasKernelInfo>> runPtxas(StringRef PTX,
     size_t P = PTX.find(".target");
     if (P != StringRef::npos) {
       StringRef Rest = PTX.substr(P + 7).ltrim(" \t");
-      Arch = Rest.take_while([](char C) { return isAlnum(C) || C == '_'; }).str();
+      Arch =
+          Rest.take_while([](char C) { return isAlnum(C) || C == '_'; }).str();
     }
     if (Arch.empty())
-      return createStringError(inconvertibleErrorCode(),
-                               "no .target in the PTX and no architecture given");
+      return createStringError(
+          inconvertibleErrorCode(),
+          "no .target in the PTX and no architecture given");
   }
   CacheKey Key{xxh3_64bits(PTX), Arch, Opts.MaxRegCount};
   {
@@ -223,15 +225,17 @@ Expected<std::vector<PtxasKernelInfo>> runPtxas(StringRef PTX,
     return Ptxas.takeError();
   TempFile In, Obj, Out, Err;
   for (auto [Suffix, T] : {std::pair<StringRef, TempFile *>{"ptx", &In},
-                           {"cubin", &Obj}, {"out", &Out}, {"err", &Err}})
+                           {"cubin", &Obj},
+                           {"out", &Out},
+                           {"err", &Err}})
     if (Error E = makeTemp(Suffix, *T))
       return E;
   {
     std::error_code EC;
     raw_fd_ostream OS(In.Path, EC);
     if (EC)
-      return createStringError(EC, "cannot write " + In.Path + ": " +
-                                       EC.message());
+      return createStringError(EC,
+                               "cannot write " + In.Path + ": " + EC.message());
     OS << PTX;
   }
   std::string ArchArg = "-arch=" + Arch;

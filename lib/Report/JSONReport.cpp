@@ -1,4 +1,5 @@
-//===- JSONReport.cpp - The versioned JSON report --------------------------===//
+//===- JSONReport.cpp - The versioned JSON report
+//--------------------------===//
 #include "flipflop/Report/JSONReport.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -70,21 +71,18 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
   json::Object Profile{
       {"source", K.Source},
       {"ops", std::move(Ops)},
-      {"flops",
-       json::Object{{"fp32", round10(K.Flops32)},
-                    {"fp64", round10(K.Flops64)},
-                    {"fp16", round10(K.Flops16)},
-                    {"tensor", round10(K.TensorFlops)}}},
+      {"flops", json::Object{{"fp32", round10(K.Flops32)},
+                             {"fp64", round10(K.Flops64)},
+                             {"fp16", round10(K.Flops16)},
+                             {"tensor", round10(K.TensorFlops)}}},
       {"tensor_type", K.TensorType},
-      {"bytes",
-       json::Object{{"global_read", round10(K.GlobalBytesRead)},
-                    {"global_written", round10(K.GlobalBytesWritten)},
-                    {"global_sectors", round10(K.GlobalSectorBytes)},
-                    {"shared", round10(K.SharedBytes)},
-                    {"local", round10(K.LocalBytes)}}},
-      {"intensity",
-       json::Object{{"dram", round10(K.arithmeticIntensity())},
-                    {"shared", round10(K.sharedIntensity())}}},
+      {"bytes", json::Object{{"global_read", round10(K.GlobalBytesRead)},
+                             {"global_written", round10(K.GlobalBytesWritten)},
+                             {"global_sectors", round10(K.GlobalSectorBytes)},
+                             {"shared", round10(K.SharedBytes)},
+                             {"local", round10(K.LocalBytes)}}},
+      {"intensity", json::Object{{"dram", round10(K.arithmeticIntensity())},
+                                 {"shared", round10(K.sharedIntensity())}}},
       {"loops", static_cast<int64_t>(K.Loops.size())},
       {"guesses", std::move(Guesses)},
       {"warnings", std::move(Warnings)},
@@ -265,14 +263,13 @@ Error writeJSONFile(const json::Value &V, StringRef Path) {
       std::error_code EC = OS.error();
       OS.clear_error();
       sys::fs::remove(Tmp);
-      return createStringError(EC, "cannot write " + Tmp + ": " +
-                                       EC.message());
+      return createStringError(EC, "cannot write " + Tmp + ": " + EC.message());
     }
   }
   if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
     sys::fs::remove(Tmp);
-    return createStringError(EC, "cannot rename " + Tmp + " to " + Path +
-                                     ": " + EC.message());
+    return createStringError(EC, "cannot rename " + Tmp + " to " + Path + ": " +
+                                     EC.message());
   }
   return Error::success();
 }
@@ -282,8 +279,7 @@ Error writeJSONFile(const json::Value &V, StringRef Path) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-bool readDims(const json::Value &V, std::array<unsigned, 3> &D,
-              json::Path P) {
+bool readDims(const json::Value &V, std::array<unsigned, 3> &D, json::Path P) {
   const json::Array *A = V.getAsArray();
   if (!A || A->size() != 3) {
     P.report("expected an array of 3 integers");

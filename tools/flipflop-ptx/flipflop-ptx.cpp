@@ -147,15 +147,15 @@ void printRow(size_t I, const Prediction &P, raw_ostream &OS) {
   OS << format("  %5zu  %-10s %4u  %6.0f  %5.3f  %12.6g  %8.1f  %12.6g  %6.0f  "
                "%-9s %s\n",
                I, dimsStr(P.Config.Block).c_str(), P.Config.MinBlocksPerSM,
-               limitOf(P), P.Occ.Occupancy, P.TimeS, P.AvgPowerW,
-               P.EnergyJ, P.ClockMHz, bottleneckName(P.Bound),
+               limitOf(P), P.Occ.Occupancy, P.TimeS, P.AvgPowerW, P.EnergyJ,
+               P.ClockMHz, bottleneckName(P.Bound),
                occLimiterName(P.Occ.Limiter));
 }
 
 void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
                 raw_ostream &OS) {
-  OS << "kernel " << K.DisplayName << " [" << K.File << ":" << K.Line
-     << "] on " << G.Name << "\n";
+  OS << "kernel " << K.DisplayName << " [" << K.File << ":" << K.Line << "] on "
+     << G.Name << "\n";
   OS << "  resources: " << K.Res.Registers << " registers ("
      << (K.Res.RegistersExact ? "ptxas" : "estimated") << "), "
      << K.Res.StaticSharedBytes << " B static shared"
@@ -189,8 +189,7 @@ void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
     OS << format("    %-21s #%-5zu block %-10s min-blocks %-2u power %4.0f W  "
                  "time %.6g s  energy %.6g J\n",
                  Labels[I], Idx[I], dimsStr(P.Config.Block).c_str(),
-                 P.Config.MinBlocksPerSM, limitOf(P), P.TimeS,
-                 P.EnergyJ);
+                 P.Config.MinBlocksPerSM, limitOf(P), P.TimeS, P.EnergyJ);
     if (!Why[I]->empty())
       OS << "      " << *Why[I] << "\n";
   }
@@ -227,9 +226,9 @@ void printCSV(const KernelProfile &K, const SweepResult &R, raw_ostream &OS) {
        << format(",%g,%.6g,%u,%u,%.6g,%.6g,%.6g,%.6g", limitOf(P),
                  P.Occ.Occupancy, P.Occ.BlocksPerSM, P.RegsPerThread, P.TimeS,
                  P.AvgPowerW, P.EnergyJ, P.ClockMHz)
-       << ',' << bottleneckName(P.Bound) << ','
-       << occLimiterName(P.Occ.Limiter) << ',' << (P.Valid ? 1 : 0) << ','
-       << (InPareto[I] ? 1 : 0) << ',' << Picks << "\n";
+       << ',' << bottleneckName(P.Bound) << ',' << occLimiterName(P.Occ.Limiter)
+       << ',' << (P.Valid ? 1 : 0) << ',' << (InPareto[I] ? 1 : 0) << ','
+       << Picks << "\n";
   }
 }
 } // namespace
@@ -293,9 +292,8 @@ int main(int argc, char **argv) {
     Kernels = M->Kernels;
   }
 
-  auto GPU = resolveGPU(!SpecFile.empty() ? StringRef(SpecFile)
-                                          : StringRef(GPUName),
-                        M->Target);
+  auto GPU = resolveGPU(
+      !SpecFile.empty() ? StringRef(SpecFile) : StringRef(GPUName), M->Target);
   if (!GPU)
     fail(toString(GPU.takeError()));
 

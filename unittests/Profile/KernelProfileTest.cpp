@@ -102,22 +102,22 @@ TEST(KernelProfile, FinalizeAggregates) {
   K.Accesses.push_back(access(AddrSpace::Global, false, false, 4, 10,
                               AccessPattern::Coalesced, 4));
   // B: 2 stores of 8 B at a 64 B stride: 16 B written, 32 sectors -> 64 B.
-  K.Accesses.push_back(access(AddrSpace::Global, true, false, 8, 2,
-                              AccessPattern::Strided, 64));
+  K.Accesses.push_back(
+      access(AddrSpace::Global, true, false, 8, 2, AccessPattern::Strided, 64));
   // C: 1 atomic of 4 B, unknown pattern: 4 B read + 4 B written, 32 B.
-  K.Accesses.push_back(access(AddrSpace::Global, false, true, 4, 1,
-                              AccessPattern::Unknown, 0));
+  K.Accesses.push_back(
+      access(AddrSpace::Global, false, true, 4, 1, AccessPattern::Unknown, 0));
   // D: 5 shared loads with 4-way conflicts: 20 B, 20 wavefronts.
-  MemAccess D = access(AddrSpace::Shared, false, false, 4, 5,
-                       AccessPattern::Strided, 16);
+  MemAccess D =
+      access(AddrSpace::Shared, false, false, 4, 5, AccessPattern::Strided, 16);
   D.BankConflictWays = 4;
   K.Accesses.push_back(D);
   // E: 3 local stores of 4 B: 12 B.
-  K.Accesses.push_back(access(AddrSpace::Local, true, false, 4, 3,
-                              AccessPattern::Uniform, 0));
+  K.Accesses.push_back(
+      access(AddrSpace::Local, true, false, 4, 3, AccessPattern::Uniform, 0));
   // F: a loop-invariant uniform load run 8 times: 32 B read, 1 sector once.
-  MemAccess F = access(AddrSpace::Global, false, false, 4, 8,
-                       AccessPattern::Uniform, 0);
+  MemAccess F =
+      access(AddrSpace::Global, false, false, 4, 8, AccessPattern::Uniform, 0);
   F.LoopInvariant = true;
   K.Accesses.push_back(F);
   K.Flops32 = 274;

@@ -70,12 +70,12 @@ $L__done:
   EXPECT_EQ(K.Bounds.MinCTAsPerSM, 4u);
   EXPECT_EQ(K.Bounds.MaxNReg, 64u);
   EXPECT_EQ(K.op(OpClass::FP32), 2);
-  EXPECT_EQ(K.Flops32, 3);       // add 1 + fma 2
+  EXPECT_EQ(K.Flops32, 3); // add 1 + fma 2
   EXPECT_EQ(K.op(OpClass::LoadGlobal), 1);
   EXPECT_EQ(K.op(OpClass::StoreGlobal), 1);
   EXPECT_EQ(K.op(OpClass::LoadParam), 2);
-  EXPECT_EQ(K.op(OpClass::IntMul), 1);   // mul.wide
-  EXPECT_EQ(K.op(OpClass::Branch), 2);   // bra + ret
+  EXPECT_EQ(K.op(OpClass::IntMul), 1); // mul.wide
+  EXPECT_EQ(K.op(OpClass::Branch), 2); // bra + ret
   ASSERT_EQ(K.Accesses.size(), 2u);
   // 16 B per lane at a 16 B lane stride: coalesced.
   EXPECT_EQ(K.Accesses[0].Bytes, 16u);
@@ -100,16 +100,20 @@ std::string loopKernel(StringRef Init, StringRef Step, StringRef Cmp,
   .reg .pred %p<2>;
   .reg .b32 %r<4>;
   .reg .f32 %f<3>;
-  mov.u32 %r1, )" + Init + R"(;
+  mov.u32 %r1, )" +
+          Init + R"(;
   mov.f32 %f1, 0f00000000;
 $L__loop:
   fma.rn.f32 %f1, %f1, %f1, %f1;
-  )" + Step + R"(
-  setp.)" + Cmp + " %p1, %r1, " + Bound + R"(;
+  )" + Step +
+          R"(
+  setp.)" +
+          Cmp + " %p1, %r1, " + Bound + R"(;
   @%p1 bra $L__loop;
   ret;
 }
-)").str();
+)")
+      .str();
 }
 
 TEST(PTXParser, CountedLoops) {
@@ -117,11 +121,11 @@ TEST(PTXParser, CountedLoops) {
     const char *Init, *Step, *Cmp, *Bound;
     double Trip;
   } Cases[] = {
-      {"0", "add.s32 %r1, %r1, 1;", "lt.s32", "10", 10},   // 0..9
-      {"0", "add.s32 %r1, %r1, 4;", "ne.s32", "64", 16},   // 4,8..64
-      {"20", "sub.s32 %r1, %r1, 2;", "gt.s32", "0", 10},   // 20..2
-      {"0", "add.s32 %r1, %r1, 3;", "lt.u32", "10", 4},    // 0,3,6,9
-      {"5", "add.s32 %r1, %r1, 1;", "le.s32", "5", 1},     // single trip
+      {"0", "add.s32 %r1, %r1, 1;", "lt.s32", "10", 10}, // 0..9
+      {"0", "add.s32 %r1, %r1, 4;", "ne.s32", "64", 16}, // 4,8..64
+      {"20", "sub.s32 %r1, %r1, 2;", "gt.s32", "0", 10}, // 20..2
+      {"0", "add.s32 %r1, %r1, 3;", "lt.u32", "10", 4},  // 0,3,6,9
+      {"5", "add.s32 %r1, %r1, 1;", "le.s32", "5", 1},   // single trip
   };
   for (const Case &C : Cases) {
     PTXModule M = parseOK(loopKernel(C.Init, C.Step, C.Cmp, C.Bound));
@@ -138,8 +142,8 @@ TEST(PTXParser, CountedLoops) {
 }
 
 TEST(PTXParser, UnknownTripIsGuessed) {
-  PTXModule M = parseOK(loopKernel("0", "add.s32 %r1, %r1, 1;", "lt.s32",
-                                   "%r2"));
+  PTXModule M =
+      parseOK(loopKernel("0", "add.s32 %r1, %r1, 1;", "lt.s32", "%r2"));
   const KernelProfile &K = M.Kernels[0];
   ASSERT_EQ(K.Loops.size(), 1u);
   EXPECT_TRUE(K.Loops[0].Guessed);
@@ -207,7 +211,7 @@ $L__exit:
   const KernelProfile &K = M.Kernels[0];
   ASSERT_EQ(K.Loops.size(), 2u);
   EXPECT_EQ(K.Loops[0].Depth, 1u);
-  EXPECT_EQ(K.Loops[0].Trip, 3);  // top-tested: body runs 3 times
+  EXPECT_EQ(K.Loops[0].Trip, 3); // top-tested: body runs 3 times
   EXPECT_EQ(K.Loops[1].Depth, 2u);
   EXPECT_EQ(K.Loops[1].Trip, 4);
   EXPECT_EQ(K.op(OpClass::FP64), 12);
@@ -425,8 +429,8 @@ TEST(PTXParser, PrefixesNeverCrash) {
 }
 
 TEST(PTXParser, PrinterIsStable) {
-  PTXModule M = parseOK(loopKernel("0", "add.s32 %r1, %r1, 1;", "lt.s32",
-                                   "10"));
+  PTXModule M =
+      parseOK(loopKernel("0", "add.s32 %r1, %r1, 1;", "lt.s32", "10"));
   std::string A, B;
   raw_string_ostream OA(A), OB(B);
   printProfile(M.Kernels[0], OA);

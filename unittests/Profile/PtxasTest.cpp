@@ -33,7 +33,8 @@ ptxas info    : Used 32 registers, 1024 bytes smem, 356 bytes cmem[0], 8 bytes c
 )";
 
 // CUDA 12.x style with a maxrregcount warning and sm_90a.
-const char *Cuda12 = R"(ptxas warning : For profile sm_90a adjusting per thread register count of 16 to lower bound of 24
+const char *Cuda12 =
+    R"(ptxas warning : For profile sm_90a adjusting per thread register count of 16 to lower bound of 24
 ptxas info    : Overriding maximum register limit 256 for '_Z1kv' with  24 of maxrregcount option
 ptxas info    : 11 bytes gmem
 ptxas info    : Compiling entry function '_Z1kv' for 'sm_90a'
@@ -83,9 +84,9 @@ TEST(Ptxas, ParsesCuda12) {
 TEST(Ptxas, IgnoresGarbage) {
   EXPECT_TRUE(parsePtxasOutput("").empty());
   EXPECT_TRUE(parsePtxasOutput("ptxas info : Used 5 registers\n").empty());
-  auto Infos = parsePtxasOutput(
-      "ptxas info : Compiling entry function 'k' for 'sm_80'\n"
-      "ptxas info : Used registers, used x barriers\n");
+  auto Infos =
+      parsePtxasOutput("ptxas info : Compiling entry function 'k' for 'sm_80'\n"
+                       "ptxas info : Used registers, used x barriers\n");
   ASSERT_EQ(Infos.size(), 1u);
   EXPECT_FALSE(Infos[0].HasRegisters);
 }

@@ -11,8 +11,8 @@ using namespace llvm;
 
 namespace {
 
-Prediction pred(unsigned BX, unsigned BY, unsigned MinB, double Limit,
-                double T, double E) {
+Prediction pred(unsigned BX, unsigned BY, unsigned MinB, double Limit, double T,
+                double E) {
   Prediction P;
   P.Config.Block = {BX, BY, 1};
   P.Config.Grid = {1024, 1, 1};

@@ -41,8 +41,8 @@ struct PTXParseOptions {
 /// A parsed PTX module: its header and one profile per kernel (.entry with a
 /// body), in file order.
 struct PTXModule {
-  std::string Version;     ///< ".version", e.g. "8.8".
-  std::string Target;      ///< First ".target" item, e.g. "sm_80".
+  std::string Version; ///< ".version", e.g. "8.8".
+  std::string Target;  ///< First ".target" item, e.g. "sm_80".
   unsigned AddressSize = 64;
   std::vector<KernelProfile> Kernels;
   std::vector<std::string> Functions; ///< .func bodies defined in the module.

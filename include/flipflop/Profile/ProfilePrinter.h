@@ -1,4 +1,5 @@
-//===- flipflop/Profile/ProfilePrinter.h - Text form of a profile -*- C++ -*-===//
+//===- flipflop/Profile/ProfilePrinter.h - Text form of a profile -*- C++
+//-*-===//
 //
 // A stable, line-oriented text form of a KernelProfile for FileCheck tests and
 // --dump-profile: one "key: value" fact per line, zero op classes omitted,

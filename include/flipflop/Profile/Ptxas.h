@@ -21,14 +21,14 @@ namespace flipflop {
 /// What ptxas -v says about one entry function.
 struct PtxasKernelInfo {
   std::string Name;
-  std::string Arch;            ///< "sm_80" as ptxas names it.
+  std::string Arch; ///< "sm_80" as ptxas names it.
   unsigned Registers = 0;
   unsigned SpillStoreBytes = 0, SpillLoadBytes = 0;
   unsigned StackFrameBytes = 0;
-  unsigned SharedBytes = 0;    ///< Static shared memory ("N bytes smem").
+  unsigned SharedBytes = 0; ///< Static shared memory ("N bytes smem").
   unsigned Barriers = 0;
   unsigned ConstBank0Bytes = 0; ///< "N bytes cmem[0]" (kernel parameters).
-  bool HasRegisters = false;   ///< A "Used N registers" line was seen.
+  bool HasRegisters = false;    ///< A "Used N registers" line was seen.
 };
 
 /// Parses the text ptxas -v prints (stdout and stderr together). Lines it
@@ -40,16 +40,16 @@ std::vector<PtxasKernelInfo> parsePtxasOutput(llvm::StringRef Text);
 llvm::Expected<std::string> findPtxas(llvm::StringRef Explicit = "");
 
 struct PtxasOptions {
-  std::string PtxasPath;  ///< Empty: findPtxas().
-  std::string Arch;       ///< "sm_80"; empty: the PTX's .target.
+  std::string PtxasPath;    ///< Empty: findPtxas().
+  std::string Arch;         ///< "sm_80"; empty: the PTX's .target.
   unsigned MaxRegCount = 0; ///< -maxrregcount (0: none).
 };
 
 /// Runs ptxas -arch=ARCH -v [-maxrregcount=N] on \p PTX (no shell, temporary
 /// files) and returns one record per entry function. Results are cached in
 /// memory by (hash of the PTX, arch, maxreg), so nothing runs twice.
-llvm::Expected<std::vector<PtxasKernelInfo>>
-runPtxas(llvm::StringRef PTX, const PtxasOptions &Opts);
+llvm::Expected<std::vector<PtxasKernelInfo>> runPtxas(llvm::StringRef PTX,
+                                                      const PtxasOptions &Opts);
 
 /// Number of ptxas processes started so far (for tests of the cache).
 unsigned ptxasInvocations();

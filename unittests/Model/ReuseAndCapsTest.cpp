@@ -1,0 +1,64 @@
+//===- ReuseAndCapsTest.cpp - Inter-block reuse and ptxas cap facts -------===//
+#include "ModelTestUtil.h"
+
+#include "flipflop/Model/Model.h"
+#include "gtest/gtest.h"
+
+using namespace flipflop;
+using namespace flipflop::test;
+
+namespace {
+
+// A load that other blocks also read moves (1 - hit rate) of its sectors
+// from DRAM; the rest hits in L2. With the copy kernel's load marked reused,
+// DRAM bytes per thread fall from 4 (load) + 4 (store) = 8 to
+// 4 * (1 - 0.9) + 4 = 4.4, while L2 bytes stay 8.
+TEST(InterBlockReuse, DramBytesScaleByMissRate) {
+  GPUSpec G = handGPU();
+  KernelProfile Plain = copyKernel();
+  KernelProfile Reused = copyKernel();
+  Reused.Accesses[0].ReusedAcrossBlocks = true;
+  LaunchConfig C;
+  C.Block = {256, 1, 1};
+  C.TotalThreads = 1 << 20;
+  Prediction P0 = predict(Plain, G, C);
+  Prediction P1 = predict(Reused, G, C);
+  ASSERT_TRUE(P0.Valid && P1.Valid);
+  double Threads = double(C.TotalThreads);
+  EXPECT_NEAR(P0.DramBytes / Threads, 8.0, 1e-9);
+  EXPECT_NEAR(P1.DramBytes / Threads, 4.4, 1e-9);
+  EXPECT_NEAR(P1.L2Bytes / Threads, 8.0, 1e-9);
+  // Less DRAM traffic is never slower.
+  EXPECT_LE(P1.TimeS, P0.TimeS);
+}
+
+// A register cap below the kernel's need: without ptxas facts the model
+// estimates spills; with a ptxas fact saying the cap spills nothing, there
+// is no spill traffic at all; with a fact of 64 spill bytes per pass the
+// traffic is that fact's.
+TEST(CapFacts, PtxasFactReplacesSpillEstimate) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel(1000);
+  K.Res.Registers = 128; // Needs 128; min-blocks 4 of 256 threads caps at 64.
+  LaunchConfig C;
+  C.Block = {256, 1, 1};
+  C.MinBlocksPerSM = 4;
+  C.TotalThreads = 1 << 20;
+  Prediction Est = predict(K, G, C);
+  ASSERT_TRUE(Est.Valid);
+  ASSERT_EQ(Est.RegsPerThread, 64u);
+  EXPECT_GT(Est.SpillBytesPerThread, 0);
+
+  K.CapFacts.push_back({64, 64, 0, 0});
+  Prediction NoSpill = predict(K, G, C);
+  EXPECT_EQ(NoSpill.SpillBytesPerThread, 0);
+  EXPECT_LE(NoSpill.TimeS, Est.TimeS);
+
+  K.CapFacts[0].SpillStoreBytes = 32;
+  K.CapFacts[0].SpillLoadBytes = 32;
+  Prediction Spill = predict(K, G, C);
+  // 64 bytes of spill traffic per pass, no loops: 16 accesses of 4 bytes.
+  EXPECT_NEAR(Spill.SpillBytesPerThread, 64.0, 1e-9);
+}
+
+} // namespace
