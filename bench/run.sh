@@ -10,6 +10,8 @@
 #   --output      where the report goes (default: docs/PERFORMANCE.md)
 #   --no-build    use the build directory as it is (the CMake target
 #                 flipflop-bench builds first, then calls this)
+#   --report-only rewrite the report from the last run's results in
+#                 $BUILD/bench-results (no build, no measurement)
 #
 # Environment: CLANG (default /usr/lib/llvm-22/bin/clang++), CUDA_PATH
 # (default /usr/local/cuda), JOBS (ninja -j, default 1), and extra arguments
@@ -24,13 +26,15 @@ OUTPUT="$ROOT/docs/PERFORMANCE.md"
 QUICK=()
 MODE=default
 BUILD_IT=1
+REPORT_ONLY=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=(--quick); MODE=quick ;;
     --build-dir) BUILD="$(realpath -m "$2")"; shift ;;
     --output) OUTPUT="$(realpath -m "$2")"; shift ;;
     --no-build) BUILD_IT=0 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --report-only) REPORT_ONLY=1 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -47,6 +51,21 @@ for t in "$CLANG" "$CUDA_PATH/bin/ptxas" python3 cmake ninja; do
   fi
 done
 
+OUT="$BUILD/bench-results"
+rel() { # prints a command with the repository and build paths shortened
+  local s="$*"
+  s="${s//$BUILD/\$BUILD}"
+  s="${s//$ROOT\//}"
+  printf '%s' "$s"
+}
+
+if [ "$REPORT_ONLY" = 1 ]; then
+  [ -f "$OUT/meta.env" ] || { echo "run.sh: no earlier results in $OUT" >&2; exit 1; }
+  # shellcheck disable=SC1091
+  . "$OUT/meta.env"
+  python3 "$ROOT/bench/compile-overhead/compile_overhead.py" \
+    --render "$OUT/compile-overhead.json" --markdown "$OUT/compile-overhead.md"
+else
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 STARTED="$(date -u '+%Y-%m-%d %H:%M UTC')"
 
@@ -64,7 +83,6 @@ for f in "$PLUGIN" "$FFPTX" "$SWEEP"; do
   [ -e "$f" ] || { echo "run.sh: build did not produce $f" >&2; exit 1; }
 done
 
-OUT="$BUILD/bench-results"
 mkdir -p "$OUT"
 
 # --- Benchmarks ---------------------------------------------------------------
@@ -87,14 +105,15 @@ echo "run.sh: model sweep" >&2
 "${SW_CMD[@]}" > "$OUT/model-sweep.txt"
 
 LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
+CMDS="$(rel "${CO_CMD[@]}")
+$(rel "${AN_CMD[@]}")
+$(rel "${SW_CMD[@]}")"
+for v in MODE STARTED LOAD_BEFORE LOAD_AFTER CMDS; do
+  printf '%s=%q\n' "$v" "${!v}"
+done > "$OUT/meta.env"
+fi
 
 # --- Report -------------------------------------------------------------------
-rel() { # prints a command with the repository and build paths shortened
-  local s="$*"
-  s="${s//$BUILD/\$BUILD}"
-  s="${s//$ROOT\//}"
-  printf '%s' "$s"
-}
 CPU_MODEL="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 MEM_GIB="$(awk '/MemTotal/ {printf "%.1f", $2 / 1048576}' /proc/meminfo)"
 OS_NAME="$( . /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-unknown}")"
@@ -133,9 +152,7 @@ compile's process tree) stay comparable. Both are given.
 ## Commands
 
 \`\`\`sh
-$(rel "${CO_CMD[@]}")
-$(rel "${AN_CMD[@]}")
-$(rel "${SW_CMD[@]}")
+$CMDS
 \`\`\`
 
 ## 1. Compile-time cost of the plugin

@@ -36,7 +36,7 @@ rm -rf "$out"
 mkdir -p "$out/reports"
 echo "FlipFlop over examples/*.cu for $gpu ($arch)"
 for src in examples/*.cu; do
-  FLIPFLOP_GPU="$gpu" FLIPFLOP_REPORT_DIR="$out/reports" FLIPFLOP_VERBOSITY=0 \
+  FLIPFLOP_GPU="$gpu" FLIPFLOP_REPORT_DIR="$out/reports" FLIPFLOP_PTXAS=on \
     "$clang" -x cuda --cuda-path="$cuda" -Wno-unknown-cuda-version -std=c++17 \
     -O2 --cuda-device-only --cuda-gpu-arch="$arch" -Iexamples -S "$src" \
     -o "$out/$(basename "$src" .cu).ptx" -fpass-plugin="$build/lib/FlipFlop.so" \

@@ -150,15 +150,25 @@ def run_measured(cmd, out_path=None):
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
 
 
+COUNT_CONFIGS = """
+import json, statistics, sys
+ks = json.load(open(sys.argv[1])).get("kernels", [])
+c = [len(k.get("configs", [])) for k in ks if isinstance(k, dict)]
+print(len(ks), statistics.median(c) if c else 0, sum(c))
+"""
+
+
 def configs_per_sweep(a, ptx, work):
-    """Configurations evaluated per kernel, read from the JSON report."""
+    """Configurations evaluated per kernel, read from the JSON report. The
+    report is read in a child process: a child's ru_maxrss starts at this
+    process's resident size, so this process must stay small."""
     out = os.path.join(work, "report.json")
     run_measured(commands(a, ptx)["json"], out)
-    with open(out) as f:
-        rep = json.load(f)
-    ks = rep.get("kernels", [])
-    counts = [len(k.get("configs", [])) for k in ks if isinstance(k, dict)]
-    return len(ks), (statistics.median(counts) if counts else 0), sum(counts)
+    r = subprocess.run([sys.executable, "-c", COUNT_CONFIGS, out],
+                       capture_output=True, text=True, check=True)
+    n, med, total = r.stdout.split()
+    os.remove(out)
+    return int(n), float(med), int(total)
 
 
 def main(argv):
@@ -211,7 +221,9 @@ def main(argv):
         log(f"{name}: {len(files)} file(s), {size / 1e6:.2f} MB, "
             f"{kernels} kernels measured")
     elapsed = time.time() - started
-    report = {"rounds": a.rounds, "copies": a.copies, "elapsed_s": elapsed,
+    import resource
+    floor = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    report = {"rss_floor_mib": floor, "rounds": a.rounds, "copies": a.copies, "elapsed_s": elapsed,
               "flipflop_ptx": a.flipflop_ptx, "ptxas": a.ptxas,
               "results": results}
     if a.json_out:
@@ -238,7 +250,11 @@ LABEL = {
 
 def markdown(rep, a):
     L = [f"Rounds: {rep['rounds']} (commands alternated within each round); "
-         f"median over rounds; benchmark time {rep['elapsed_s'] / 60:.1f} min.\n"]
+         f"median over rounds; benchmark time {rep['elapsed_s'] / 60:.1f} min. "
+         "Peak RSS is that of the command's largest process; it cannot read "
+         "below the benchmark's own python process "
+         f"({rep.get('rss_floor_mib', 0):.0f} MiB), from which commands are "
+         "started.\n"]
     for name, r in rep["results"].items():
         what = (f"one PTX file, the synthetic corpus x {a.copies}"
                 if name == "big" else "every example, one PTX file each")

@@ -130,7 +130,9 @@ void mergeEmittedPTX(StringRef PTX, const std::string &Arch,
   AO.Ptxas = State.Opts.Ptxas;
   AO.Arch = Arch;
   State.Facts.Ptxas = applyPtxas(*Parsed, PTX, AO);
-  State.Facts.PTX = PTX.str();
+  // The PTX is kept only for ptxas under register caps (Driver::recommend).
+  if (State.Facts.Ptxas.Used)
+    State.Facts.PTX = PTX.str();
   for (KernelProfile &K : State.Profiles)
     for (const KernelProfile &P : *Parsed)
       if (P.Name == K.Name)

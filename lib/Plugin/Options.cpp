@@ -35,7 +35,8 @@ cl::opt<std::string> ClReportDir("flipflop-report-dir", cl::cat(FlipFlopCat),
 cl::opt<std::string> ClVerbosity("flipflop-verbosity", cl::cat(FlipFlopCat),
                                  cl::desc("0: summary, 1: +explanation, 2: +Pareto set"));
 cl::opt<std::string> ClPtxas("flipflop-ptxas", cl::cat(FlipFlopCat),
-                             cl::desc("Path of ptxas, or 'off'"));
+                             cl::desc("Run ptxas for exact registers: off "
+                                      "(default), on (search), or a path"));
 cl::opt<std::string> ClPTX("flipflop-ptx", cl::cat(FlipFlopCat),
                            cl::desc("Analyse the emitted PTX: on | off"));
 cl::opt<std::string> ClApplyBounds(
@@ -141,10 +142,15 @@ std::vector<Setting> settings() {
        "0, 1 or 2"},
       {"ptxas", &ClPtxas, "FLIPFLOP_PTXAS",
        [](PluginOptions &O, StringRef V) {
-         O.Ptxas = V.trim().str();
+         std::string T = V.trim().str();
+         bool B;
+         if (parseBool(T, B))
+           O.Ptxas = B ? "" : "off"; // "" = search for it
+         else
+           O.Ptxas = T; // a path
          return true;
        },
-       "a path or 'off'"},
+       "on, off or a path"},
       {"ptx_analysis", &ClPTX, "FLIPFLOP_PTX",
        [](PluginOptions &O, StringRef V) { return parseBool(V, O.PTXAnalysis); },
        "on or off"},

@@ -1266,6 +1266,27 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
   OnStack.erase(&F);
 }
 
+/// True when \p V is only used to form addresses of loads and stores.
+static bool isAddressOnly(const Value *V, unsigned Depth = 0) {
+  if (Depth > 8)
+    return false;
+  for (const User *U : V->users()) {
+    if (const auto *LI = dyn_cast<LoadInst>(U)) {
+      if (LI->getPointerOperand() != V)
+        return false;
+    } else if (const auto *SI = dyn_cast<StoreInst>(U)) {
+      if (SI->getPointerOperand() != V)
+        return false;
+    } else if (isa<GetElementPtrInst>(U) || isa<AddrSpaceCastInst>(U)) {
+      if (!isAddressOnly(U, Depth + 1))
+        return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 unsigned ProfileBuilder::estimateRegisters(Function &F) {
   // Backward liveness over SSA values; each live value costs its width in
   // 32-bit registers (i1 lives in predicate registers and costs nothing).
@@ -1276,18 +1297,13 @@ unsigned ProfileBuilder::estimateRegisters(Function &F) {
       return 0;
     if (T->isAggregateType())
       return 0;
-    // An address used only by loads and stores with a constant offset from
-    // another live value folds into the [reg+imm] addressing mode.
-    if (const auto *GEP = dyn_cast<GetElementPtrInst>(V))
-      if (GEP->hasAllConstantIndices() &&
-          all_of(GEP->users(), [&](const User *U) {
-            if (const auto *LI = dyn_cast<LoadInst>(U))
-              return LI->getPointerOperand() == GEP;
-            if (const auto *SI = dyn_cast<StoreInst>(U))
-              return SI->getPointerOperand() == GEP;
-            return false;
-          }))
-        return 0;
+    // Addresses used only by loads and stores (directly or through further
+    // address arithmetic): ptxas keeps one base register per array and folds
+    // the offsets into [reg+imm] addressing or rematerialises them, so they
+    // are charged per array below, not per value (hoisted, fully unrolled
+    // tile addresses would otherwise count hundreds of registers).
+    if (T->isPointerTy() && isa<Instruction>(V) && isAddressOnly(V))
+      return 0;
     uint64_t Bits = DL.getTypeSizeInBits(T).getKnownMinValue();
     if (T->isVectorTy() && T->getScalarType()->isIntegerTy(1))
       return 0;
@@ -1357,8 +1373,14 @@ unsigned ProfileBuilder::estimateRegisters(Function &F) {
       Max = std::max(Max, Cur);
     }
   }
-  // ptxas keeps a few registers for addresses and the stack pointer.
-  return std::min(255u, Max + 4);
+  // One 64-bit base register per array addressed through free addresses,
+  // and a few for the stack pointer and temporaries.
+  SmallPtrSet<const Value *, 16> Bases;
+  for (Instruction &I : instructions(F))
+    if (I.getType()->isPointerTy() && isAddressOnly(&I))
+      Bases.insert(getUnderlyingObject(&I, 8));
+  unsigned BaseRegs = 2 * std::min<unsigned>(Bases.size(), 16);
+  return std::min(255u, Max + BaseRegs + 4);
 }
 
 void ProfileBuilder::markBlockReuse() {

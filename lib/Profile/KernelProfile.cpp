@@ -190,6 +190,12 @@ double KernelProfile::sharedIntensity() const {
   return SharedBytes > 0 ? totalFlops() / SharedBytes : 0;
 }
 
+bool isBlockSizeAgnostic(const KernelProfile &P) {
+  if (P.Shape.FixedByTile || P.Bounds.ReqNTid[0])
+    return false;
+  return P.Shape.GridStrideLoop || P.Shape.WorkScalesWithBlock;
+}
+
 void finalizeProfile(KernelProfile &P) {
   P.GlobalBytesRead = P.GlobalBytesWritten = P.GlobalSectorBytes = 0;
   P.SharedBytes = P.SharedWavefronts = P.LocalBytes = 0;

@@ -174,8 +174,10 @@ Expected<std::string> findPtxas(StringRef Explicit) {
     return createStringError(inconvertibleErrorCode(),
                              "ptxas not found at '" + Explicit + "'");
   }
+  // FLIPFLOP_PTXAS may also be the plugin's on/off switch ("on" = search).
   if (std::optional<std::string> Env = sys::Process::GetEnv("FLIPFLOP_PTXAS"))
-    if (!Env->empty()) {
+    if (!Env->empty() && *Env != "on" && *Env != "1" && *Env != "true" &&
+        *Env != "yes") {
       if (sys::fs::can_execute(*Env))
         return *Env;
       return createStringError(inconvertibleErrorCode(),

@@ -128,6 +128,7 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
       {"pick_explanations", std::move(Explanations)},
       {"search_space_reduction", round10(R.SearchSpaceReduction)},
       {"shape_held", R.ShapeHeld},
+      {"block_size_agnostic", isBlockSizeAgnostic(K)},
       {"shape_reason", R.ShapeReason},
       {"explanation", R.Explanation},
   };

@@ -30,7 +30,10 @@ struct PluginOptions {
   uint64_t ProblemSize = 0;      ///< Threads of work (0: model default).
   std::string ReportDir;         ///< Empty: no JSON report.
   unsigned Verbosity = 0;        ///< 0: one line per kernel; 1: +why; 2: +Pareto.
-  std::string Ptxas;             ///< Path, "off", or empty (search).
+  /// ptxas inside the compile: "off" (default: it would add a second ptxas
+  /// run to every device compile, +35% compile time, docs/PERFORMANCE.md),
+  /// "" (on: search for it), or a path.
+  std::string Ptxas = "off";
   bool PTXAnalysis = true;       ///< Analyse the emitted PTX (clang only).
   bool ApplyBounds = false;      ///< Write nvvm.maxntid/minctasm (opt-in).
   LaunchFacts Facts;

@@ -221,6 +221,13 @@ struct KernelProfile {
   double totalFlops() const { return Flops32 + Flops64 + Flops16 + TensorFlops; }
 };
 
+/// True when the kernel computes the same result for any block size with its
+/// grid left as written: its shape is not baked in (no tile, no reqntid) and
+/// its threads cover the work by striding (a grid-stride loop, or
+/// block-stride loops over a per-block range such as a row). flipflop-apply
+/// rewrites launch sites only for such kernels.
+bool isBlockSizeAgnostic(const KernelProfile &P);
+
 /// Recomputes the aggregate fields of \p P from its accesses.
 void finalizeProfile(KernelProfile &P);
 
