@@ -202,16 +202,6 @@ static double dramPJPerByte(const std::string &Type) {
   return mc::DramPJPerByteGDDR6;
 }
 
-/// Registers the kernel wants without a cap.
-static unsigned registersNeeded(const KernelProfile &K) {
-  if (K.Res.RegistersExact && K.Res.Registers)
-    return K.Res.Registers;
-  if (K.Res.EstimatedRegisters)
-    return K.Res.EstimatedRegisters;
-  if (K.Res.Registers)
-    return K.Res.Registers;
-  return 32;
-}
 
 /// Global traffic per thread: bytes between L2 and SM, and DRAM bytes.
 static void globalTraffic(const KernelProfile &K, const LaunchConfig &C,
@@ -274,7 +264,7 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
     return Fail("GPU spec has no SMs");
 
   // Registers under the cap ptxas applies for __launch_bounds__(B, m).
-  unsigned Need = registersNeeded(K);
+  unsigned Need = K.registersNeeded();
   unsigned Cap = registerCapForBounds(G, B, std::max(1u, Cfg.MinBlocksPerSM));
   if (K.Bounds.MaxNReg)
     Cap = std::min(Cap, K.Bounds.MaxNReg);

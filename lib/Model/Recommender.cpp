@@ -214,8 +214,10 @@ std::string flipflop::explainConfig(const SweepResult &R, size_t I,
   const char *Dom = ES >= EC && ES >= ED ? "static power"
                     : EC >= ED          ? "SM dynamic power"
                                         : "DRAM traffic";
-  OS << ". Energy is mostly " << Dom
-     << llvm::format(" (%.0f%%)", std::max(ES, std::max(EC, ED)) / Tot * 100);
+  OS << ". The largest share of energy is " << Dom
+     << llvm::format(" (%.0f%%; static %.0f%%, SM dynamic %.0f%%, DRAM %.0f%%)",
+                     std::max(ES, std::max(EC, ED)) / Tot * 100, ES / Tot * 100,
+                     EC / Tot * 100, ED / Tot * 100);
   OS << ". Occupancy " << llvm::format("%.0f%%", P.Occ.Occupancy * 100) << " ("
      << P.Occ.ActiveWarps << " warps/SM, limited by "
      << occLimiterName(P.Occ.Limiter) << ", " << P.RegsPerThread
@@ -278,16 +280,6 @@ std::string flipflop::explainConfig(const SweepResult &R, size_t I,
 // The sweep.
 //===----------------------------------------------------------------------===//
 
-/// Registers the kernel wants without a cap (same rule as predict()).
-static unsigned regsNeeded(const KernelProfile &K) {
-  if (K.Res.RegistersExact && K.Res.Registers)
-    return K.Res.Registers;
-  if (K.Res.EstimatedRegisters)
-    return K.Res.EstimatedRegisters;
-  if (K.Res.Registers)
-    return K.Res.Registers;
-  return 32;
-}
 
 static void shapes(const KernelProfile &K, const GPUSpec &G, SweepResult &R,
                    std::vector<std::array<unsigned, 3>> &Out) {
@@ -379,7 +371,7 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
     R.PowerLimits.push_back(Def);
   }
 
-  const unsigned Need = regsNeeded(K);
+  const unsigned Need = K.registersNeeded();
   LaunchConfig Base;
   Base.TotalThreads = Opts.TotalThreads ? Opts.TotalThreads
                                         : Opts.Model.DefaultTotalThreads;

@@ -86,7 +86,14 @@ std::string fmtDims(const std::array<unsigned, 3> &B) {
 /// A remark argument holding a number printed with 4 significant digits
 /// (remark YAML stores every value as text).
 DiagnosticInfoOptimizationBase::Argument numArg(StringRef Key, double V) {
-  return DiagnosticInfoOptimizationBase::Argument(Key, formatv("{0}", llvm::format("%.4g", V)).str());
+  return DiagnosticInfoOptimizationBase::Argument(
+      Key, formatv("{0}", llvm::format("%.4g", V)).str());
+}
+
+/// A signed percentage change, one decimal ("+3.1", "-21.4").
+DiagnosticInfoOptimizationBase::Argument pctArg(StringRef Key, double V) {
+  return DiagnosticInfoOptimizationBase::Argument(
+      Key, formatv("{0}", llvm::format("%+.1f", V)).str());
 }
 
 double pct(double New, double Old) {
@@ -273,8 +280,8 @@ static void reportKernel(Function &FRef, KernelProfile &K,
           << ore::NV("PowerLimitW", static_cast<int64_t>(C.PowerLimitW + 0.5))
           << " W: " << numArg("TimeUs", Best.TimeS * 1e6) << " us, "
           << numArg("EnergyMJ", Best.EnergyJ * 1e3) << " mJ ("
-          << numArg("EnergyChangePct", pct(Best.EnergyJ, Heur.EnergyJ))
-          << "% energy, " << numArg("TimeChangePct", pct(Best.TimeS, Heur.TimeS))
+          << pctArg("EnergyChangePct", pct(Best.EnergyJ, Heur.EnergyJ))
+          << "% energy, " << pctArg("TimeChangePct", pct(Best.TimeS, Heur.TimeS))
           << "% time vs occupancy heuristic block "
           << ore::NV("HeuristicBlock", fmtDims(Heur.Config.Block)) << " at "
           << ore::NV("HeuristicPowerLimitW",
@@ -316,8 +323,7 @@ static void reportKernel(Function &FRef, KernelProfile &K,
                << "kernel '" << ore::NV("Kernel", K.DisplayName)
                << "': block shape kept at "
                << ore::NV("Block", fmtDims(C.Block)) << ": "
-               << ore::NV("Reason", R.ShapeReason)
-               << "; only register caps and power limits were tuned";
+               << ore::NV("Reason", R.ShapeReason);
       });
     if (K.Res.UsesDynamicShared && !K.Res.DynamicSharedBytes)
       ORE.emit([&] {
@@ -338,18 +344,19 @@ static void reportKernel(Function &FRef, KernelProfile &K,
                << "); give -flipflop-args or -flipflop-problem-size";
       });
     // FF020: the author's bounds against the recommendation.
-    if (K.Bounds.any()) {
-      // Find the author's configuration among the sweep's points.
-      const Prediction *Author = nullptr;
-      for (const Prediction &Pt : R.Configs)
-        if (Pt.Config.blockThreads() == (K.Bounds.maxThreads()
-                                             ? K.Bounds.maxThreads()
-                                             : Pt.Config.blockThreads()) &&
-            Pt.Config.MinBlocksPerSM == K.Bounds.MinCTAsPerSM &&
-            Pt.Config.PowerLimitW == C.PowerLimitW) {
-          Author = &Pt;
-          break;
-        }
+    if (K.Bounds.any() && O.Verbosity >= 1) {
+      // The author's configuration, predicted at the recommendation's power
+      // limit and problem size: the block the bounds allow (the required
+      // shape, else the maximum) and their register cap.
+      LaunchConfig AC = C;
+      const std::array<unsigned, 3> &Dims =
+          K.Bounds.ReqNTid[0] ? K.Bounds.ReqNTid : K.Bounds.MaxNTid;
+      if (Dims[0])
+        AC.Block = {Dims[0], std::max(1u, Dims[1]), std::max(1u, Dims[2])};
+      AC.Grid = {0, 0, 0};
+      AC.MinBlocksPerSM = K.Bounds.MinCTAsPerSM;
+      Prediction AuthorP = predict(K, *GPU, AC);
+      const Prediction *Author = AuthorP.Valid ? &AuthorP : nullptr;
       ORE.emit([&] {
         OptimizationRemarkAnalysis Rem(DEBUG_TYPE, "FF020", F);
         Rem << "kernel '" << ore::NV("Kernel", K.DisplayName)
@@ -363,7 +370,8 @@ static void reportKernel(Function &FRef, KernelProfile &K,
               << numArg("TimeUs", Best.TimeS * 1e6) << " us, "
               << numArg("EnergyMJ", Best.EnergyJ * 1e3) << " mJ";
         else
-          Rem << ": not among the configurations considered";
+          Rem << ": this configuration cannot launch on " << GPU->Name << " ("
+              << ore::NV("Invalid", AuthorP.Invalid) << ")";
         return Rem;
       });
     }

@@ -190,6 +190,16 @@ double KernelProfile::sharedIntensity() const {
   return SharedBytes > 0 ? totalFlops() / SharedBytes : 0;
 }
 
+unsigned KernelProfile::registersNeeded() const {
+  if (Res.RegistersExact && Res.Registers)
+    return Res.Registers;
+  if (Res.EstimatedRegisters)
+    return Res.EstimatedRegisters;
+  if (Res.Registers)
+    return Res.Registers;
+  return 32;
+}
+
 bool isBlockSizeAgnostic(const KernelProfile &P) {
   if (P.Shape.FixedByTile || P.Bounds.ReqNTid[0])
     return false;

@@ -150,3 +150,43 @@ TEST(KernelProfile, EmptyProfile) {
 }
 
 } // namespace
+
+// mergePTXFacts: without ptxas the PTX liveness estimate replaces the IR's;
+// with ptxas the exact resources win; the IR's dynamic shared memory and
+// work counts survive; a PTX .loc line locates a kernel the IR could not.
+TEST(MergePTXFacts, TakesEachFactFromTheSideThatKnowsIt) {
+  flipflop::KernelProfile IR;
+  IR.Name = "k";
+  IR.File = "k.cu";
+  IR.Res.EstimatedRegisters = IR.Res.Registers = 40;
+  IR.Res.UsesDynamicShared = true;
+  IR.op(flipflop::OpClass::FP32) = 100;
+  flipflop::KernelProfile PTX;
+  PTX.Name = "k";
+  PTX.File = "k.cu";
+  PTX.Line = 7;
+  PTX.Res.EstimatedRegisters = PTX.Res.Registers = 30;
+  PTX.Res.StaticSharedBytes = 2048;
+
+  flipflop::KernelProfile A = IR;
+  flipflop::mergePTXFacts(A, PTX);
+  EXPECT_EQ(A.Source, "ir+ptx");
+  EXPECT_EQ(A.Res.Registers, 30u);
+  EXPECT_EQ(A.Res.EstimatedRegisters, 30u);
+  EXPECT_FALSE(A.Res.RegistersExact);
+  EXPECT_EQ(A.Res.StaticSharedBytes, 2048u);
+  EXPECT_TRUE(A.Res.UsesDynamicShared);
+  EXPECT_EQ(A.op(flipflop::OpClass::FP32), 100);
+  EXPECT_EQ(A.Line, 7u);
+
+  PTX.Res.Registers = 32;
+  PTX.Res.RegistersExact = true;
+  PTX.Res.SpillStoreBytes = 8;
+  flipflop::KernelProfile B = IR;
+  flipflop::mergePTXFacts(B, PTX);
+  EXPECT_EQ(B.Res.Registers, 32u);
+  EXPECT_TRUE(B.Res.RegistersExact);
+  EXPECT_EQ(B.Res.SpillStoreBytes, 8u);
+  EXPECT_EQ(B.Res.EstimatedRegisters, 30u);
+  EXPECT_TRUE(B.Res.UsesDynamicShared);
+}

@@ -204,6 +204,9 @@ struct KernelProfile {
   /// no recommendation is made and the reason is reported.
   std::string Internal;
 
+  /// Registers per thread the kernel wants without a cap: ptxas's count when
+  /// known, else the estimate, else 32.
+  unsigned registersNeeded() const;
   /// The ptxas fact for exactly \p Cap registers, or nullptr.
   const CapFact *capFact(unsigned Cap) const {
     for (const CapFact &F : CapFacts)
