@@ -498,7 +498,9 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
                         : 64.0;
   X.L2BytesPerClkPerSM = L2PerClk;
   double DramGBs = G.MemoryBandwidthGBs > 0 ? G.MemoryBandwidthGBs : 500;
-  X.DramBytesPerS = DramGBs * 1e9 * mc::DramEfficiency;
+  double Eff = G.DramEfficiency > 0 ? std::min(1.0, G.DramEfficiency)
+                                    : mc::DramEfficiency;
+  X.DramBytesPerS = DramGBs * 1e9 * Eff;
   X.EUnitJ = X.Curve.DynW * (1 - mc::CycleDynShare) /
              (double(G.SMCount) * lanes(U.FP32) * X.Curve.FMaxMHz * 1e6);
   X.DramJPerByte = dramPJPerByte(G.MemoryType) * 1e-12;

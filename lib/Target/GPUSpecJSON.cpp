@@ -70,6 +70,7 @@ template <typename T, typename Fn> void forEachField(T &G, Fn F, GPUSpec *) {
   F("MemoryClockMHz", G.MemoryClockMHz);
   F("MemoryBusWidthBits", G.MemoryBusWidthBits);
   F("MemoryBandwidthGBs", G.MemoryBandwidthGBs);
+  F("DramEfficiency", G.DramEfficiency);
   F("L2SizeKB", G.L2SizeKB);
   F("L2BandwidthBytesPerClkPerSM", G.L2BandwidthBytesPerClkPerSM);
   F("RegistersPerSM", G.RegistersPerSM);

@@ -333,7 +333,9 @@ int main(int Argc, char **Argv) {
   size_t DramBytes = std::max<size_t>(size_t(1) << 30, size_t(Dev->L2Bytes) * 16);
   auto Dram = Bandwidth(DramBytes, 1, "DRAM");
   Rep.set("dram", Dram.second);
+  // Measured (achieved) bandwidth: the model must not scale it down again.
   Spec.set("MemoryBandwidthGBs", Dram.first);
+  Spec.set("DramEfficiency", 1.0);
   size_t L2Bytes = std::max<size_t>(size_t(Dev->L2Bytes) / 4, 1 << 20) & ~size_t(15);
   auto L2 = Bandwidth(L2Bytes, Quick ? 50 : 200, "L2");
   {

@@ -62,3 +62,22 @@ TEST(CapFacts, PtxasFactReplacesSpillEstimate) {
 }
 
 } // namespace
+
+namespace {
+// A calibrated spec states its measured (achieved) bandwidth with
+// DramEfficiency 1.0: DRAM time is then 0.85x that of the same figure taken
+// as a datasheet peak (which the model derates by 0.85).
+TEST(DramEfficiency, CalibratedBandwidthIsNotDeratedTwice) {
+  GPUSpec Peak = handGPU();
+  GPUSpec Measured = Peak;
+  Measured.DramEfficiency = 1.0;
+  KernelProfile K = copyKernel();
+  LaunchConfig C;
+  C.Block = {256, 1, 1};
+  C.TotalThreads = 1 << 24;
+  Prediction A = predict(K, Peak, C);
+  Prediction B = predict(K, Measured, C);
+  ASSERT_TRUE(A.Valid && B.Valid);
+  EXPECT_NEAR(B.TDramS / A.TDramS, 0.85, 1e-9);
+}
+} // namespace

@@ -61,6 +61,10 @@ struct GPUSpec {
   double MemoryClockMHz = 0;
   unsigned MemoryBusWidthBits = 0;
   double MemoryBandwidthGBs = 0;    ///< Peak DRAM bandwidth (datasheet).
+  /// Achievable fraction of MemoryBandwidthGBs; 0: the model's default
+  /// (0.85, docs/MODEL.md). A calibrated spec writes its measured bandwidth
+  /// with 1.0 here, so the loss is not counted twice.
+  double DramEfficiency = 0;
   double L2SizeKB = 0;
   double L2BandwidthBytesPerClkPerSM = 0; ///< L2 -> SM bytes per clock per SM.
   // Registers.
