@@ -433,33 +433,16 @@ static void reportKernel(Function &FRef, KernelProfile &K,
 // The pass
 //===----------------------------------------------------------------------===//
 
-/// Builds each kernel's profile inside a crash-recovery context: a problem
-/// in the analysis of one kernel becomes remark FF900 for that kernel and
-/// the compile goes on. (Inside clang the driver has crash recovery enabled;
-/// elsewhere RunSafely simply runs the function.)
-static std::vector<KernelProfile>
-profileKernelsSafely(Module &M, ModuleAnalysisManager &MAM,
-                     const PluginOptions &O) {
+/// The kernels' profiles, in module order (crash-safe: see
+/// KernelProfileAnalysis).
+static std::vector<KernelProfile> profileKernels(Module &M,
+                                                 ModuleAnalysisManager &MAM,
+                                                 const PluginOptions &O) {
+  LaunchFacts Facts = O.Facts;
+  Facts.CrashTestKernel = ClCrashTest;
   std::vector<KernelProfile> List;
-  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  for (Function &F : M) {
-    if (!isKernel(F))
-      continue;
-    KernelProfile P;
-    CrashRecoveryContext CRC;
-    bool OK = CRC.RunSafely([&] {
-      if (!ClCrashTest.empty() && F.getName().contains(ClCrashTest))
-        LLVM_BUILTIN_TRAP;
-      P = buildIRProfile(F, FAM, O.Facts);
-    });
-    if (!OK) {
-      P = KernelProfile();
-      P.Name = F.getName().str();
-      P.DisplayName = demangle(P.Name);
-      P.Internal = "internal error while profiling the kernel's IR";
-    }
-    List.push_back(std::move(P));
-  }
+  for (auto &KV : KernelProfileAnalysis(Facts).run(M, MAM))
+    List.push_back(std::move(KV.second));
   return List;
 }
 
@@ -467,7 +450,7 @@ PreservedAnalyses FlipFlopPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!isNVPTXModule(M))
     return PreservedAnalyses::all();
   PluginOptions O = resolveOptions(M.getSourceFileName());
-  std::vector<KernelProfile> List = profileKernelsSafely(M, MAM, O);
+  std::vector<KernelProfile> List = profileKernels(M, MAM, O);
   // Launch bounds must be in the IR before the back end runs, so with
   // -flipflop-apply-bounds the recommendation is made from IR facts here.
   if (Deferred && O.PTXAnalysis && !O.ApplyBounds) {
@@ -484,10 +467,8 @@ PreservedAnalyses FlipFlopPass::run(Module &M, ModuleAnalysisManager &MAM) {
 PreservedAnalyses ProfilePrinterPass::run(Module &M,
                                           ModuleAnalysisManager &MAM) {
   PluginOptions O = resolveOptions(M.getSourceFileName());
-  KernelProfileAnalysis::Result Profiles =
-      KernelProfileAnalysis(O.Facts).run(M, MAM);
-  for (auto &KV : Profiles)
-    printProfile(KV.second, OS);
+  for (const KernelProfile &P : profileKernels(M, MAM, O))
+    printProfile(P, OS);
   return PreservedAnalyses::all();
 }
 

@@ -31,6 +31,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cmath>
@@ -1531,9 +1532,25 @@ KernelProfileAnalysis::Result
 KernelProfileAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
   Result R;
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  for (Function &F : M)
-    if (isKernel(F))
-      R.insert({&F, buildIRProfile(F, FAM, Facts)});
+  for (Function &F : M) {
+    if (!isKernel(F))
+      continue;
+    KernelProfile P;
+    CrashRecoveryContext CRC;
+    bool OK = CRC.RunSafely([&] {
+      if (!Facts.CrashTestKernel.empty() &&
+          F.getName().contains(Facts.CrashTestKernel))
+        LLVM_BUILTIN_TRAP;
+      P = buildIRProfile(F, FAM, Facts);
+    });
+    if (!OK) {
+      P = KernelProfile();
+      P.Name = F.getName().str();
+      P.DisplayName = demangle(P.Name);
+      P.Internal = "internal error while profiling the kernel's IR";
+    }
+    R.insert({&F, std::move(P)});
+  }
   return R;
 }
 

@@ -32,6 +32,9 @@ struct LaunchFacts {
   uint64_t TotalThreads = 0;
   /// Trip count used when a count cannot be resolved (documented default).
   double DefaultTrip = 16;
+  /// Testing only: simulate an internal crash while profiling kernels whose
+  /// name contains this string (proves the soft-fail path).
+  std::string CrashTestKernel;
 };
 
 /// Builds the profile of kernel \p F. Needs the function analyses of \p F and
@@ -43,7 +46,11 @@ KernelProfile buildIRProfile(llvm::Function &F,
 /// True for a CUDA kernel (PTX_Kernel calling convention or nvvm annotation).
 bool isKernel(const llvm::Function &F);
 
-/// Module analysis: the profiles of every kernel of an NVPTX module.
+/// Module analysis: the profiles of every kernel of an NVPTX module. Each
+/// kernel is profiled inside a crash-recovery context: a kernel whose
+/// analysis fails gets a profile with only its name and Internal set, and the
+/// other kernels are unaffected. (Inside clang the driver has crash recovery
+/// enabled; elsewhere the analysis simply runs.)
 class KernelProfileAnalysis
     : public llvm::AnalysisInfoMixin<KernelProfileAnalysis> {
   friend llvm::AnalysisInfoMixin<KernelProfileAnalysis>;
