@@ -1,19 +1,34 @@
 #!/usr/bin/env python3
-"""Fits FlipFlop's clock-to-power curve to measured power-vs-clock data.
+"""Fits FlipFlop's power model to measured power-vs-clock data.
 
-Model (docs/MODEL.md, "Power against clock"):
-    P(f) = S + D * x * v(x)^2,   x = f / f_boost,
-    v(x) = r                               for x <= k   (voltage floor)
-         = r + (1 - r) * (x - k) / (1 - k) for x >  k   (linear V/f ramp)
-S: static/leakage + uncore floor (W); D: dynamic power of the FP32-saturating
-kernel at the boost clock (W); k: voltage knee as a fraction of the boost
-clock; r: floor voltage / voltage at boost.
+Model (docs/MODEL.md, section 3 "Power and DVFS"), for an FP32-saturating
+kernel at core clock f:
 
-Input: Kernel Tuner cache JSON files (nvml_power in W, core_freq in MHz).
-For each file: a per-GPU fit (S, D, k, r) by grid search over (k, r) with
-linear least squares for (S, D) in relative error. Then the shared normalised
-shape (s = S/(S+D), k, r) that FlipFlop uses for GPUs without a calibrated
-spec, with per-GPU scale P_boost = RefFraction * TDP, and its error.
+    P(f) = S0 * (V(f)/Vfloor)^lam  +  D * (f/fmax) * V(f)^2
+
+    V(f) = r                                  f <= fk   (voltage floor)
+         = r + (1 - r) * (f - fk)/(fmax - fk) f >  fk   (linear V/f ramp)
+    fk   = k * f_boost                 (the knee, a fraction of the boost clock)
+    fmax = the board's maximum clock   (nvidia-smi "Max Clocks")
+    S0   = IdleW + beta * Pmem         (static power at the floor voltage)
+    Pmem = peak DRAM bandwidth x DRAM energy per byte (GDDR/LPDDR boards only:
+           their idle figure is taken with the memory clock lowered; HBM boards
+           idle with the memory at full clock, so IdleW already holds it)
+    D    = eps * SMs * FP32 lanes/SM * fmax   (energy per FP32 lane op at Vmax)
+
+Shared constants (GPU-independent, in include/flipflop/Model/ModelConstants.h):
+k (knee / boost), r (floor voltage / Vmax), lam (growth of static power with
+voltage), beta (background share of peak DRAM power), eps (J per FP32 lane
+operation at Vmax, all overheads included). Per-GPU inputs are datasheet
+figures (docs/GPUS.md), never the measured curve.
+
+Fits: (1) jointly on every GPU in DATA_DIR, (2) leave-one-GPU-out: the
+constants fitted on the other GPUs predict the held-out one (beta cannot be
+identified without a GDDR board; when the only one is held out it takes the
+prior BETA_PRIOR), (3) per GPU: S0, D, k, r free, as a calibrated spec sets
+them (PowerSpec.Curve*). Objective: the largest relative error over the
+points (grid search over k, r, lam, beta; weighted least squares for eps / D
+and S0 at each grid point).
 
 Usage: scripts/fit-power-curve.py DATA_DIR   (e.g. /work/shared/data/power-vs-clock)
 Only the Python standard library is used so the numbers are reproducible
@@ -24,65 +39,146 @@ import math
 import os
 import sys
 
-# Datasheet figures used to normalise (docs/GPUS.md cites them): boost clock
-# (MHz) and default power limit / TDP (W).
+# Datasheet figures (docs/GPUS.md cites them), never fitted: boost and
+# maximum clock (MHz), SMs, FP32 lanes per SM, idle board power (W), memory
+# type, peak DRAM bandwidth (GB/s), TDP (W).
 DATASHEET = {
-    "NVIDIA A100-PCIE-40GB": {"boost": 1410.0, "tdp": 250.0},
-    "NVIDIA RTX A4000": {"boost": 1560.0, "tdp": 140.0},
+    "NVIDIA A100-PCIE-40GB": dict(name="A100-PCIE-40GB", boost=1410.0,
+                                  fmax=1410.0, sms=108, lanes=64, idle=35.0,
+                                  mem="HBM2", bw=1555.0, tdp=250.0),
+    "NVIDIA RTX A4000": dict(name="RTX-A4000", boost=1560.0, fmax=2100.0,
+                             sms=48, lanes=128, idle=10.0, mem="GDDR6",
+                             bw=448.0, tdp=140.0),
 }
+# DRAM energy per byte (ModelConstants.h: DramPJPerByteHBM / GDDR6 / GDDR5).
+PJ_PER_BYTE = {"HBM": 48.0, "GDDR5": 128.0, "GDDR": 76.0}
+BETA_PRIOR = 0.5
+# Plausible ranges (docs/MODEL.md): knee 0.40-0.98 of boost, floor 0.50-0.98,
+# lam 0-3 (leakage power ~ V * I_leak(V)), beta 0-1.
+KS = [i / 100.0 for i in range(40, 99, 2)]
+RS = [i / 100.0 for i in range(50, 99, 2)]
+LAMS = [i / 4.0 for i in range(0, 13)]
+BETAS = [i / 20.0 for i in range(0, 21)]
 
 
-def volt(x, k, r):
-    return r if x <= k else r + (1.0 - r) * (x - k) / (1.0 - k)
+def pj_per_byte(mem):
+    for key in ("HBM", "GDDR5", "GDDR"):
+        if mem.startswith(key):
+            return PJ_PER_BYTE[key]
+    return PJ_PER_BYTE["GDDR"]
 
 
-def shape(x, k, r):
-    v = volt(x, k, r)
-    return x * v * v
+def mem_background_w(ds):
+    """Peak DRAM power (W) that the idle figure does not contain."""
+    if ds["mem"].startswith("HBM"):
+        return 0.0
+    return ds["bw"] * 1e9 * pj_per_byte(ds["mem"]) * 1e-12
 
 
-def lsq_sd(pts, k, r):
-    """Weighted (relative-error) least squares for P = S + D * g(x)."""
-    a11 = a12 = a22 = b1 = b2 = 0.0
-    for x, p in pts:
-        g = shape(x, k, r)
-        w = 1.0 / (p * p)
-        a11 += w
-        a12 += w * g
-        a22 += w * g * g
-        b1 += w * p
-        b2 += w * p * g
-    det = a11 * a22 - a12 * a12
-    if abs(det) < 1e-30:
-        return None
-    s = (b1 * a22 - b2 * a12) / det
-    d = (a11 * b2 - a12 * b1) / det
-    return s, d
+def volt(f, fk, fmax, r):
+    if f <= fk or fk >= fmax:
+        return r
+    return r + (1.0 - r) * (f - fk) / (fmax - fk)
 
 
-def errors(pts, pred):
-    rel = [(pred(x) - p) / p * 100.0 for x, p in pts]
-    rms = math.sqrt(sum(e * e for e in rel) / len(rel))
-    mx = max(abs(e) for e in rel)
-    return rms, mx
+def terms(ds, f, k, r, lam, beta):
+    """(static W, dynamic W per unit eps) at clock f."""
+    v = volt(f, k * ds["boost"], ds["fmax"], r)
+    s0 = ds["idle"] + beta * mem_background_w(ds)
+    stat = s0 * (v / r) ** lam
+    lanes_ghz = ds["sms"] * ds["lanes"] * ds["fmax"] * 1e-3
+    return stat, lanes_ghz * (f / ds["fmax"]) * v * v
 
 
-def grid():
-    for ki in range(30, 96):
-        k = ki / 100.0
-        for ri in range(40, 101):
-            yield k, ri / 100.0
+def fit_eps(data, k, r, lam, beta):
+    num = den = 0.0
+    for ds, pts in data:
+        for f, p in pts:
+            s, h = terms(ds, f, k, r, lam, beta)
+            num += h * (p - s) / (p * p)
+            den += h * h / (p * p)
+    return num / den if den > 0 else None
+
+
+def rel_errors(ds, pts, k, r, lam, beta, eps):
+    out = []
+    for f, p in pts:
+        s, h = terms(ds, f, k, r, lam, beta)
+        out.append((f, p, s + eps * h, (s + eps * h - p) / p * 100.0))
+    return out
+
+
+def summary(errs):
+    e = [x[3] for x in errs]
+    return math.sqrt(sum(x * x for x in e) / len(e)), max(abs(x) for x in e)
+
+
+def fit_shared(data, betas, lams):
+    best = None
+    for lam in lams:
+        for beta in betas:
+            for k in KS:
+                for r in RS:
+                    eps = fit_eps(data, k, r, lam, beta)
+                    if eps is None or eps <= 0:
+                        continue
+                    mx = max(summary(rel_errors(ds, pts, k, r, lam, beta,
+                                                eps))[1]
+                             for ds, pts in data)
+                    if best is None or mx < best[0] - 1e-9:
+                        best = (mx, k, r, lam, beta, eps)
+    return best
+
+
+def fit_per_gpu(ds, pts, lam):
+    """S0, D, k, r free (lam shared): what a calibrated spec's Curve* hold."""
+    best = None
+    for k in KS:
+        for r in RS:
+            fk = k * ds["boost"]
+            rows = []
+            for f, p in pts:
+                v = volt(f, fk, ds["fmax"], r)
+                rows.append(((v / r) ** lam, f / ds["fmax"] * v * v, p))
+            a11 = a12 = a22 = b1 = b2 = 0.0
+            for a, g, p in rows:
+                w = 1.0 / (p * p)
+                a11 += w * a * a
+                a12 += w * a * g
+                a22 += w * g * g
+                b1 += w * p * a
+                b2 += w * p * g
+            det = a11 * a22 - a12 * a12
+            if abs(det) < 1e-30:
+                continue
+            s = (b1 * a22 - b2 * a12) / det
+            d = (a11 * b2 - a12 * b1) / det
+            if s <= 0 or d <= 0:
+                continue
+            e = [(s * a + d * g - p) / p * 100.0 for a, g, p in rows]
+            mx = max(abs(x) for x in e)
+            if best is None or mx < best[0] - 1e-9:
+                rms = math.sqrt(sum(x * x for x in e) / len(e))
+                best = (mx, rms, s, d, k, r)
+    return best
 
 
 def load(path):
     with open(path) as f:
         d = json.load(f)
-    name = d["device_name"]
-    pts = []
-    for rec in d["cache"].values():
-        pts.append((float(rec["core_freq"]), float(rec["nvml_power"])))
-    pts.sort()
-    return name, pts
+    pts = sorted((float(rec["core_freq"]), float(rec["nvml_power"]))
+                 for rec in d["cache"].values())
+    return d["device_name"], pts
+
+
+def show(title, data, k, r, lam, beta, eps):
+    print(title)
+    for ds, pts in data:
+        errs = rel_errors(ds, pts, k, r, lam, beta, eps)
+        rms, mx = summary(errs)
+        print("  %-16s RMS %.2f%%  max %.2f%%" % (ds["name"], rms, mx))
+        print("    " + "  ".join("%.0f:%.1f/%.1f(%+.1f%%)" % (f, p, q, e)
+                                 for f, p, q, e in errs))
 
 
 def main():
@@ -93,62 +189,60 @@ def main():
         if fn.endswith(".json"):
             name, pts = load(os.path.join(sys.argv[1], fn))
             if name not in DATASHEET:
-                sys.exit("fit-power-curve.py: no datasheet entry for '%s'" % name)
-            ds = DATASHEET[name]
-            data.append((name, ds, [(f / ds["boost"], p) for f, p in pts]))
+                sys.exit("fit-power-curve.py: no datasheet entry for '%s'"
+                         % name)
+            data.append((DATASHEET[name], pts))
 
-    print("== Per-GPU fit: P = S + D * x * v(x)^2, x = f / f_boost ==")
-    per = {}
-    for name, ds, pts in data:
-        best = None
-        for k, r in grid():
-            sd = lsq_sd(pts, k, r)
-            if sd is None or sd[0] < 0 or sd[1] <= 0:
-                continue
-            rms, mx = errors(pts, lambda x: sd[0] + sd[1] * shape(x, k, r))
-            if best is None or rms < best[0]:
-                best = (rms, mx, sd[0], sd[1], k, r)
-        rms, mx, s, d, k, r = best
-        per[name] = best
-        print("%-22s S=%.2f W D=%.2f W knee=%.2f (%.0f MHz) floor=%.2f"
-              "  RMS=%.2f%% max=%.2f%%  P(boost)/TDP=%.3f s=%.3f"
-              % (name, s, d, k, k * ds["boost"], r, rms, mx, (s + d) / ds["tdp"],
-                 s / (s + d)))
+    # lam is chosen by leave-one-GPU-out cross-validation: with two GPUs a
+    # single GPU cannot separate the growth of static power with voltage
+    # from the V^2 of the dynamic term, so lam is a model-selection choice.
+    print("== Cross-validation of lam (worst held-out point) ==")
+    folds = {}
+    for lam in LAMS:
+        worst = 0.0
+        for i, (ds, pts) in enumerate(data):
+            rest = data[:i] + data[i + 1:]
+            gddr = any(mem_background_w(d) > 0 for d, _ in rest)
+            fit = fit_shared(rest, BETAS if gddr else [BETA_PRIOR], [lam])
+            folds[(lam, i)] = fit
+            worst = max(worst, summary(rel_errors(ds, pts, *fit[1:]))[1])
+        print("  lam=%.2f: %.2f%%" % (lam, worst))
+        folds[lam] = worst
+    lam = min(LAMS, key=lambda l: (folds[l], l))
 
-    # Shared normalised shape: P = Pb * (s + (1 - s) * g(x)); per-GPU Pb fitted.
-    print("== Shared shape (used when PowerSpec.Curve* are zero) ==")
-    best = None
-    for k, r in grid():
-        for si in range(5, 61):
-            s = si / 100.0
-            tot = 0.0
-            pbs = []
-            for name, ds, pts in data:
-                # Pb minimising relative error: Pb = sum(h/p) / sum(h^2/p^2).
-                num = den = 0.0
-                for x, p in pts:
-                    h = s + (1 - s) * shape(x, k, r)
-                    num += h / p
-                    den += h * h / (p * p)
-                pb = num / den
-                pbs.append(pb)
-                for x, p in pts:
-                    e = (pb * (s + (1 - s) * shape(x, k, r)) - p) / p
-                    tot += e * e
-            if best is None or tot < best[0]:
-                best = (tot, s, k, r, pbs)
-    _, s, k, r, pbs = best
-    fracs = [pb / ds["tdp"] for pb, (_, ds, _) in zip(pbs, data)]
-    ref = sum(fracs) / len(fracs)
-    print("static fraction s=%.2f knee=%.2f floor=%.2f RefFraction(mean)=%.3f"
-          % (s, k, r, ref))
-    for (name, ds, pts), pb, fr in zip(data, pbs, fracs):
-        rms, mx = errors(pts, lambda x: pb * (s + (1 - s) * shape(x, k, r)))
-        pbd = ref * ds["tdp"]
-        rms2, mx2 = errors(pts, lambda x: pbd * (s + (1 - s) * shape(x, k, r)))
-        print("%-22s shape-only: P_boost=%.1f W (%.3f TDP) RMS=%.2f%% max=%.2f%%;"
-              " datasheet-derived (P_boost=%.3f*TDP=%.1f W): RMS=%.2f%% max=%.2f%%"
-              % (name, pb, fr, rms, mx, ref, pbd, rms2, mx2))
+    print("== Joint fit of the shared constants (lam=%.2f) ==" % lam)
+    mx, k, r, lam, beta, eps = fit_shared(data, BETAS, [lam])
+    print("knee k=%.2f x boost, floor r=%.2f, lam=%.2f, beta=%.2f, "
+          "eps=%.3f pJ per FP32 lane op at Vmax; worst point %.2f%%"
+          % (k, r, lam, beta, eps * 1e3, mx))
+    for ds, _ in data:
+        s0 = ds["idle"] + beta * mem_background_w(ds)
+        d = eps * ds["sms"] * ds["lanes"] * ds["fmax"] * 1e-3
+        print("  %-16s S0=%.2f W (idle %.0f + %.2f memory background), "
+              "D=%.2f W at %.0f MHz, knee %.0f MHz"
+              % (ds["name"], s0, ds["idle"], s0 - ds["idle"], d, ds["fmax"],
+                 k * ds["boost"]))
+    show("Points (MHz: measured W / predicted W (error)):", data, k, r, lam,
+         beta, eps)
+
+    print("== Leave one GPU out (lam=%.2f) ==" % lam)
+    for i, (ds, pts) in enumerate(data):
+        _, k2, r2, lam2, beta2, eps2 = folds[(lam, i)]
+        prior = not any(mem_background_w(d) > 0
+                        for d, _ in data[:i] + data[i + 1:])
+        print("held out %s: fitted on the others k=%.2f r=%.2f lam=%.2f "
+              "beta=%.2f%s eps=%.3f pJ" % (ds["name"], k2, r2, lam2, beta2,
+                                          " (prior)" if prior else "",
+                                          eps2 * 1e3))
+        show("", [(ds, pts)], k2, r2, lam2, beta2, eps2)
+
+    print("== Per-GPU fit (PowerSpec.Curve* of a calibrated spec, lam=%.2f) =="
+          % lam)
+    for ds, pts in data:
+        mx, rms, s, d, k, r = fit_per_gpu(ds, pts, lam)
+        print("  %-16s CurveStaticW=%.2f CurveDynW=%.2f VoltKneeMHz=%.0f "
+              "VoltFloorRatio=%.2f  RMS %.2f%% max %.2f%%"
+              % (ds["name"], s, d, k * ds["boost"], r, rms, mx))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@
 #   %ffplugin        path of FlipFlop.so
 #   %flipflop-ptx, %flipflop-apply, %flipflop-report: the tools
 #   %cuda_inc        -I to the test's CUDA shims, %S relative inputs
+#   %python          the Python running lit (for checker scripts)
 import os
+import sys
 import lit.formats
 
 config.name = "FlipFlop"
@@ -56,6 +58,7 @@ config.substitutions.append(
         clang, os.path.join(config.flipflop_src_root, "test", "Inputs"))))
 config.substitutions.append(("%profile", "opt -load-pass-plugin=%s '-passes=print<flipflop-profile>' -disable-output" % plugin))
 config.substitutions.append(("%ptxas", config.ptxas or "false"))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%flipflop_src", config.flipflop_src_root))
 config.substitutions.append(("%flipflop_obj", config.flipflop_obj_root))
 config.substitutions.append(("%cuda_path", config.cuda_path or "/nonexistent"))

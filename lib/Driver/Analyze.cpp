@@ -34,11 +34,23 @@ PtxasStatus applyPtxas(std::vector<KernelProfile> &Kernels, StringRef PTX,
   return S;
 }
 
+/// The sweep's plausibility findings become the kernel's warnings, so every
+/// report (remarks, JSON, flipflop-ptx) carries them.
+static SweepResult noteWarnings(KernelProfile &K, SweepResult R) {
+  if (!R.Implausible.empty())
+    K.Warnings.push_back("implausible figures, no recommendation: " +
+                         R.Implausible);
+  for (const std::string &W : R.Warnings)
+    K.Warnings.push_back(W);
+  return R;
+}
+
 SweepResult recommend(KernelProfile &K, const GPUSpec &GPU, StringRef PTX,
                       const AnalyzeOptions &Opts, const PtxasStatus &Ptxas) {
   SweepResult R = sweep(K, GPU, Opts.Sweep);
-  if (!Opts.RefineCaps || !Ptxas.Used || !K.Res.RegistersExact || PTX.empty())
-    return R;
+  if (!Opts.RefineCaps || !Ptxas.Used || !K.Res.RegistersExact || PTX.empty() ||
+      !R.Implausible.empty())
+    return noteWarnings(K, std::move(R));
   // Caps below what the kernel uses: only those can spill.
   std::set<unsigned> Caps;
   for (size_t I : R.Pareto) {
@@ -47,7 +59,7 @@ SweepResult recommend(KernelProfile &K, const GPUSpec &GPU, StringRef PTX,
       Caps.insert(P.RegsPerThread);
   }
   if (Caps.empty())
-    return R;
+    return noteWarnings(K, std::move(R));
   for (unsigned Cap : Caps) {
     PtxasOptions PO;
     PO.PtxasPath = Ptxas.Path;
@@ -69,7 +81,7 @@ SweepResult recommend(KernelProfile &K, const GPUSpec &GPU, StringRef PTX,
         K.CapFacts.push_back(F);
       }
   }
-  return sweep(K, GPU, Opts.Sweep);
+  return noteWarnings(K, sweep(K, GPU, Opts.Sweep));
 }
 
 } // namespace flipflop

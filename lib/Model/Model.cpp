@@ -13,6 +13,7 @@
 #include "flipflop/Model/ModelConstants.h"
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 using namespace flipflop;
 namespace mc = flipflop::modelconst;
@@ -34,25 +35,46 @@ const char *flipflop::bottleneckName(Bottleneck B) {
 // Power against clock.
 //===----------------------------------------------------------------------===//
 
+static double dramPJPerByte(const std::string &Type);
+
+/// Static board power at the floor voltage with no work running: the idle
+/// figure, plus the memory background that a GDDR/LPDDR board's idle figure
+/// (memory clock lowered) does not hold. HBM boards idle with the memory at
+/// full clock, so their idle figure holds it (docs/MODEL.md section 3).
+static double staticFloorW(const GPUSpec &GPU, double TdpW) {
+  const PowerSpec &P = GPU.Power;
+  double Idle = P.IdleW > 0 ? P.IdleW : mc::IdleFallbackTdpShare * TdpW;
+  if (GPU.MemoryType.find("HBM") != std::string::npos)
+    return Idle;
+  double PeakDramW =
+      GPU.MemoryBandwidthGBs * 1e9 * dramPJPerByte(GPU.MemoryType) * 1e-12;
+  return Idle + mc::MemBackgroundShare * PeakDramW;
+}
+
 PowerCurve flipflop::powerCurve(const GPUSpec &GPU) {
   PowerCurve C;
-  C.FMaxMHz = GPU.BoostClockMHz > 0 ? GPU.BoostClockMHz : GPU.BaseClockMHz;
+  C.FMaxMHz = GPU.topClockMHz();
   if (C.FMaxMHz <= 0)
     C.FMaxMHz = 1000;
+  double Boost = GPU.BoostClockMHz > 0 ? std::min(GPU.BoostClockMHz, C.FMaxMHz)
+                                       : C.FMaxMHz;
   C.FMinMHz = GPU.MinClockMHz > 0 ? std::min(GPU.MinClockMHz, C.FMaxMHz)
                                   : 0.15 * C.FMaxMHz;
   const PowerSpec &P = GPU.Power;
   double Tdp = P.DefaultLimitW > 0 ? P.DefaultLimitW
                                    : (P.MaxLimitW > 0 ? P.MaxLimitW : 250);
-  double Ref = mc::CurveRefFraction * Tdp;
   C.Derived = !(P.CurveStaticW > 0 && P.CurveDynW > 0);
-  C.StaticW = P.CurveStaticW > 0 ? P.CurveStaticW : mc::CurveStaticFraction * Ref;
-  C.DynW =
-      P.CurveDynW > 0 ? P.CurveDynW : (1 - mc::CurveStaticFraction) * Ref;
-  C.KneeMHz = P.VoltKneeMHz > 0 ? P.VoltKneeMHz
-                                : mc::CurveKneeFraction * C.FMaxMHz;
+  C.StaticW = P.CurveStaticW > 0 ? P.CurveStaticW : staticFloorW(GPU, Tdp);
+  double Lanes = GPU.Throughput.FP32 > 0 ? GPU.Throughput.FP32 : 64;
+  double SMs = GPU.SMCount > 0 ? GPU.SMCount : 1;
+  C.DynW = P.CurveDynW > 0 ? P.CurveDynW
+                           : mc::EnergyPerFP32LaneOpJ * SMs * Lanes *
+                                 C.FMaxMHz * 1e6;
+  C.KneeMHz =
+      P.VoltKneeMHz > 0 ? P.VoltKneeMHz : mc::CurveKneeFraction * Boost;
   C.FloorRatio = P.VoltFloorRatio > 0 ? std::min(1.0, P.VoltFloorRatio)
                                       : mc::CurveFloorRatio;
+  C.StaticVoltExp = mc::StaticVoltExponent;
   return C;
 }
 
@@ -61,6 +83,13 @@ double flipflop::voltageRatio(const PowerCurve &C, double ClockMHz) {
     return C.FloorRatio;
   return C.FloorRatio + (1 - C.FloorRatio) * (ClockMHz - C.KneeMHz) /
                             (C.FMaxMHz - C.KneeMHz);
+}
+
+double flipflop::staticPower(const PowerCurve &C, double ClockMHz) {
+  if (C.StaticVoltExp == 0 || C.FloorRatio <= 0)
+    return C.StaticW;
+  return C.StaticW *
+         std::pow(voltageRatio(C, ClockMHz) / C.FloorRatio, C.StaticVoltExp);
 }
 
 /// (f/fmax) * (V/Vmax)^2: the dynamic-power factor of the curve.
@@ -72,14 +101,15 @@ static double curveShape(const PowerCurve &C, double ClockMHz) {
 double flipflop::boardPower(const GPUSpec &GPU, double ClockMHz,
                             double ActivityFraction) {
   PowerCurve C = powerCurve(GPU);
-  return C.StaticW + C.DynW * ActivityFraction * curveShape(C, ClockMHz);
+  return staticPower(C, ClockMHz) +
+         C.DynW * ActivityFraction * curveShape(C, ClockMHz);
 }
 
 double flipflop::clockUnderPowerLimit(const GPUSpec &GPU, double PowerLimitW,
                                       double ActivityFraction) {
   PowerCurve C = powerCurve(GPU);
   auto P = [&](double F) {
-    return C.StaticW + C.DynW * ActivityFraction * curveShape(C, F);
+    return staticPower(C, F) + C.DynW * ActivityFraction * curveShape(C, F);
   };
   if (P(C.FMaxMHz) <= PowerLimitW)
     return C.FMaxMHz;
@@ -91,6 +121,28 @@ double flipflop::clockUnderPowerLimit(const GPUSpec &GPU, double PowerLimitW,
     (P(Mid) <= PowerLimitW ? Lo : Hi) = Mid;
   }
   return Lo;
+}
+
+std::string flipflop::powerLimitNote(const GPUSpec &GPU, const Prediction &P) {
+  char Buf[320];
+  double Asked = P.Config.PowerLimitW;
+  if (P.LimitOutOfRange) {
+    std::snprintf(Buf, sizeof(Buf),
+                  "power limit %.0f W is outside the %.0f-%.0f W that %s "
+                  "accepts (nvidia-smi -pl refuses it); modelled at %.0f W",
+                  Asked, GPU.Power.MinLimitW, GPU.Power.MaxLimitW,
+                  GPU.Name.c_str(), P.PowerLimitW);
+    return Buf;
+  }
+  if (P.LimitUnreachable) {
+    std::snprintf(Buf, sizeof(Buf),
+                  "power limit %.0f W is unreachable for this kernel on %s: "
+                  "it draws %.0f W even at the lowest clock (%.0f MHz), "
+                  "where it is modelled",
+                  P.PowerLimitW, GPU.Name.c_str(), P.AvgPowerW, P.ClockMHz);
+    return Buf;
+  }
+  return "";
 }
 
 //===----------------------------------------------------------------------===//
@@ -218,16 +270,35 @@ static void globalTraffic(const KernelProfile &K, const LaunchConfig &C,
     // A warp narrower than 32 in x spans 32/x rows: each row is its own
     // coalesced segment (2-D/3-D blocks).
     unsigned BX = C.Block[0];
-    if (A.Pattern == AccessPattern::Coalesced && BX < 32 && C.Block[1] > 1) {
+    // In-block reuse: a load whose address does not depend on threadIdx.d
+    // reads the same data in every thread along d. Lanes of one warp along
+    // d share its sectors; other warps find them in L1.
+    bool Shared = A.ThreadDimsKnown && !A.IsStore && !A.IsAtomic &&
+                  !(A.BlockDims & AddrDependsOnData) &&
+                  A.Pattern != AccessPattern::Uniform;
+    bool RowsDiffer = !Shared || (A.ThreadDims & 6u) != 0;
+    if (A.Pattern == AccessPattern::Coalesced && BX < 32 && C.Block[1] > 1 &&
+        RowsDiffer) {
       double Rows = 32.0 / BX;
       double PerRow = std::ceil(BX * A.Bytes / 32.0);
       Sectors = std::max(Sectors, Rows * PerRow);
     }
+    double InBlock = 1;
+    if (Shared) {
+      double WarpSpan = 32; // Lanes of a warp, x first.
+      for (unsigned D = 0; D < 3; ++D) {
+        double Ext = std::max(1u, C.Block[D]);
+        double InWarp = std::min(Ext, std::max(1.0, WarpSpan));
+        WarpSpan /= Ext;
+        if (!(A.ThreadDims & (1u << D)))
+          InBlock *= Ext / InWarp;
+      }
+    }
     double PerLane = Sectors * 32.0 / 32.0; // Bytes moved per lane.
     double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
-    L2B += PerLane * Count;
+    L2B += PerLane * Count / InBlock;
     if (A.Pattern != AccessPattern::Uniform && !A.IsAtomic)
-      DramB += PerLane * Count *
+      DramB += PerLane * Count / InBlock *
                (A.ReusedAcrossBlocks ? 1 - mc::InterBlockL2HitRate : 1.0);
   }
   if (!Any) {
@@ -328,11 +399,26 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
     N = GivenGrid ? double(GivenGrid) : std::ceil(T / B);
     Useful = std::min(1.0, T / (N * B));
   }
+  // Loops whose trip count follows a block dimension (for j < blockDim.y):
+  // the profile counted them at the reference block; their share of the
+  // work runs TripPerBlockDim * block[d] + TripBlockOffset times here.
+  for (const LoopRecord &L : K.Loops) {
+    if (L.TripBlockDim < 0 || L.TripBlockDim > 2 || !(L.Trip > 0))
+      continue;
+    double Trip = std::max(
+        0.0, L.TripPerBlockDim * Cfg.Block[L.TripBlockDim] + L.TripBlockOffset);
+    double Share = std::clamp(L.WorkShare, 0.0, 1.0);
+    WorkScale *= 1 - Share + Share * Trip / L.Trip;
+  }
   N = std::max(1.0, N);
-  P.WorkScale = WorkScale;
   P.Config.Grid = {unsigned(std::min(N, 4294967295.0)), 1, 1};
   if (GivenGrid)
     P.Config.Grid = Cfg.Grid;
+  // Bounds checks: threads of this launch that skip the guarded work.
+  P.ActiveFraction = GridStride ? 1.0
+                                : activeFraction(K, Cfg.Block, P.Config.Grid);
+  WorkScale *= P.ActiveFraction;
+  P.WorkScale = WorkScale;
   P.Config.TotalThreads = uint64_t(T);
 
   // --- Work of one block (clock independent).
@@ -523,27 +609,30 @@ static void finish(const Context &X, double LimitW, double FloorMHz,
   double Limit = LimitW > 0 ? LimitW
                  : PS.DefaultLimitW > 0 ? PS.DefaultLimitW
                                         : X.Curve.StaticW + X.Curve.DynW * 2;
+  P.LimitOutOfRange = (PS.MinLimitW > 0 && Limit < PS.MinLimitW) ||
+                      (PS.MaxLimitW > 0 && Limit > PS.MaxLimitW);
   if (PS.MinLimitW > 0)
     Limit = std::max(Limit, PS.MinLimitW);
   if (PS.MaxLimitW > 0)
     Limit = std::min(Limit, PS.MaxLimitW);
   P.PowerLimitW = Limit;
   const double TLaunch = mc::LaunchOverheadS;
-  auto AvgPower = [&](const Eval &E) {
-    return (X.Curve.StaticW * (E.T + TLaunch) + E.ECore + E.EDram) /
+  auto AvgPower = [&](const Eval &E, double FMHz) {
+    return (staticPower(X.Curve, FMHz) * (E.T + TLaunch) + E.ECore +
+            E.EDram) /
            (E.T + TLaunch);
   };
   double F = X.Curve.FMaxMHz;
   Eval E = evaluate(X, F);
-  if (AvgPower(E) > Limit) {
+  if (AvgPower(E, F) > Limit) {
     P.PowerCapped = true;
     double Lo = std::max(X.Curve.FMinMHz, FloorMHz), Hi = X.Curve.FMaxMHz;
     Eval ELo = evaluate(X, Lo);
-    if (Lo > X.Curve.FMinMHz && AvgPower(ELo) > Limit) {
+    if (Lo > X.Curve.FMinMHz && AvgPower(ELo, Lo) > Limit) {
       Lo = X.Curve.FMinMHz;
       ELo = evaluate(X, Lo);
     }
-    if (AvgPower(ELo) > Limit) {
+    if (AvgPower(ELo, Lo) > Limit) {
       P.LimitUnreachable = true;
       F = Lo;
       E = ELo;
@@ -551,7 +640,7 @@ static void finish(const Context &X, double LimitW, double FloorMHz,
       while (Hi - Lo > 0.5) { // Half a MHz: below any DVFS step.
         double Mid = 0.5 * (Lo + Hi);
         Eval EM = evaluate(X, Mid);
-        if (AvgPower(EM) <= Limit) {
+        if (AvgPower(EM, Mid) <= Limit) {
           Lo = Mid;
           ELo = EM;
         } else {
@@ -573,9 +662,10 @@ static void finish(const Context &X, double LimitW, double FloorMHz,
   double Rounds = X.FullRounds + (X.TailK ? 1 : 0);
   P.TBarrierS = Rounds * W.BarrierCycles / (F * 1e6);
   P.TailFactor = E.TIdeal > 0 ? E.T / E.TIdeal : 1;
-  P.EnergyJ = X.Curve.StaticW * P.TimeS + E.ECore + E.EDram;
+  double StaticW = staticPower(X.Curve, F);
+  P.EnergyJ = StaticW * P.TimeS + E.ECore + E.EDram;
   P.AvgPowerW = P.EnergyJ / P.TimeS;
-  P.PStaticW = X.Curve.StaticW;
+  P.PStaticW = StaticW;
   P.PComputeW = E.ECore / P.TimeS;
   P.PMemoryW = E.EDram / P.TimeS;
   // --- The bottleneck: the largest component, unless launch or tail rule.
@@ -629,6 +719,10 @@ void flipflop::predictLimits(const KernelProfile &K, const GPUSpec &G,
       const PowerSpec &PS = G.Power;
       if (PS.MaxLimitW > 0)
         Q.PowerLimitW = std::min(Q.PowerLimitW, PS.MaxLimitW);
+      if (PS.MinLimitW > 0)
+        Q.PowerLimitW = std::max(Q.PowerLimitW, PS.MinLimitW);
+      Q.LimitOutOfRange = L > 0 && ((PS.MinLimitW > 0 && L < PS.MinLimitW) ||
+                                    (PS.MaxLimitW > 0 && L > PS.MaxLimitW));
       PrevLimit = L;
       continue;
     }

@@ -342,6 +342,14 @@ static void shapes(const KernelProfile &K, const GPUSpec &G, SweepResult &R,
 SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
                             const SweepOptions &Opts) {
   SweepResult R;
+  // Counts outside physical bounds give figures that mean nothing: no
+  // configuration is predicted, so none can be recommended.
+  R.Implausible = implausibility(K);
+  if (!R.Implausible.empty()) {
+    R.Explanation = "no recommendation: the profile is implausible (" +
+                    R.Implausible + ")";
+    return R;
+  }
   std::vector<std::array<unsigned, 3>> Shapes;
   shapes(K, G, R, Shapes);
   R.NumShapes = Shapes.size();
@@ -436,6 +444,30 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
   }
   R.Pick.OccupancyHeuristic = size_t(HIdx);
 
+  // Plausibility: a non-finite prediction, or one longer than MaxTimeS, is
+  // not a figure; it is never picked.
+  std::string Longest;
+  for (Prediction &P : R.Configs) {
+    if (!P.Valid)
+      continue;
+    bool Finite = std::isfinite(P.TimeS) && std::isfinite(P.EnergyJ) &&
+                  std::isfinite(P.AvgPowerW);
+    if (Finite && P.TimeS <= Opts.MaxTimeS)
+      continue;
+    std::string Why;
+    llvm::raw_string_ostream OS(Why);
+    if (Finite)
+      OS << "implausible prediction: "
+         << llvm::format("%.3g s", P.TimeS) << ", beyond "
+         << llvm::format("%.3g s", Opts.MaxTimeS);
+    else
+      OS << "implausible prediction: not a finite time or energy";
+    P.Valid = false;
+    P.Invalid = Why;
+    if (Longest.empty())
+      Longest = Why;
+  }
+
   // Pareto front and picks.
   R.Pareto = paretoFront(R.Configs);
   size_t NValid = 0;
@@ -461,8 +493,13 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
   }
   if (Fast < 0) {
     R.Explanation = "no configuration can launch";
-    if (!R.Configs.empty())
+    if (!Longest.empty()) {
+      R.Implausible = "every prediction is implausible (" + Longest +
+                      "); check the loop trip counts";
+      R.Explanation = "no recommendation: " + R.Implausible;
+    } else if (!R.Configs.empty()) {
       R.Explanation += ": " + R.Configs.front().Invalid;
+    }
     R.Pick.Fastest = R.Pick.LeastEnergy = R.Pick.BestEDP =
         R.Pick.EnergyWithinBudget = R.Pick.OccupancyHeuristic;
     return R;
@@ -489,6 +526,30 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
   R.ExplainBudget = explainConfig(R, R.Pick.EnergyWithinBudget, K, G);
   R.ExplainEDP = explainConfig(R, R.Pick.BestEDP, K, G);
   R.ExplainHeuristic = explainConfig(R, R.Pick.OccupancyHeuristic, K, G);
+  // A pick longer than WarnTimeS stands, with a warning.
+  const std::pair<const char *, size_t> Named[] = {
+      {"fastest", R.Pick.Fastest},
+      {"least-energy", R.Pick.LeastEnergy},
+      {"energy-within-budget", R.Pick.EnergyWithinBudget},
+      {"best-EDP", R.Pick.BestEDP}};
+  size_t Slowest = R.Pick.Fastest;
+  const char *SlowestName = "fastest";
+  for (const auto &[Name, I] : Named)
+    if (R.Configs[I].TimeS > R.Configs[Slowest].TimeS) {
+      Slowest = I;
+      SlowestName = Name;
+    }
+  if (R.Configs[Slowest].TimeS > Opts.WarnTimeS) {
+    std::string W;
+    llvm::raw_string_ostream WS(W);
+    WS << "the " << SlowestName << " configuration is predicted to run "
+       << llvm::format("%.3g s", R.Configs[Slowest].TimeS) << ", above "
+       << llvm::format("%.3g s", Opts.WarnTimeS)
+       << ": the figures rest on the profile's trip counts";
+    if (!K.Guesses.empty())
+      WS << " (guessed: " << K.Guesses.front() << ")";
+    R.Warnings.push_back(W);
+  }
   llvm::raw_string_ostream OS(R.Explanation);
   OS << NValid << " launchable configurations (" << R.NumShapes
      << " block shapes x register caps x " << R.PowerLimits.size()
@@ -497,8 +558,22 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
      << " of the space ruled out)";
   if (R.ShapeHeld)
     OS << "; block shape held: " << R.ShapeReason;
-  OS << ". Least energy within "
-     << llvm::format("%.0f%%", Opts.SlowdownBudgetPct)
-     << " of the fastest: " << R.ExplainBudget;
+  // The pick of the objective FF001 names.
+  switch (Opts.Obj) {
+  case Objective::Time:
+    OS << ". Fastest: " << R.ExplainFastest;
+    break;
+  case Objective::Energy:
+    OS << ". Least energy: " << R.ExplainLeastEnergy;
+    break;
+  case Objective::EDP:
+    OS << ". Least energy x delay: " << R.ExplainEDP;
+    break;
+  case Objective::EnergyWithinBudget:
+    OS << ". Least energy within "
+       << llvm::format("%.0f%%", Opts.SlowdownBudgetPct)
+       << " of the fastest: " << R.ExplainBudget;
+    break;
+  }
   return R;
 }

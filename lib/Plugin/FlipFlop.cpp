@@ -126,7 +126,16 @@ std::string archOf(const Module &M) {
 /// profiles as they are and says so in their warnings.
 void mergeEmittedPTX(StringRef PTX, const std::string &Arch,
                      DeferredModule &State) {
-  Expected<std::vector<KernelProfile>> Parsed = parsePTX(PTX, "<emitted>");
+  PTXParseOptions PO;
+  PO.ArgValues = State.Opts.Facts.ArgValues;
+  PO.DefaultTripCount = State.Opts.Facts.DefaultTrip;
+  Expected<std::vector<KernelProfile>> Parsed =
+      [&]() -> Expected<std::vector<KernelProfile>> {
+    Expected<PTXModule> M = parsePTXModule(PTX, "<emitted>", PO);
+    if (!M)
+      return M.takeError();
+    return std::move(M->Kernels);
+  }();
   if (!Parsed) {
     std::string Why = toString(Parsed.takeError());
     for (KernelProfile &K : State.Profiles)
@@ -221,6 +230,32 @@ static void writeReport(const Module &M, const PluginOptions &O,
   }
 }
 
+/// The predictions of the launches the user asked for (option "launch"),
+/// as "launches": [{"gpu", "prediction"}] in the kernel's report entry.
+static void addLaunches(json::Object &Kernel, const KernelProfile &K,
+                        const GPUSpec &CompileGPU, const PluginOptions &O) {
+  json::Array Out;
+  for (const LaunchRequest &L : O.Launches) {
+    std::optional<GPUSpec> G = CompileGPU;
+    if (!L.GPU.empty()) {
+      Expected<GPUSpec> Named = resolveGPU(L.GPU, "");
+      if (!Named) {
+        Out.push_back(json::Object{{"gpu", L.GPU},
+                                   {"error", toString(Named.takeError())}});
+        continue;
+      }
+      G = *Named;
+    }
+    LaunchConfig C;
+    C.Block = L.Block;
+    C.Grid = L.Grid;
+    C.DynamicSharedBytes = K.Res.DynamicSharedBytes;
+    Out.push_back(json::Object{{"gpu", G->Name},
+                               {"prediction", predictionToJSON(predict(K, *G, C))}});
+  }
+  Kernel["launches"] = std::move(Out);
+}
+
 static void reportKernel(Function &FRef, KernelProfile &K,
                          const PluginOptions &O, const ModuleFacts &MF,
                          std::vector<json::Value> &KernelsJSON,
@@ -256,11 +291,24 @@ static void reportKernel(Function &FRef, KernelProfile &K,
     AO.Sweep.PowerMaxW = O.PowerMaxW;
     AO.Sweep.PowerSteps = O.PowerSteps;
     AO.Sweep.SlowdownBudgetPct = O.BudgetPct;
+    AO.Sweep.Obj = O.Obj;
     SweepResult R = recommend(K, *GPU, MF.PTX, AO, MF.Ptxas);
     if (!O.ReportDir.empty()) {
       KernelsJSON.push_back(kernelToJSON(K, R));
+      if (!O.Launches.empty())
+        addLaunches(*KernelsJSON.back().getAsObject(), K, *GPU, O);
       if (!ReportGPU)
         ReportGPU = *GPU;
+    }
+    // FF013: figures outside physical bounds never drive a recommendation.
+    if (!R.Implausible.empty()) {
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF013", F)
+               << "kernel '" << ore::NV("Kernel", K.DisplayName)
+               << "': implausible figures, no recommendation: "
+               << ore::NV("Problem", R.Implausible);
+      });
+      return;
     }
     if (R.Configs.empty())
       return InternalProblem("no configuration of this kernel can launch on " +
@@ -294,6 +342,13 @@ static void reportKernel(Function &FRef, KernelProfile &K,
           << ")";
       return Rem;
     });
+    // FF014: a pick that stands but is hard to believe.
+    for (const std::string &W : R.Warnings)
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF014", F)
+               << "kernel '" << ore::NV("Kernel", K.DisplayName)
+               << "': check this prediction: " << ore::NV("Warning", W);
+      });
     // FF002: why.
     if (O.Verbosity >= 1)
       ORE.emit([&] {

@@ -47,6 +47,10 @@ cl::opt<std::string> ClArgs("flipflop-args", cl::cat(FlipFlopCat),
                                      "INDEX=VALUE[,INDEX=VALUE...]"));
 cl::opt<std::string> ClDefaultTrip("flipflop-default-trip", cl::cat(FlipFlopCat),
                                    cl::desc("Trip count assumed for unresolved loops"));
+cl::opt<std::string> ClLaunch(
+    "flipflop-launch", cl::cat(FlipFlopCat),
+    cl::desc("Launches to predict into the report: "
+             "[GPU@]BX[,BY[,BZ]]:GX[,GY[,GZ]][;...]"));
 cl::opt<std::string> ClConfig("flipflop-config", cl::cat(FlipFlopCat),
                               cl::desc("Config file (JSON)"));
 
@@ -78,6 +82,19 @@ template <typename T> bool parseNumber(StringRef S, T &Out) {
     Out = static_cast<T>(V);
     return true;
   }
+}
+
+/// "X[,Y[,Z]]" with positive integers.
+bool parseDims(StringRef S, std::array<unsigned, 3> &D) {
+  SmallVector<StringRef, 3> Parts;
+  S.split(Parts, ',');
+  if (Parts.empty() || Parts.size() > 3)
+    return false;
+  D = {1, 1, 1};
+  for (size_t I = 0; I < Parts.size(); ++I)
+    if (Parts[I].trim().getAsInteger(10, D[I]) || D[I] == 0)
+      return false;
+  return true;
 }
 
 /// One option: its three sources and how to apply a textual value.
@@ -172,6 +189,27 @@ std::vector<Setting> settings() {
          return true;
        },
        "INDEX=VALUE[,INDEX=VALUE...]"},
+      {"launch", &ClLaunch, "FLIPFLOP_LAUNCH",
+       [](PluginOptions &O, StringRef V) {
+         SmallVector<StringRef, 4> Parts;
+         V.split(Parts, ';', -1, /*KeepEmpty=*/false);
+         std::vector<LaunchRequest> Out;
+         for (StringRef P : Parts) {
+           LaunchRequest L;
+           if (P.contains('@')) {
+             auto [G, Rest] = P.split('@');
+             L.GPU = G.trim().str();
+             P = Rest;
+           }
+           auto [B, G] = P.split(':');
+           if (!parseDims(B, L.Block) || !parseDims(G, L.Grid))
+             return false;
+           Out.push_back(L);
+         }
+         O.Launches = std::move(Out);
+         return !O.Launches.empty();
+       },
+       "[GPU@]BX[,BY[,BZ]]:GX[,GY[,GZ]][;...]"},
       {"default_trip", &ClDefaultTrip, "FLIPFLOP_DEFAULT_TRIP",
        [](PluginOptions &O, StringRef V) {
          return parseNumber(V, O.Facts.DefaultTrip) && O.Facts.DefaultTrip >= 1;

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "flipflop/Profile/IRProfile.h"
 
+#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -31,10 +32,13 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -363,10 +367,12 @@ private:
   }
 };
 
-/// Which blockIdx dimensions a value depends on (bits 0..2), and bit 3 when
-/// it depends on loaded data (then the dimensions are not known).
+/// Which blockIdx (or, built with SReg::Tid, threadIdx) dimensions a value
+/// depends on (bits 0..2), and bit 3 when it depends on loaded data (then
+/// the dimensions are not known).
 class BlockDepAnalysis {
 public:
+  explicit BlockDepAnalysis(SReg Which = SReg::CtaId) : Which(Which) {}
   static constexpr unsigned Data = 8;
   unsigned get(const Value *V, unsigned Depth = 0) {
     auto It = Memo.find(V);
@@ -381,13 +387,16 @@ public:
   }
 
 private:
+  SReg Which;
   DenseMap<const Value *, unsigned> Memo;
   unsigned compute(const Value *V, unsigned Depth) {
     if (isa<Constant>(V) || isa<Argument>(V))
       return 0;
     unsigned Dim = 0;
     if (SReg R = specialRegister(V, Dim); R != SReg::None)
-      return R == SReg::CtaId ? 1u << Dim : 0;
+      return R == Which || (Which == SReg::Tid && R == SReg::LaneId)
+                 ? 1u << Dim
+                 : 0;
     const auto *I = dyn_cast<Instruction>(V);
     if (!I)
       return Data;
@@ -533,12 +542,14 @@ bool parseTensorIntrinsic(StringRef Name, TensorShape &T) {
 // SCEV evaluation with launch facts
 //===----------------------------------------------------------------------===//
 
-bool scevMentions(const SCEV *S, SReg Reg) {
+/// True when \p S reads the special register \p Reg (of dimension \p Dim
+/// when Dim < 3, of any dimension otherwise).
+bool scevMentions(const SCEV *S, SReg Reg, unsigned Dim = 3) {
   bool Found = false;
   SCEVExprContains(S, [&](const SCEV *X) {
     if (const auto *U = dyn_cast<SCEVUnknown>(X)) {
-      unsigned Dim;
-      if (specialRegister(U->getValue(), Dim) == Reg)
+      unsigned D;
+      if (specialRegister(U->getValue(), D) == Reg && (Dim > 2 || D == Dim))
         Found = true;
     }
     return Found;
@@ -546,47 +557,76 @@ bool scevMentions(const SCEV *S, SReg Reg) {
   return Found;
 }
 
-/// Evaluates \p S with kernel arguments and blockDim replaced by the facts.
-std::optional<int64_t> evaluateSCEV(const SCEV *S, const LaunchFacts &Facts,
-                                    unsigned Depth = 0) {
-  if (Depth > 32)
+/// Where a trip count is evaluated: the launch facts (kernel arguments), a
+/// block shape, and thread 0 as the representative thread.
+struct EvalPoint {
+  const LaunchFacts *Facts = nullptr;
+  std::array<uint64_t, 3> Block{256, 1, 1};
+  /// Value of the arguments without a fact; only to probe how a guessed
+  /// count varies with blockDim, never to resolve it.
+  std::optional<int64_t> MissingArg;
+};
+
+/// Evaluates \p S at \p At in the SCEV's own integer width: casts truncate
+/// and extend, division is unsigned, min/max keep their signedness, and
+/// arithmetic wraps as the IR does. std::nullopt when \p S reads anything
+/// but kernel arguments with a known value, blockDim and threadIdx.
+std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
+                                  unsigned Depth = 0) {
+  if (Depth > 32 || !S->getType()->isIntegerTy())
     return std::nullopt;
+  unsigned Width = S->getType()->getIntegerBitWidth();
   if (const auto *C = dyn_cast<SCEVConstant>(S))
-    return C->getAPInt().getSExtValue();
+    return C->getAPInt();
   if (const auto *U = dyn_cast<SCEVUnknown>(S)) {
     if (const auto *A = dyn_cast<Argument>(U->getValue())) {
-      auto It = Facts.ArgValues.find(A->getArgNo());
-      if (It != Facts.ArgValues.end())
-        return It->second;
-      return std::nullopt;
+      auto It = At.Facts->ArgValues.find(A->getArgNo());
+      if (It == At.Facts->ArgValues.end() && !At.MissingArg)
+        return std::nullopt;
+      int64_t V = It != At.Facts->ArgValues.end() ? It->second : *At.MissingArg;
+      return APInt(64, static_cast<uint64_t>(V), /*isSigned=*/true)
+          .sextOrTrunc(Width);
     }
     unsigned Dim;
     switch (specialRegister(U->getValue(), Dim)) {
     case SReg::NTid:
-      return Dim == 0 ? int64_t(Facts.AssumedBlockX) : 1;
+      return APInt(64, At.Block[Dim]).zextOrTrunc(Width);
     case SReg::Tid:
     case SReg::LaneId:
-      return 0; // Counts are those of thread 0 (a representative thread).
+      return APInt(Width, 0); // Thread 0, a representative thread.
     default:
       return std::nullopt;
     }
   }
-  if (const auto *C = dyn_cast<SCEVCastExpr>(S))
-    return evaluateSCEV(C->getOperand(), Facts, Depth + 1);
-  if (const auto *D = dyn_cast<SCEVUDivExpr>(S)) {
-    auto L = evaluateSCEV(D->getLHS(), Facts, Depth + 1);
-    auto R = evaluateSCEV(D->getRHS(), Facts, Depth + 1);
-    if (!L || !R || *R == 0)
+  if (const auto *C = dyn_cast<SCEVCastExpr>(S)) {
+    auto V = evaluateSCEV(C->getOperand(), At, Depth + 1);
+    if (!V)
       return std::nullopt;
-    return static_cast<int64_t>(static_cast<uint64_t>(*L) / static_cast<uint64_t>(*R));
+    switch (S->getSCEVType()) {
+    case scTruncate:
+      return V->trunc(Width);
+    case scZeroExtend:
+      return V->zext(Width);
+    case scSignExtend:
+      return V->sext(Width);
+    default:
+      return std::nullopt; // ptrtoint
+    }
+  }
+  if (const auto *D = dyn_cast<SCEVUDivExpr>(S)) {
+    auto L = evaluateSCEV(D->getLHS(), At, Depth + 1);
+    auto R = evaluateSCEV(D->getRHS(), At, Depth + 1);
+    if (!L || !R || R->isZero())
+      return std::nullopt;
+    return L->udiv(*R);
   }
   if (const auto *N = dyn_cast<SCEVNAryExpr>(S)) {
     if (isa<SCEVAddRecExpr>(N))
       return std::nullopt;
-    std::optional<int64_t> Acc;
+    std::optional<APInt> Acc;
     for (const SCEV *Op : N->operands()) {
-      auto V = evaluateSCEV(Op, Facts, Depth + 1);
-      if (!V)
+      auto V = evaluateSCEV(Op, At, Depth + 1);
+      if (!V || V->getBitWidth() != Width)
         return std::nullopt;
       if (!Acc) {
         Acc = *V;
@@ -595,15 +635,169 @@ std::optional<int64_t> evaluateSCEV(const SCEV *S, const LaunchFacts &Facts,
       switch (N->getSCEVType()) {
       case scAddExpr: *Acc += *V; break;
       case scMulExpr: *Acc *= *V; break;
-      case scSMaxExpr: case scUMaxExpr: *Acc = std::max(*Acc, *V); break;
-      case scSMinExpr: case scUMinExpr: case scSequentialUMinExpr:
-        *Acc = std::min(*Acc, *V); break;
+      case scSMaxExpr: *Acc = APIntOps::smax(*Acc, *V); break;
+      case scUMaxExpr: *Acc = APIntOps::umax(*Acc, *V); break;
+      case scSMinExpr: *Acc = APIntOps::smin(*Acc, *V); break;
+      case scUMinExpr:
+      case scSequentialUMinExpr: *Acc = APIntOps::umin(*Acc, *V); break;
       default: return std::nullopt;
       }
     }
     return Acc;
   }
   return std::nullopt;
+}
+
+/// Evaluates the i1 condition \p V at \p At: comparisons of SCEV-evaluable
+/// integers, and logical and/or/not of those. std::nullopt when unknown, and
+/// for conditions on threadIdx/laneid: they differ between the threads of a
+/// block, and thread 0 is no representative of who enters a guarded loop.
+std::optional<bool> evaluateCondition(const Value *V, ScalarEvolution &SE,
+                                      const EvalPoint &At, unsigned Depth = 0) {
+  using namespace PatternMatch;
+  if (Depth > 8)
+    return std::nullopt;
+  if (const auto *C = dyn_cast<ConstantInt>(V))
+    return C->isOne();
+  if (const auto *Cmp = dyn_cast<ICmpInst>(V)) {
+    Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+    if (!A->getType()->isIntegerTy() || !SE.isSCEVable(A->getType()))
+      return std::nullopt;
+    const SCEV *SA = SE.getSCEV(A), *SB = SE.getSCEV(B);
+    for (const SCEV *X : {SA, SB})
+      if (scevMentions(X, SReg::Tid) || scevMentions(X, SReg::LaneId))
+        return std::nullopt;
+    auto X = evaluateSCEV(SA, At), Y = evaluateSCEV(SB, At);
+    if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
+      return std::nullopt;
+    return ICmpInst::compare(*X, *Y, Cmp->getPredicate());
+  }
+  const Value *X = nullptr, *Y = nullptr;
+  if (match(V, m_Not(m_Value(X)))) {
+    auto R = evaluateCondition(X, SE, At, Depth + 1);
+    return R ? std::optional<bool>(!*R) : std::nullopt;
+  }
+  bool IsAnd = match(V, m_LogicalAnd(m_Value(X), m_Value(Y)));
+  if (IsAnd || match(V, m_LogicalOr(m_Value(X), m_Value(Y)))) {
+    auto L = evaluateCondition(X, SE, At, Depth + 1);
+    auto R = evaluateCondition(Y, SE, At, Depth + 1);
+    if (IsAnd && ((L && !*L) || (R && !*R)))
+      return false;
+    if (!IsAnd && ((L && *L) || (R && *R)))
+      return true;
+    if (L && R)
+      return IsAnd ? (*L && *R) : (*L || *R);
+  }
+  return std::nullopt;
+}
+
+/// A condition that holds whenever the loop is entered: a branch edge that
+/// dominates its header (the guard that skips a rotated or unrolled loop
+/// when its bound is too small), or an llvm.assume dominating it.
+struct EntryCondition {
+  const Value *Cond;
+  bool Holds;
+};
+
+SmallVector<EntryCondition, 4> entryConditions(const Loop *L,
+                                               const DominatorTree &DT) {
+  SmallVector<EntryCondition, 4> Conds;
+  const BasicBlock *H = L->getHeader();
+  const DomTreeNode *N = DT.getNode(H);
+  constexpr unsigned MaxDominators = 32;
+  unsigned Seen = 0;
+  for (N = N ? N->getIDom() : nullptr; N && Seen < MaxDominators;
+       N = N->getIDom(), ++Seen) {
+    const BasicBlock *D = N->getBlock();
+    for (const Instruction &I : *D)
+      if (const auto *A = dyn_cast<AssumeInst>(&I))
+        Conds.push_back({A->getArgOperand(0), true});
+    const auto *BI = dyn_cast<BranchInst>(D->getTerminator());
+    if (!BI || !BI->isConditional() ||
+        BI->getSuccessor(0) == BI->getSuccessor(1))
+      continue;
+    for (unsigned S = 0; S < 2; ++S)
+      if (DT.dominates(BasicBlockEdge(D, BI->getSuccessor(S)), H))
+        Conds.push_back({BI->getCondition(), S == 0});
+  }
+  return Conds;
+}
+
+/// Trip count of \p L (backedge-taken count \p BTC) at \p At: 0 when an
+/// entry condition is false there; std::nullopt when unknown. A count that
+/// is negative in its width or above ScalarEvolution's constant maximum is
+/// the wrapped value of a loop that is not entered (its guard was not
+/// recognised): 0 as well, never ~2^32 or ~2^64.
+std::optional<double> tripAt(const Loop *L, const SCEV *BTC,
+                             ScalarEvolution &SE,
+                             ArrayRef<EntryCondition> Conds,
+                             const EvalPoint &At) {
+  for (const EntryCondition &C : Conds)
+    if (auto V = evaluateCondition(C.Cond, SE, At))
+      if (*V != C.Holds)
+        return 0.0;
+  auto V = evaluateSCEV(BTC, At);
+  if (!V)
+    return std::nullopt;
+  if (V->getBitWidth() >= 16 && V->isNegative())
+    return 0.0;
+  if (const auto *Max =
+          dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(L))) {
+    const APInt &M = Max->getAPInt();
+    unsigned W = std::max(M.getBitWidth(), V->getBitWidth());
+    if (V->zext(W).ugt(M.zext(W)))
+      return 0.0;
+  }
+  return V->roundToDouble(/*isSigned=*/false) + 1;
+}
+
+/// How a trip count that reads blockDim varies with it, from samples at
+/// blockDim.d = 16, 32, 64 (the other dimensions at \p At; blockDim.z is
+/// at most 64, and ScalarEvolution knows it). An affine,
+/// increasing count (for (j = 0; j < blockDim.y; ++j), unrolled or not) is
+/// recorded as TripPerBlockDim * blockDim.d + TripBlockOffset for the model
+/// to evaluate per configuration, and Trip becomes its value at \p At (an
+/// average, 1/8 for a loop unrolled by 8 at blockDim.y = 1; at least the
+/// slope, so that the body of a loop not entered there is still counted and
+/// can be rescaled); a decreasing
+/// count is a block-stride loop (DependsOnBlockDim). For a guessed count
+/// (\p At probes unknown arguments) only the direction is taken.
+void fitBlockDim(LoopRecord &R, const Loop *L, const SCEV *BTC,
+                 ScalarEvolution &SE, ArrayRef<EntryCondition> Conds,
+                 const EvalPoint &At) {
+  const double Samples[3] = {16, 32, 64};
+  for (unsigned D = 0; D < 3; ++D) {
+    if (!scevMentions(BTC, SReg::NTid, D))
+      continue;
+    double T[3];
+    bool Known = true;
+    for (unsigned I = 0; I < 3 && Known; ++I) {
+      EvalPoint X = At;
+      X.Block[D] = static_cast<uint64_t>(Samples[I]);
+      std::optional<double> V = tripAt(L, BTC, SE, Conds, X);
+      Known = V.has_value();
+      T[I] = V.value_or(0);
+    }
+    if (!Known)
+      continue;
+    if (T[2] < T[0]) {
+      R.DependsOnBlockDim = true;
+      return;
+    }
+    double Slope = (T[2] - T[0]) / (Samples[2] - Samples[0]);
+    double Offset = T[0] - Slope * Samples[0];
+    // Within one iteration of a line: floors of a division by the unroll
+    // factor or by a constant stay affine.
+    bool Affine = std::fabs(T[1] - (Slope * Samples[1] + Offset)) <= 1.0;
+    if (Slope > 0 && Affine && !R.Guessed) {
+      R.TripBlockDim = static_cast<int>(D);
+      R.TripPerBlockDim = Slope;
+      R.TripBlockOffset = Offset;
+      R.Trip = std::max(Slope, Slope * double(At.Block[D]) + Offset);
+      R.DependsOn = std::string("blockDim.") + "xyz"[D];
+      return;
+    }
+  }
 }
 
 /// A reader's description of what a trip count depends on: the kernel
@@ -673,8 +867,13 @@ private:
   SmallPtrSet<const GlobalVariable *, 8> SharedSeen;
   std::vector<const GlobalVariable *> SharedArrays;
   DenseMap<const Loop *, LoopRecord> LoopMemo;
+  /// Index in P.Loops of each loop, and the weighted work inside the loops
+  /// whose trip count follows a block dimension (for LoopRecord::WorkShare).
+  DenseMap<const Loop *, size_t> LoopIndex;
+  DenseMap<const Loop *, double> BlockDimLoopWork;
   double TotalWork = 0, DivergentWork = 0;
   BlockDepAnalysis BlockDeps;
+  BlockDepAnalysis ThreadDeps{SReg::Tid};
   unsigned MaxGlobalLoadsPerBlock = 0;
 
   void walk(Function &F, double Weight, unsigned Depth);
@@ -717,20 +916,32 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
     if (!isa<SCEVCouldNotCompute>(BTC)) {
       R.Symbolic = "(" + scevText(BTC) + ") + 1";
       R.DependsOn = describeDependence(BTC);
-      R.DependsOnBlockDim = scevMentions(BTC, SReg::NTid);
-      if (R.DependsOnBlockDim && scevMentions(BTC, SReg::NCtaId)) {
+      bool ByBlock = scevMentions(BTC, SReg::NTid);
+      if (ByBlock && scevMentions(BTC, SReg::NCtaId)) {
         // for (i = tid + b*B; i < n; i += B * G): a grid-stride loop.
         R.GridStride = true;
-        R.DependsOnBlockDim = false;
         R.DependsOn = "the problem size over the whole grid (grid-stride loop)";
       }
+      auto Conds =
+          entryConditions(L, FAM.getResult<DominatorTreeAnalysis>(F));
+      EvalPoint Ref;
+      Ref.Facts = &Facts;
+      Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
+      std::optional<double> T;
       if (R.GridStride && Facts.TotalThreads) {
         R.Trip = 1; // One pass per launch-wide stride over the problem.
-      } else if (auto V = R.GridStride ? std::nullopt : evaluateSCEV(BTC, Facts)) {
-        R.Trip = std::max<double>(1, double(*V) + 1);
+      } else if (!R.GridStride && (T = tripAt(L, BTC, SE, Conds, Ref))) {
+        R.Trip = *T;
+        if (ByBlock)
+          fitBlockDim(R, L, BTC, SE, Conds, Ref);
       } else {
         R.Trip = Facts.DefaultTrip;
         R.Guessed = true;
+        if (ByBlock && !R.GridStride) {
+          EvalPoint Probe = Ref;
+          Probe.MissingArg = int64_t(1) << 20;
+          fitBlockDim(R, L, BTC, SE, Conds, Probe);
+        }
       }
     } else {
       // Loops whose step is not constant: look for blockDim- and
@@ -781,6 +992,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
     P.Shape.WorkScalesWithBlock = true;
   if (R.GridStride)
     P.Shape.GridStrideLoop = true;
+  LoopIndex[L] = P.Loops.size();
   P.Loops.push_back(R);
   return LoopMemo.try_emplace(L, R).first->second;
 }
@@ -789,8 +1001,14 @@ double ProfileBuilder::blockWeight(const BasicBlock &BB, LoopInfo &LI,
                                    ScalarEvolution &SE, Function &F,
                                    unsigned Depth) {
   double W = 1;
-  for (const Loop *L = LI.getLoopFor(&BB); L; L = L->getParentLoop())
-    W *= std::max(1.0, loopRecord(L, SE, F, Depth).Trip);
+  for (const Loop *L = LI.getLoopFor(&BB); L; L = L->getParentLoop()) {
+    // 0: the loop's guard skips it for the launch facts. A count that
+    // follows blockDim is an average over the block (possibly below 1).
+    const LoopRecord &R = loopRecord(L, SE, F, Depth);
+    W *= R.TripBlockDim >= 0 ? R.Trip
+         : R.Trip > 0        ? std::max(1.0, R.Trip)
+                             : 0.0;
+  }
   return std::min(W, MaxWeight);
 }
 
@@ -835,6 +1053,8 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     A.ReadOnly = LdI->hasMetadata(LLVMContext::MD_invariant_load);
   if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
     A.BlockDims = BlockDeps.get(Ptr);
+    A.ThreadDims = ThreadDeps.get(Ptr) & 7u;
+    A.ThreadDimsKnown = true;
   Stride S = SA.get(Ptr);
   switch (S.Kind) {
   case Stride::Known:
@@ -1228,10 +1448,38 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
 
   // Blocks under a divergent branch: dominated by one of its successors and
   // not post-dominating the branch.
+  // NVPTX's divergence analysis takes every call for divergent, reads of
+  // blockDim/gridDim/blockIdx included: a comparison of values that are the
+  // same for every thread that reaches it (kernel arguments, those
+  // registers, induction variables over them) is uniform, so a loop bounded
+  // by blockDim.y does not count twice.
+  auto LaunchUniform = [&](const Value *Cond) {
+    const auto *Cmp = dyn_cast<ICmpInst>(Cond);
+    if (!Cmp || !isKernel(F))
+      return false;
+    for (const Value *Op : Cmp->operands()) {
+      if (!SE.isSCEVable(Op->getType()))
+        return false;
+      bool Uniform = true;
+      SCEVExprContains(SE.getSCEV(const_cast<Value *>(Op)), [&](const SCEV *X) {
+        if (const auto *U = dyn_cast<SCEVUnknown>(X)) {
+          unsigned Dim;
+          SReg R = specialRegister(U->getValue(), Dim);
+          Uniform &= isa<Argument>(U->getValue()) || R == SReg::NTid ||
+                     R == SReg::NCtaId || R == SReg::CtaId;
+        }
+        return !Uniform;
+      });
+      if (!Uniform)
+        return false;
+    }
+    return true;
+  };
   SmallPtrSet<const BasicBlock *, 16> DivergentBlocks;
   for (BasicBlock &BB : F) {
     auto *BI = dyn_cast<BranchInst>(BB.getTerminator());
-    if (!BI || !BI->isConditional() || !UI.isDivergent(BI->getCondition()))
+    if (!BI || !BI->isConditional() || !UI.isDivergent(BI->getCondition()) ||
+        LaunchUniform(BI->getCondition()))
       continue;
     ++P.DivergentBranches;
     for (BasicBlock &Other : F)
@@ -1246,6 +1494,12 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
     double W = std::min(MaxWeight, Weight * blockWeight(BB, LI, SE, F, Depth));
     bool Div = DivergentBlocks.count(&BB) != 0;
     unsigned GlobalLoads = 0;
+    SmallVector<const Loop *, 4> BlockDimLoops;
+    for (const Loop *L = LI.getLoopFor(&BB); L; L = L->getParentLoop()) {
+      auto It = LoopMemo.find(L);
+      if (It != LoopMemo.end() && It->second.TripBlockDim >= 0)
+        BlockDimLoops.push_back(L);
+    }
     for (Instruction &I : BB) {
       double Before = 0, After = 0;
       for (double V : P.Ops)
@@ -1254,6 +1508,8 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
       for (double V : P.Ops)
         After += V;
       TotalWork += After - Before;
+      for (const Loop *L : BlockDimLoops)
+        BlockDimLoopWork[L] += After - Before;
       if (Div)
         DivergentWork += After - Before;
       if (auto *Ld = dyn_cast<LoadInst>(&I))
@@ -1385,21 +1641,9 @@ unsigned ProfileBuilder::estimateRegisters(Function &F) {
 }
 
 void ProfileBuilder::markBlockReuse() {
-  // The blockIdx dimensions the kernel's global accesses use between them.
-  unsigned KernelDims = 0;
-  for (const MemAccess &A : P.Accesses)
-    if (!(A.BlockDims & BlockDepAnalysis::Data))
-      KernelDims |= A.BlockDims & 7u;
-  for (MemAccess &A : P.Accesses) {
-    if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
-        A.IsStore || A.IsAtomic || (A.BlockDims & BlockDepAnalysis::Data) ||
-        A.Pattern == AccessPattern::Uniform)
-      continue;
-    // Missing a dimension the kernel is tiled over: every block along it
-    // reads the same data.
-    if ((A.BlockDims & 7u) != KernelDims)
-      A.ReusedAcrossBlocks = true;
-  }
+  static_assert(BlockDepAnalysis::Data == AddrDependsOnData,
+                "one data bit for both front ends");
+  markInterBlockReuse(P);
 }
 
 void ProfileBuilder::shapeFromBounds() {
@@ -1513,6 +1757,12 @@ KernelProfile ProfileBuilder::build() {
   if (P.Res.UsesDynamicShared && !P.Res.DynamicSharedBytes)
     P.Guesses.push_back("dynamic shared memory size unknown, assumed 0 bytes");
   P.DivergentWorkFraction = TotalWork > 0 ? DivergentWork / TotalWork : 0;
+  double AllOps = 0;
+  for (double V : P.Ops)
+    AllOps += V;
+  for (const auto &[L, Work] : BlockDimLoopWork)
+    P.Loops[LoopIndex.lookup(L)].WorkShare =
+        AllOps > 0 ? std::min(1.0, Work / AllOps) : 0;
   P.MLP = std::max(1.0, std::min(8.0, double(MaxGlobalLoadsPerBlock)));
   decideShape();
   markBlockReuse();

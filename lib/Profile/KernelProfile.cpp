@@ -2,6 +2,7 @@
 #include "flipflop/Profile/KernelProfile.h"
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
 
@@ -206,6 +207,47 @@ bool isBlockSizeAgnostic(const KernelProfile &P) {
   return P.Shape.GridStrideLoop || P.Shape.WorkScalesWithBlock;
 }
 
+std::string implausibility(const KernelProfile &P) {
+  auto Bad = [](double V) { return !std::isfinite(V) || V < 0; };
+  auto Num = [](double V) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof(Buf), "%.3g", V);
+    return std::string(Buf);
+  };
+  double Work = 0;
+  for (unsigned C = 0; C < NumOpClasses; ++C) {
+    double V = P.Ops[C];
+    if (Bad(V))
+      return std::string("non-finite or negative count of '") +
+             opClassName(static_cast<OpClass>(C)) + "' instructions";
+    Work += V;
+  }
+  for (double V : {P.TensorFlops, P.Flops32, P.Flops64, P.Flops16,
+                   P.GlobalSectorBytes, P.SharedBytes, P.SharedWavefronts,
+                   P.LocalBytes})
+    if (Bad(V))
+      return "non-finite or negative FLOP or byte count";
+  for (const MemAccess &A : P.Accesses)
+    if (Bad(A.Count) || Bad(A.SectorsPerRequest))
+      return "non-finite or negative memory access count" +
+             (A.Line ? " at line " + std::to_string(A.Line) : std::string());
+  for (const LoopRecord &L : P.Loops) {
+    std::string Where = "loop" + (L.Line ? " at line " + std::to_string(L.Line)
+                                         : std::string());
+    if (Bad(L.Trip) || Bad(L.TripPerBlockDim) ||
+        !std::isfinite(L.TripBlockOffset))
+      return Where + ": non-finite or negative trip count";
+    if (L.Trip > MaxPlausibleWorkPerThread)
+      return Where + ": " + Num(L.Trip) + " iterations per thread" +
+             (L.Symbolic.empty() ? "" : " (" + L.Symbolic + ")") +
+             ", beyond the plausible " + Num(MaxPlausibleWorkPerThread);
+  }
+  if (Work > MaxPlausibleWorkPerThread)
+    return Num(Work) + " instructions per thread, beyond the plausible " +
+           Num(MaxPlausibleWorkPerThread);
+  return "";
+}
+
 void finalizeProfile(KernelProfile &P) {
   P.GlobalBytesRead = P.GlobalBytesWritten = P.GlobalSectorBytes = 0;
   P.SharedBytes = P.SharedWavefronts = P.LocalBytes = 0;
@@ -250,6 +292,24 @@ void finalizeProfile(KernelProfile &P) {
     }
   }
   P.UncoalescedFraction = Requests > 0 ? Uncoalesced / Requests : 0;
+}
+
+void markInterBlockReuse(KernelProfile &P) {
+  // The blockIdx dimensions the kernel's global accesses use between them.
+  unsigned KernelDims = 0;
+  for (const MemAccess &A : P.Accesses)
+    if (!(A.BlockDims & AddrDependsOnData))
+      KernelDims |= A.BlockDims & 7u;
+  for (MemAccess &A : P.Accesses) {
+    if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
+        A.IsStore || A.IsAtomic || (A.BlockDims & AddrDependsOnData) ||
+        A.Pattern == AccessPattern::Uniform)
+      continue;
+    // Missing a dimension the kernel is tiled over: every block along it
+    // reads the same data.
+    if ((A.BlockDims & 7u) != KernelDims)
+      A.ReusedAcrossBlocks = true;
+  }
 }
 
 } // namespace flipflop

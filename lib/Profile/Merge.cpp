@@ -1,6 +1,8 @@
 //===- Merge.cpp - IR and PTX facts of one kernel into one profile --------===//
 #include "flipflop/Profile/KernelProfile.h"
 
+#include <algorithm>
+
 namespace flipflop {
 
 void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
@@ -28,6 +30,53 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   if (Into.Line == 0 && PTX.Line > 0 && !PTX.File.empty()) {
     Into.File = PTX.File;
     Into.Line = PTX.Line;
+  }
+  // Work counts: the IR's (SCEV) unless the emitted PTX resolves more of
+  // the loops (a bound SCEV cannot compute but the final code shows, given
+  // the stated arguments): then the code that runs is counted.
+  auto Guessed = [](const KernelProfile &K) {
+    return std::count_if(K.Loops.begin(), K.Loops.end(),
+                         [](const LoopRecord &L) { return L.Guessed; });
+  };
+  if (Guessed(PTX) < Guessed(Into)) {
+    Into.Ops = PTX.Ops;
+    Into.Flops32 = PTX.Flops32;
+    Into.Flops64 = PTX.Flops64;
+    Into.Flops16 = PTX.Flops16;
+    Into.TensorFlops = PTX.TensorFlops;
+    Into.TensorType = PTX.TensorType;
+    Into.Accesses = PTX.Accesses;
+    Into.Loops = PTX.Loops;
+    Into.Guesses = PTX.Guesses;
+    Into.Shape.GridStrideLoop = PTX.Shape.GridStrideLoop;
+    Into.Shape.WorkScalesWithBlock = PTX.Shape.WorkScalesWithBlock;
+    Into.Warnings.push_back("work counted from the emitted PTX, whose loops "
+                            "are resolved where the IR's are not");
+    finalizeProfile(Into);
+  }
+  // Parallelism is a property of the final instruction schedule.
+  Into.MLP = PTX.MLP;
+  Into.ILP = PTX.ILP;
+  // Bounds checks on thread and block indices are read off the PTX (its
+  // shares are fractions of work, so they apply to the IR's counts as they
+  // are). Checks decided by constants or stated arguments are loop control
+  // that the IR's trip counts (SCEV) already reflect: not taken twice.
+  if (Into.Guards.empty()) {
+    Into.Guards = PTX.Guards;
+    auto PerThread = [&](unsigned GI) {
+      const AffineGuard &G = PTX.Guards[GI];
+      return std::any_of(G.Coef.begin(), G.Coef.begin() + GVNtid,
+                         [](int64_t X) { return X != 0; });
+    };
+    for (const GuardedWork &W : PTX.Guarded) {
+      GuardedWork Kept;
+      Kept.Share = W.Share;
+      for (unsigned GI : W.Guards)
+        if (GI < PTX.Guards.size() && PerThread(GI))
+          Kept.Guards.push_back(GI);
+      if (!Kept.Guards.empty())
+        Into.Guarded.push_back(std::move(Kept));
+    }
   }
   for (const std::string &W : PTX.Warnings)
     Into.Warnings.push_back("ptx: " + W);

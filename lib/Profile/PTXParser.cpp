@@ -905,7 +905,10 @@ enum Taint : unsigned {
   TNCtaId = 32,
   TParam = 64,
   TMem = 128,
-  TLane = 256
+  TLane = 256,
+  TCtaIdX = 512, ///< With TCtaId: which dimension.
+  TCtaIdY = 1024,
+  TCtaIdZ = 2048
 };
 
 /// Abstract value: bytes per lane along threadIdx.x (Coef), a constant.
@@ -962,6 +965,86 @@ AbsVal join(const AbsVal &A, const AbsVal &B) {
   return R;
 }
 
+/// Affine form over the guard variables (GuardVar) for bounds checks:
+/// sum(C[v] * v) + K. Bottom: not yet defined; Top: not affine.
+struct AffVal {
+  enum StateTy : uint8_t { Bottom, Known, Top } State = Bottom;
+  std::array<int64_t, NumGuardVars> C{};
+  int64_t K = 0;
+  static AffVal top() {
+    AffVal V;
+    V.State = Top;
+    return V;
+  }
+  static AffVal constant(int64_t X) {
+    AffVal V;
+    V.State = Known;
+    V.K = X;
+    return V;
+  }
+  static AffVal var(unsigned I) {
+    AffVal V;
+    V.State = Known;
+    V.C[I] = 1;
+    return V;
+  }
+  bool operator==(const AffVal &O) const {
+    return State == O.State && C == O.C && K == O.K;
+  }
+  bool known() const { return State == Known; }
+  bool isConst() const {
+    return known() && std::all_of(C.begin(), C.end(),
+                                  [](int64_t X) { return X == 0; });
+  }
+  /// Exactly the variable \p I.
+  bool isVar(unsigned I) const {
+    if (!known() || K != 0)
+      return false;
+    for (unsigned V = 0; V < NumGuardVars; ++V)
+      if (C[V] != (V == I ? 1 : 0))
+        return false;
+    return true;
+  }
+};
+
+/// Coefficients beyond this are treated as not affine (no overflow).
+constexpr int64_t AffLimit = int64_t(1) << 40;
+
+AffVal affCombine(const AffVal &A, const AffVal &B, int64_t MA, int64_t MB) {
+  if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
+    return AffVal();
+  if (!A.known() || !B.known())
+    return AffVal::top();
+  AffVal R = AffVal::constant(0);
+  auto Ok = [](int64_t X) { return X > -AffLimit && X < AffLimit; };
+  for (unsigned V = 0; V < NumGuardVars; ++V) {
+    if (!Ok(A.C[V]) || !Ok(B.C[V]))
+      return AffVal::top();
+    R.C[V] = MA * A.C[V] + MB * B.C[V];
+  }
+  if (!Ok(A.K) || !Ok(B.K))
+    return AffVal::top();
+  R.K = MA * A.K + MB * B.K;
+  return R;
+}
+
+/// A * B when one side is a constant, or blockIdx.d * blockDim.d.
+AffVal affMul(const AffVal &A, const AffVal &B) {
+  if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
+    return AffVal();
+  if (!A.known() || !B.known())
+    return AffVal::top();
+  for (unsigned D = 0; D < 3; ++D)
+    if ((A.isVar(GVCtaid + D) && B.isVar(GVNtid + D)) ||
+        (B.isVar(GVCtaid + D) && A.isVar(GVNtid + D)))
+      return AffVal::var(GVGlobal + D);
+  if (B.isConst() && B.K > -AffLimit && B.K < AffLimit)
+    return affCombine(A, AffVal::constant(0), B.K, 0);
+  if (A.isConst() && A.K > -AffLimit && A.K < AffLimit)
+    return affCombine(B, AffVal::constant(0), A.K, 0);
+  return AffVal::top();
+}
+
 bool isStoreLike(StringRef Base) {
   return Base == "st" || Base == "red" || Base == "bar" || Base == "barrier" ||
          Base == "bra" || Base == "brx" || Base == "call" || Base == "ret" ||
@@ -991,6 +1074,10 @@ struct FuncSummary {
   ShapeInfo Shape;
   SrcLoc FirstLoc;
   unsigned UnknownInstrs = 0;
+  std::vector<AffineGuard> Guards;
+  std::vector<GuardedWork> Guarded;
+  /// Memory- and instruction-level parallelism (loop-weighted, 1 unknown).
+  double MLP = 1, ILP = 1;
 };
 
 /// Executions per thread are capped here (deeply nested loops stay finite).
@@ -1025,6 +1112,8 @@ private:
     std::string ExitDesc; ///< The exit comparison, for explanations.
     std::optional<int64_t> ConstBound; ///< Its constant bound, if any.
     LoopRecord Rec;
+    /// Counted loops: the induction register.
+    int IVReg = -1;
   };
   std::vector<Loop> Loops;
   StringMap<unsigned> RegIds;
@@ -1043,6 +1132,58 @@ private:
   void buildBlocks();
   void computeLoops();
   void analyseValues();
+  void analyseAffine();
+  void analyseGuards();
+  void analyseParallelism();
+  AffVal affOf(const Operand &O) const;
+  int reachingDef(unsigned R, unsigned At) const;
+  std::optional<int64_t> constAt(unsigned R, unsigned At,
+                                 unsigned Depth = 0) const;
+  bool predicateGuards(StringRef Reg, bool Want,
+                       SmallVectorImpl<AffineGuard> &Out, unsigned Depth) const;
+  /// A path from block \p From to block \p To exists.
+  bool reaches(unsigned From, unsigned To) const {
+    std::vector<bool> Seen(Blocks.size(), false);
+    SmallVector<unsigned, 16> Work{From};
+    Seen[From] = true;
+    while (!Work.empty()) {
+      unsigned X = Work.pop_back_val();
+      for (unsigned Sx : Blocks[X].Succs) {
+        if (Sx == To)
+          return true;
+        if (!Seen[Sx]) {
+          Seen[Sx] = true;
+          Work.push_back(Sx);
+        }
+      }
+    }
+    return false;
+  }
+  bool dominates(unsigned A, unsigned B) const {
+    if (B >= IDom.size() || IDom[B] < 0)
+      return false;
+    for (unsigned X = B, Steps = 0; Steps <= IDom.size(); X = IDom[X], ++Steps) {
+      if (X == A)
+        return true;
+      if (X == 0)
+        return false;
+    }
+    return false;
+  }
+  AffVal affEval(const Instr &I) const;
+  std::vector<AffVal> Affs;
+  /// Induction registers of counted loops (analyseAffine): their value is
+  /// Start + Step * iteration inside Loop only.
+  struct IVInfo {
+    unsigned Slot;
+    int64_t Step;
+    unsigned StartDef;
+    unsigned Loop;
+  };
+  std::map<unsigned, IVInfo> IVRegs;
+  std::array<double, 4> IterTrip{1, 1, 1, 1}; ///< Trips of the GVIter loops.
+  std::vector<int> IDom;        ///< Immediate dominators (computeLoops).
+  std::vector<unsigned> RPO;    ///< Reachable blocks in reverse post-order.
   void estimateRegisters();
   void classify(const Instr &I, double W, unsigned BlockIdx);
   std::optional<double> countedTrip(Loop &L);
@@ -1144,10 +1285,31 @@ private:
         .Case("%laneid", TLane)
         .StartsWith("%ntid", TNTid)
         .StartsWith("%nctaid", TNCtaId)
+        .Case("%ctaid.x", TCtaId | TCtaIdX)
+        .Case("%ctaid.y", TCtaId | TCtaIdY)
+        .Case("%ctaid.z", TCtaId | TCtaIdZ)
         .StartsWith("%ctaid", TCtaId)
         .Default(0);
   }
   AbsVal eval(const Instr &I) const;
+  /// The user-stated value of the kernel parameter \p I loads
+  /// (ld.param [NAME_param_N]), if any. Only whole scalar loads count.
+  std::optional<int64_t> paramValue(const Instr &I) const {
+    if (!F.IsEntry || Opts.ArgValues.empty() || I.Ops.size() != 2 ||
+        I.Ops[1].Kind != Operand::Addr || I.Ops[1].BaseIsReg ||
+        I.Ops[1].Value != 0)
+      return std::nullopt;
+    StringRef Sym = I.Ops[1].Name;
+    size_t At = Sym.rfind("_param_");
+    unsigned Idx;
+    if (At == StringRef::npos ||
+        Sym.drop_front(At + 7).getAsInteger(10, Idx))
+      return std::nullopt;
+    auto It = Opts.ArgValues.find(Idx);
+    if (It == Opts.ArgValues.end())
+      return std::nullopt;
+    return It->second;
+  }
 };
 
 void FunctionAnalysis::buildBlocks() {
@@ -1294,8 +1456,9 @@ void FunctionAnalysis::computeLoops() {
       Blocks[Order[I]].Reachable = true;
     }
   }
+  RPO = Order;
   // Dominators (Cooper, Harvey, Kennedy).
-  std::vector<int> IDom(N, -1);
+  IDom.assign(N, -1);
   IDom[0] = 0;
   auto Intersect = [&](int A, int B) {
     while (A != B) {
@@ -1397,8 +1560,11 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
                   Base == "tex" || Base == "suld" || Base == "ldmatrix" ||
                   Base == "wmma" || Base == "mma" || Base == "shfl";
   if (LoadLike) {
-    if (Base == "ld" && I.hasMod("param"))
+    if (Base == "ld" && I.hasMod("param")) {
+      if (auto V = paramValue(I))
+        return AbsVal::constant(*V);
       return AbsVal::uniform();
+    }
     if (Base == "ld" || Base == "ldu") {
       for (const Operand &O : I.Ops)
         if (O.Kind == Operand::Addr) {
@@ -1468,6 +1634,45 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
       R.Const = P.Const + C.Const;
     }
     return R;
+  }
+  // Integer constants fold through the rest of the arithmetic (trip counts
+  // of unrolled loops over stated arguments: n & ~3, n >> 2, n % 4, ...).
+  if ((Base == "and" || Base == "or" || Base == "xor" || Base == "shr" ||
+       Base == "div" || Base == "rem" || Base == "min" || Base == "max" ||
+       Base == "neg" || Base == "not") &&
+      !I.hasMod("pred") && !I.hasMod("f32") && !I.hasMod("f64")) {
+    AbsVal A = Op(1), B = I.Ops.size() > 2 ? Op(2) : AbsVal::constant(0);
+    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
+      return AbsVal();
+    if (A.HasConst && B.HasConst) {
+      int64_t X = A.Const, Y = B.Const;
+      bool U = I.hasMod("u32") || I.hasMod("u64") || I.hasMod("b32") ||
+               I.hasMod("b64");
+      std::optional<int64_t> R;
+      if (Base == "and")
+        R = X & Y;
+      else if (Base == "or")
+        R = X | Y;
+      else if (Base == "xor")
+        R = X ^ Y;
+      else if (Base == "shr" && Y >= 0 && Y < 63)
+        R = U ? int64_t(uint64_t(X) >> Y) : X >> Y;
+      else if (Base == "div" && Y != 0)
+        R = X / Y;
+      else if (Base == "rem" && Y != 0)
+        R = X % Y;
+      else if (Base == "min")
+        R = std::min(X, Y);
+      else if (Base == "max")
+        R = std::max(X, Y);
+      else if (Base == "neg")
+        R = -X;
+      else if (Base == "not")
+        R = ~X;
+      if (R)
+        return AbsVal::constant(*R);
+    }
+    return AllUniform();
   }
   if (Base == "shl") {
     AbsVal A = Op(1), B = Op(2);
@@ -1612,6 +1817,465 @@ void FunctionAnalysis::estimateRegisters() {
   S.EstimatedRegs = std::min(255u, std::max(MaxLive + RegisterReserve, 8u));
 }
 
+AffVal FunctionAnalysis::affOf(const Operand &O) const {
+  if (O.Kind == Operand::Imm)
+    return AffVal::constant(O.Value);
+  if (O.Kind != Operand::Reg)
+    return AffVal::top();
+  int Id = regId(O.Name);
+  if (Id >= 0)
+    return Affs[Id];
+  for (unsigned D = 0; D < 3; ++D) {
+    char C = "xyz"[D];
+    StringRef N = O.Name;
+    if (N.consume_front("%") && N.size() >= 3 && N.back() == C) {
+      N = N.drop_back();
+      if (N == "tid.")
+        return AffVal::var(GVTid + D);
+      if (N == "ctaid.")
+        return AffVal::var(GVCtaid + D);
+      if (N == "ntid.")
+        return AffVal::var(GVNtid + D);
+    }
+  }
+  return AffVal::top();
+}
+
+AffVal FunctionAnalysis::affEval(const Instr &I) const {
+  StringRef Base = I.Mods[0];
+  for (size_t K = 1; K < I.Mods.size(); ++K)
+    if (isFloatType(I.Mods[K]) || I.Mods[K] == "pred")
+      return AffVal::top();
+  auto Op = [&](size_t K) {
+    return K < I.Ops.size() ? affOf(I.Ops[K]) : AffVal::top();
+  };
+  if (Base == "ld" && I.hasMod("param")) {
+    if (auto V = paramValue(I))
+      return AffVal::constant(*V);
+    return AffVal::top();
+  }
+  if ((Base == "mov" || Base == "cvt") && I.Ops.size() == 2)
+    return Op(1);
+  if ((Base == "add" || Base == "sub") && I.Ops.size() == 3 && !I.hasMod("cc"))
+    return affCombine(Op(1), Op(2), 1, Base == "sub" ? -1 : 1);
+  if ((Base == "mul" || Base == "mad") && !I.hasMod("hi") && !I.hasMod("cc")) {
+    AffVal P = affMul(Op(1), Op(2));
+    return Base == "mul" ? P : affCombine(P, Op(3), 1, 1);
+  }
+  if (Base == "shl" && I.Ops.size() == 3) {
+    AffVal B = Op(2);
+    if (B.isConst() && B.K >= 0 && B.K < 32)
+      return affMul(Op(1), AffVal::constant(int64_t(1) << B.K));
+    return B.State == AffVal::Bottom ? AffVal() : AffVal::top();
+  }
+  if (Base == "neg" && I.Ops.size() == 2)
+    return affCombine(Op(1), AffVal::constant(0), -1, 0);
+  return AffVal::top();
+}
+
+void FunctionAnalysis::analyseAffine() {
+  Affs.assign(RegWidth.size(), AffVal());
+  // Induction registers of (up to four) counted loops are variables: a
+  // register defined once before the loop (its start) and once in it as
+  // `add R, R, c` is Start + c * k, k = 0 .. trip - 1 (nvcc keeps several
+  // such registers per loop after strength reduction).
+  std::map<unsigned, IVInfo> &IVs = IVRegs;
+  IVs.clear();
+  IterTrip = {1, 1, 1, 1};
+  unsigned Slot = 0;
+  for (unsigned LI = 0; LI < Loops.size(); ++LI) {
+    const Loop &L = Loops[LI];
+    if (Slot == IterTrip.size() || L.IVReg < 0 || !L.Rec.Exact || L.Trip < 1)
+      continue;
+    bool Any = false;
+    for (unsigned R = 0; R < RegWidth.size(); ++R) {
+      if (DefSites[R].size() != 2 || IVs.count(R))
+        continue;
+      int In = -1, Out = -1;
+      for (unsigned K : DefSites[R])
+        (L.Body.test(InstrBlock[K]) ? In : Out) = K;
+      if (In < 0 || Out < 0)
+        continue;
+      const Instr &D = *Instrs[In];
+      if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || D.Ops.size() != 3 ||
+          D.Ops[1].Kind != Operand::Reg || regId(D.Ops[1].Name) != int(R) ||
+          D.Ops[2].Kind != Operand::Imm)
+        continue;
+      int64_t Step = D.Mods[0] == "sub" ? -D.Ops[2].Value : D.Ops[2].Value;
+      IVs[R] = {Slot, Step, unsigned(Out), LI};
+      Any = true;
+    }
+    if (Any)
+      IterTrip[Slot++] = L.Trip;
+  }
+  for (unsigned Pass = 0; Pass < 16; ++Pass) {
+    bool Changed = false;
+    auto Set = [&](unsigned R, const AffVal &V) {
+      AffVal &Cur = Affs[R];
+      AffVal NV = Cur.State == AffVal::Bottom ? V
+                  : Cur == V                  ? Cur
+                                              : AffVal::top();
+      if (!(NV == Cur)) {
+        Cur = NV;
+        Changed = true;
+      }
+    };
+    for (auto &[R, IV] : IVs) {
+      AffVal Start = affEval(*Instrs[IV.StartDef]);
+      if (Start.State == AffVal::Bottom)
+        continue;
+      AffVal Iter = AffVal::var(GVIter + IV.Slot);
+      Set(R, affCombine(Start, Iter, 1, IV.Step));
+    }
+    for (const Instr *IP : Instrs) {
+      SmallVector<unsigned, 4> D;
+      defsOf(*IP, D);
+      if (D.empty())
+        continue;
+      AffVal V = D.size() == 1 ? affEval(*IP) : AffVal::top();
+      if (V.State == AffVal::Bottom)
+        continue;
+      for (unsigned R : D)
+        if (!IVs.count(R))
+          Set(R, V);
+    }
+    if (!Changed)
+      break;
+  }
+}
+
+/// Parallelism within a thread, per basic block from its dependence graph:
+/// ILP = instructions / longest dependence chain; MLP = global loads /
+/// most global loads on one chain. Both averaged over blocks by their
+/// loop-weighted instruction (load) counts; capped where the hardware stops
+/// gaining (docs/MODEL.md, "Latency").
+void FunctionAnalysis::analyseParallelism() {
+  double InstrW = 0, ChainW = 0, LoadW = 0, LoadChainW = 0;
+  std::vector<unsigned> Depth(RegWidth.size(), 0), LDepth(RegWidth.size(), 0);
+  std::vector<unsigned> Stamp(RegWidth.size(), ~0u);
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    const Block &B = Blocks[BI];
+    if (!B.Reachable || B.End == B.Begin || B.Weight <= 0)
+      continue;
+    unsigned MaxD = 0, MaxL = 0, N = 0, Loads = 0;
+    for (unsigned K = B.Begin; K < B.End; ++K) {
+      const Instr &I = *Instrs[K];
+      SmallVector<unsigned, 4> Us, Ds;
+      usesOf(I, Us);
+      defsOf(I, Ds);
+      unsigned D = 0, L = 0;
+      for (unsigned R : Us)
+        if (Stamp[R] == BI) {
+          D = std::max(D, Depth[R]);
+          L = std::max(L, LDepth[R]);
+        }
+      StringRef Base = I.Mods[0];
+      bool GLoad = (Base == "ld" || Base == "ldu") &&
+                   (I.hasMod("global") || I.Mods.size() == 2 ||
+                    !(I.hasMod("shared") || I.hasMod("local") ||
+                      I.hasMod("param") || I.hasMod("const")));
+      ++D;
+      if (GLoad) {
+        ++L;
+        ++Loads;
+      }
+      ++N;
+      MaxD = std::max(MaxD, D);
+      MaxL = std::max(MaxL, L);
+      for (unsigned R : Ds) {
+        Depth[R] = D;
+        LDepth[R] = L;
+        Stamp[R] = BI;
+      }
+    }
+    InstrW += B.Weight * N;
+    ChainW += B.Weight * std::max(1u, MaxD);
+    if (Loads) {
+      LoadW += B.Weight * Loads;
+      LoadChainW += B.Weight * std::max(1u, MaxL);
+    }
+  }
+  constexpr double MaxILP = 4, MaxMLP = 8;
+  if (ChainW > 0)
+    S.ILP = std::clamp(InstrW / ChainW, 1.0, MaxILP);
+  if (LoadChainW > 0)
+    S.MLP = std::clamp(LoadW / LoadChainW, 1.0, MaxMLP);
+}
+
+/// The bounds checks that make predicate \p Reg equal \p Want: a `setp` on
+/// two affine forms, or a conjunction of them through and/or/not.pred.
+/// False when the condition is not such a conjunction.
+bool FunctionAnalysis::predicateGuards(StringRef Reg, bool Want,
+                                       SmallVectorImpl<AffineGuard> &Out,
+                                       unsigned Depth) const {
+  int Pred = regId(Reg);
+  if (Pred < 0 || DefSites[Pred].size() != 1 || Depth > 4)
+    return false;
+  const Instr &D = *Instrs[DefSites[Pred][0]];
+  StringRef Base = D.Mods[0];
+  auto Sub = [&](const Operand &O, bool W) {
+    return O.Kind == Operand::Reg &&
+           predicateGuards(O.Name, O.Neg ? !W : W, Out, Depth + 1);
+  };
+  if (Base == "not" && D.Ops.size() == 2)
+    return Sub(D.Ops[1], !Want);
+  if ((Base == "and" || Base == "or") && D.hasMod("pred") && D.Ops.size() == 3) {
+    // Only conjunctions: and(a, b) wanted true, or(a, b) wanted false.
+    if ((Base == "and") != Want)
+      return false;
+    return Sub(D.Ops[1], Want) && Sub(D.Ops[2], Want);
+  }
+  if (Base != "setp" || D.Mods.size() != 3 || D.Ops.size() != 3 ||
+      !D.Ops[0].Regs.empty() || isFloatType(D.Mods[2]))
+    return false;
+  // An operand defined earlier in the setp's own block has that value there,
+  // whatever other definitions the register has (nvcc reuses registers).
+  const unsigned At = DefSites[Pred][0];
+  auto Local = [&](const Operand &O) {
+    int R = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+    auto IV = R >= 0 ? IVRegs.find(R) : IVRegs.end();
+    bool InIVLoop = IV != IVRegs.end() &&
+                    Loops[IV->second.Loop].Body.test(InstrBlock[At]);
+    if (R < 0 || DefSites[R].size() <= 1 || InIVLoop)
+      return affOf(O); // One definition, or an induction variable.
+    int Def = reachingDef(R, At);
+    AffVal V = Def >= 0 ? affEval(*Instrs[Def]) : AffVal::top();
+    if (!V.known())
+      if (auto C = constAt(R, At))
+        return AffVal::constant(*C);
+    return V;
+  };
+  AffVal E = affCombine(Local(D.Ops[1]), Local(D.Ops[2]), 1, -1);
+  if (!E.known())
+    return false;
+  // A test on blockDim alone is the same for every thread (an unrolled
+  // loop's remainder test): loop control, not a bounds check.
+  if (!E.isConst() &&
+      std::all_of(E.C.begin(), E.C.begin() + GVNtid,
+                  [](int64_t X) { return X == 0; }) &&
+      std::all_of(E.C.begin() + GVIter, E.C.end(),
+                  [](int64_t X) { return X == 0; }))
+    return false;
+  StringRef Cmp = D.Mods[1];
+  AffineGuard G;
+  G.Line = D.Loc.Line;
+  if (E.isConst()) {
+    // Decided by stated arguments (a remainder loop that n % 4 == 0
+    // skips): a guard that always or never holds.
+    bool Lt = E.K < 0, Eq = E.K == 0, T;
+    if (Cmp == "eq")
+      T = Eq;
+    else if (Cmp == "ne")
+      T = !Eq;
+    else if (Cmp == "lt" || Cmp == "lo")
+      T = Lt;
+    else if (Cmp == "le" || Cmp == "ls")
+      T = Lt || Eq;
+    else if (Cmp == "gt" || Cmp == "hi")
+      T = !Lt && !Eq;
+    else if (Cmp == "ge" || Cmp == "hs")
+      T = !Lt;
+    else
+      return false;
+    if (Cmp.ends_with("o") || Cmp.ends_with("s") || Cmp == "hi")
+      return false; // Unsigned: the sign of E.K says nothing.
+    G.Const = (T == Want) ? -1 : 1; // -1 < 0 holds, 1 < 0 does not.
+    Out.push_back(G);
+    return true;
+  }
+  if (Cmp == "lt" || Cmp == "lo" || Cmp == "le" || Cmp == "ls") {
+    G.Strict = Cmp == "lt" || Cmp == "lo";
+  } else if (Cmp == "gt" || Cmp == "hi" || Cmp == "ge" || Cmp == "hs") {
+    E = affCombine(E, AffVal::constant(0), -1, 0);
+    G.Strict = Cmp == "gt" || Cmp == "hi";
+  } else {
+    return false;
+  }
+  G.Coef = E.C;
+  G.Const = E.K;
+  G.IterTrip = IterTrip;
+  if (!Want) {
+    // The negation of (F < 0) is (-F <= 0), and the other way round.
+    for (int64_t &X : G.Coef)
+      X = -X;
+    G.Const = -G.Const;
+    G.Strict = !G.Strict;
+  }
+  Out.push_back(G);
+  return true;
+}
+
+/// The one definition of \p R that reaches instruction \p At (-1 when
+/// none or several may): the last one before it in its block, else the one
+/// in the nearest dominating block when no other definition can reach.
+int FunctionAnalysis::reachingDef(unsigned R, unsigned At) const {
+  const unsigned UseBlock = InstrBlock[At];
+  auto DefinesOnly = [&](unsigned K) {
+    SmallVector<unsigned, 2> Ds;
+    defsOf(*Instrs[K], Ds);
+    return Ds.size() == 1 && Ds[0] == R;
+  };
+  for (unsigned K = At; K-- > Blocks[UseBlock].Begin;)
+    if (std::find(DefSites[R].begin(), DefSites[R].end(), K) !=
+        DefSites[R].end())
+      return DefinesOnly(K) ? int(K) : -1;
+  int Chosen = -1;
+  for (unsigned K : DefSites[R]) {
+    unsigned B = InstrBlock[K];
+    if (B == UseBlock || !dominates(B, UseBlock))
+      continue;
+    if (Chosen < 0 || dominates(InstrBlock[Chosen], B))
+      Chosen = K;
+  }
+  if (Chosen < 0)
+    return -1;
+  for (unsigned K : DefSites[R])
+    if (int(K) != Chosen &&
+        (InstrBlock[K] == InstrBlock[Chosen] ? K > unsigned(Chosen)
+                                             : reaches(InstrBlock[K], UseBlock)))
+      return -1;
+  return DefinesOnly(Chosen) ? Chosen : -1;
+}
+
+/// The integer constant register \p R holds at instruction \p At, following
+/// the definitions that reach it (flow-sensitive, unlike Vals).
+std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
+                                                 unsigned Depth) const {
+  if (Vals[R].HasConst)
+    return Vals[R].Const;
+  if (Depth > 8)
+    return std::nullopt;
+  int Def = reachingDef(R, At);
+  if (Def < 0)
+    return std::nullopt;
+  const Instr &D = *Instrs[Def];
+  for (size_t K = 1; K < D.Mods.size(); ++K)
+    if (isFloatType(D.Mods[K]))
+      return std::nullopt;
+  if (D.Mods[0] == "ld" && D.hasMod("param"))
+    return paramValue(D);
+  auto Op = [&](size_t K) -> std::optional<int64_t> {
+    if (K >= D.Ops.size())
+      return std::nullopt;
+    const Operand &O = D.Ops[K];
+    if (O.Kind == Operand::Imm)
+      return O.Value;
+    int Id = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+    return Id >= 0 ? constAt(Id, Def, Depth + 1) : std::nullopt;
+  };
+  StringRef B = D.Mods[0];
+  auto X = Op(1);
+  if (!X)
+    return std::nullopt;
+  if ((B == "mov" || B == "cvt") && D.Ops.size() == 2)
+    return X;
+  if (B == "neg")
+    return -*X;
+  if (B == "not")
+    return ~*X;
+  auto Y = Op(2);
+  if (!Y)
+    return std::nullopt;
+  if (B == "add")
+    return *X + *Y;
+  if (B == "sub")
+    return *X - *Y;
+  if (B == "mul" && !D.hasMod("hi"))
+    return *X * *Y;
+  if (B == "and")
+    return *X & *Y;
+  if (B == "or")
+    return *X | *Y;
+  if (B == "xor")
+    return *X ^ *Y;
+  if (B == "shl" && *Y >= 0 && *Y < 63)
+    return *X << *Y;
+  if (B == "shr" && *Y >= 0 && *Y < 63)
+    return *X >> *Y;
+  return std::nullopt;
+}
+
+/// Bounds checks: a conditional branch on `setp` comparing two affine forms
+/// of the thread/block indices guards every block its one-predecessor
+/// successor dominates. The share of loop-weighted instructions behind each
+/// set of guards goes to the profile; the model evaluates, per launch, the
+/// share of threads that pass (docs/MODEL.md, "Bounds checks").
+void FunctionAnalysis::analyseGuards() {
+  if (!F.IsEntry || Blocks.empty())
+    return;
+  analyseAffine();
+  constexpr unsigned MaxGuards = 32, MaxPerBlock = 8;
+  std::vector<SmallVector<unsigned, 2>> Own(Blocks.size());
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    const Block &B = Blocks[BI];
+    if (!B.Reachable || B.End == B.Begin || B.Succs.size() != 2 ||
+        S.Guards.size() >= MaxGuards)
+      continue;
+    const Instr &Br = *Instrs[B.End - 1];
+    if (Br.Mods[0] != "bra" || Br.Guard.empty() || Br.Ops.empty() ||
+        Br.Ops[0].Kind != Operand::Sym)
+      continue;
+    auto Taken = LabelBlock.find(Br.Ops[0].Name);
+    if (Taken == LabelBlock.end() || Taken->second == BI + 1)
+      continue;
+    // The taken side runs where the predicate (negated by '!') holds.
+    for (auto [Succ, Want] :
+         {std::pair<unsigned, bool>(Taken->second, !Br.GuardNeg),
+          {BI + 1, Br.GuardNeg}}) {
+      // The edge BI -> Succ dominates what Succ dominates when Succ's other
+      // predecessors are its own back edges (a loop right behind the check).
+      if (Succ >= Blocks.size() ||
+          std::any_of(Blocks[Succ].Preds.begin(), Blocks[Succ].Preds.end(),
+                      [&](unsigned P) {
+                        return P == BI ? Blocks[BI].Succs[0] ==
+                                             Blocks[BI].Succs[1]
+                                       : !dominates(Succ, P);
+                      }))
+        continue;
+      // A loop's exit test is not a bounds check (what follows the loop
+      // runs once, not per iteration).
+      if (std::any_of(B.Loops.begin(), B.Loops.end(), [&](unsigned LI) {
+            return !Loops[LI].Body.test(Succ);
+          }))
+        continue;
+      SmallVector<AffineGuard, 2> Gs;
+      if (!predicateGuards(Br.Guard, Want, Gs, 0))
+        continue;
+      for (AffineGuard &G : Gs) {
+        if (S.Guards.size() >= MaxGuards)
+          break;
+        Own[Succ].push_back(S.Guards.size());
+        S.Guards.push_back(G);
+      }
+    }
+  }
+  if (S.Guards.empty())
+    return;
+  // Guard sets down the dominator tree (RPO visits a block after its idom).
+  std::vector<SmallVector<unsigned, 4>> Set(Blocks.size());
+  std::map<SmallVector<unsigned, 4>, double> Shares;
+  double Total = 0;
+  for (unsigned BI : RPO) {
+    if (BI != 0 && IDom[BI] >= 0)
+      Set[BI] = Set[IDom[BI]];
+    for (unsigned G : Own[BI])
+      if (Set[BI].size() < MaxPerBlock)
+        Set[BI].push_back(G);
+    double W = Blocks[BI].Weight * (Blocks[BI].End - Blocks[BI].Begin);
+    Total += W;
+    if (!Set[BI].empty())
+      Shares[Set[BI]] += W;
+  }
+  if (Total <= 0)
+    return;
+  for (auto &[Gs, W] : Shares) {
+    GuardedWork GW;
+    GW.Guards.assign(Gs.begin(), Gs.end());
+    GW.Share = W / Total;
+    S.Guarded.push_back(std::move(GW));
+  }
+}
+
 std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   // The one exiting conditional branch of the loop.
   const Instr *Exit = nullptr;
@@ -1673,10 +2337,16 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
     return std::nullopt;
   auto InLoop = [&](unsigned K) { return L.Body.test(InstrBlock[K]); };
   // Which operand is the induction variable (through mov/cvt copies)?
+  // The compared value may be the IV plus a loop-invariant constant (nvcc
+  // compares IV + (n % 4 - n) with 0 after unrolling): that constant moves
+  // the bound.
+  int64_t Offset = 0;
+  std::function<std::optional<int64_t>(const Operand &)> ConstOutsideRef;
   auto TraceIV = [&](const Operand &O, int &IV, int &IncIdx) -> bool {
     if (O.Kind != Operand::Reg)
       return false;
     int R = regId(O.Name);
+    Offset = 0;
     for (unsigned Hop = 0; R >= 0 && Hop < 4; ++Hop) {
       SmallVector<unsigned, 2> InLoopDefs;
       for (unsigned K : DefSites[R])
@@ -1699,6 +2369,19 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
           IncIdx = InLoopDefs[0];
           return true;
         }
+        // R = Other + C (or Other - C) with C constant outside the loop.
+        for (unsigned K = 1; K <= 2; ++K) {
+          const Operand &Other = D.Ops[K], &C = D.Ops[3 - K];
+          if (Other.Kind != Operand::Reg || (B == "sub" && K == 2))
+            continue;
+          if (auto V = ConstOutsideRef(C)) {
+            Offset += B == "sub" ? -*V : *V;
+            R = regId(Other.Name);
+            break;
+          }
+        }
+        if (R >= 0 && Offset != 0)
+          continue;
       }
       return false;
     }
@@ -1717,8 +2400,11 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
         return std::nullopt;
     if (Vals[R].HasConst)
       return Vals[R].Const;
-    return std::nullopt;
+    // Defined again elsewhere (a remainder loop's counter): the value that
+    // reaches the loop.
+    return constAt(R, Blocks[L.Header].Begin);
   };
+  ConstOutsideRef = ConstOutside;
   int IV = -1, IncIdx = -1, IVSide = -1;
   if (TraceIV(Setp.Ops[1], IV, IncIdx))
     IVSide = 1;
@@ -1727,6 +2413,8 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   if (IVSide < 0)
     return std::nullopt;
   auto Bound = ConstOutside(Setp.Ops[IVSide == 1 ? 2 : 1]);
+  if (Bound)
+    *Bound -= Offset; // IV + Offset cmp B  <=>  IV cmp B - Offset.
   L.ConstBound = Bound;
   // Step.
   const Instr &Inc = *Instrs[IncIdx];
@@ -1746,11 +2434,15 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
     if (InLoop(K))
       continue;
     const Instr &D = *Instrs[K];
-    if ((D.Mods[0] != "mov" && D.Mods[0] != "cvt") || D.Ops.size() != 2)
-      return std::nullopt;
-    auto V = D.Ops[1].Kind == Operand::Imm
-                 ? std::optional<int64_t>(D.Ops[1].Value)
-                 : ConstOutside(D.Ops[1]);
+    // The start value: a constant however it is computed (a stated
+    // argument rounded down to the unroll factor, say).
+    AbsVal Start = eval(D);
+    std::optional<int64_t> V;
+    if (Start.HasConst)
+      V = Start.Const;
+    else if ((D.Mods[0] == "mov" || D.Mods[0] == "cvt") && D.Ops.size() == 2)
+      V = D.Ops[1].Kind == Operand::Imm ? std::optional<int64_t>(D.Ops[1].Value)
+                                        : ConstOutside(D.Ops[1]);
     if (!V || (Init && *Init != *V))
       return std::nullopt;
     Init = V;
@@ -1818,6 +2510,7 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
       return std::nullopt;
   }
   double Trip = BottomTested ? Passes + 1 : Passes;
+  L.IVReg = IV;
   return std::max(Trip, 0.0);
 }
 
@@ -1861,6 +2554,13 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
         if (!AddrOp->Name.empty())
           S.Symbols.insert(AddrOp->Name);
       } else if (int R = regId(AddrOp->Name); R >= 0) {
+        const unsigned T = Taints[R];
+        A.BlockDims = ((T & TCtaIdX) ? 1u : 0u) | ((T & TCtaIdY) ? 2u : 0u) |
+                      ((T & TCtaIdZ) ? 4u : 0u) |
+                      ((T & TMem) ? AddrDependsOnData : 0u);
+        A.ThreadDims = ((T & (TTidX | TLane)) ? 1u : 0u) |
+                       ((T & TTidY) ? 2u : 0u) | ((T & TTidZ) ? 4u : 0u);
+        A.ThreadDimsKnown = true;
         const AbsVal &V = Vals[R];
         if (V.known()) {
           if (V.Coef == 0) {
@@ -2281,6 +2981,8 @@ FuncSummary FunctionAnalysis::run() {
     for (unsigned LI : B.Loops)
       B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
   }
+  analyseGuards();
+  analyseParallelism();
   for (unsigned BI = 0; BI < Blocks.size(); ++BI)
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
       if (S.FirstLoc.Line == 0 && Instrs[K]->Loc.Line)
@@ -2439,7 +3141,12 @@ Expected<PTXModule> parsePTXModule(StringRef Text, StringRef FileName,
         K.TensorType = T;
       }
     K.Accesses = S.Accesses;
+    markInterBlockReuse(K);
     K.Loops = S.Loops;
+    K.Guards = S.Guards;
+    K.Guarded = S.Guarded;
+    K.MLP = S.MLP;
+    K.ILP = S.ILP;
     K.Guesses = S.Guesses;
     K.Warnings = S.Warnings;
     K.Warnings.insert(K.Warnings.end(), M.Warnings.begin(), M.Warnings.end());

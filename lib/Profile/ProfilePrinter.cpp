@@ -1,6 +1,7 @@
 //===- ProfilePrinter.cpp - Stable text form of a KernelProfile -----------===//
 #include "flipflop/Profile/ProfilePrinter.h"
 #include "llvm/Support/Format.h"
+#include <cmath>
 
 using namespace llvm;
 
@@ -104,8 +105,33 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
       OS << " grid-stride";
     if (L.DependsOnBlockDim)
       OS << " block-stride";
+    if (L.TripBlockDim >= 0 && L.TripBlockDim < 3)
+      OS << " block-dim-trip=" << Num{L.TripPerBlockDim} << "*blockDim."
+         << "xyz"[L.TripBlockDim] << (L.TripBlockOffset < 0 ? "-" : "+")
+         << Num{std::fabs(L.TripBlockOffset)} << " share=" << Num{L.WorkShare};
     if (!L.Symbolic.empty())
       OS << " symbolic=\"" << L.Symbolic << '"';
+    OS << "\n";
+  }
+  static const char *GuardVarNames[NumGuardVars] = {
+      "tid.x",  "tid.y",  "tid.z",  "ctaid.x", "ctaid.y", "ctaid.z",
+      "gid.x",  "gid.y",  "gid.z",  "ntid.x",  "ntid.y",  "ntid.z",
+      "iter0",  "iter1",  "iter2",  "iter3"};
+  for (size_t I = 0; I < P.Guards.size(); ++I) {
+    const AffineGuard &G = P.Guards[I];
+    OS << "  guard " << I << ":";
+    for (unsigned V = 0; V < NumGuardVars; ++V)
+      if (G.Coef[V])
+        OS << ' ' << (G.Coef[V] < 0 ? "-" : "+") << ' '
+           << (G.Coef[V] < 0 ? -G.Coef[V] : G.Coef[V]) << '*'
+           << GuardVarNames[V];
+    OS << (G.Const < 0 ? " - " : " + ") << (G.Const < 0 ? -G.Const : G.Const)
+       << (G.Strict ? " < 0" : " <= 0") << " line=" << G.Line << "\n";
+  }
+  for (const GuardedWork &W : P.Guarded) {
+    OS << "  guarded: share=" << Num{W.Share} << " guards=";
+    for (size_t I = 0; I < W.Guards.size(); ++I)
+      OS << (I ? "," : "") << W.Guards[I];
     OS << "\n";
   }
   for (const MemAccess &A : P.Accesses) {

@@ -53,6 +53,10 @@ json::Value predictionToJSON(const Prediction &P) {
   };
   if (P.LimitUnreachable)
     O["limit_unreachable"] = true;
+  if (P.LimitOutOfRange) {
+    O["limit_out_of_range"] = true;
+    O["requested_power_limit_w"] = round10(P.Config.PowerLimitW);
+  }
   if (!P.Valid)
     O["invalid"] = P.Invalid;
   return json::Value(std::move(O));

@@ -134,16 +134,18 @@ struct Row {
 };
 
 /// Clock-to-power curves fitted to measured data (shared/data/power-vs-clock,
-/// Kernel Tuner; fit by scripts/fit-power-curve.py, errors in docs/MODEL.md).
-/// Other GPUs derive their curve from datasheet figures.
+/// Kernel Tuner; per-GPU fit of scripts/fit-power-curve.py, errors in
+/// docs/MODEL.md), as a calibrated spec sets them. CurveDynW is at the top
+/// clock (GPUSpec::topClockMHz). Other GPUs derive their curve from datasheet
+/// figures and the shared fitted constants.
 void applyMeasuredPowerCurve(GPUSpec &G) {
   struct Fit {
     const char *Name;
     double StaticW, DynW, KneeMHz, FloorRatio;
   };
   static const Fit Fits[] = {
-      {"A100-PCIE-40GB", 32.09, 119.53, 1072, 0.73},
-      {"RTX-A4000", 28.84, 78.77, 1357, 0.87},
+      {"A100-PCIE-40GB", 32.43, 114.38, 1072, 0.74},
+      {"RTX-A4000", 29.37, 180.39, 1342, 0.66},
   };
   for (const Fit &F : Fits)
     if (G.Name == F.Name) {
@@ -152,6 +154,27 @@ void applyMeasuredPowerCurve(GPUSpec &G) {
       G.Power.VoltKneeMHz = F.KneeMHz;
       G.Power.VoltFloorRatio = F.FloorRatio;
     }
+}
+
+/// The board's maximum attainable graphics clock, nvidia-smi "Max Clocks"
+/// (docs/GPUS.md, column "max"). Data-centre parts stop at their boost clock;
+/// GeForce/RTX boards list a higher maximum and reach it when power and
+/// voltage allow. GPUs not listed: the boost clock.
+double maxClockFor(StringRef Name) {
+  struct MaxClock {
+    const char *Name;
+    double MHz;
+  };
+  static const MaxClock Table[] = {
+      {"RTX-2080-Ti", 2100},  {"TITAN-RTX", 2100},    {"RTX-A4000", 2100},
+      {"RTX-A6000", 2100},    {"RTX-3090", 2100},     {"RTX-3060-Laptop", 2100},
+      {"RTX-4090", 3105},     {"RTX-4000-Ada", 3105}, {"RTX-5000-Ada", 3105},
+      {"RTX-6000-Ada", 3105}, {"RTX-5090", 3090},
+  };
+  for (const MaxClock &M : Table)
+    if (Name == M.Name)
+      return M.MHz;
+  return 0;
 }
 
 // clang-format off
@@ -166,6 +189,12 @@ const Row Rows[] = {
    "HBM2", 877, 4096, 900, 6144, 25.6, 100, 250, 250, 30},
   {"T4", "t4 tesla-t4", "nv-t4-ds nv-turing-wp cuda-pg", 7, 5, 40,
    585, 1590, 300, "GDDR6", 5001, 256, 320, 4096, 32, 60, 70, 70, 10},
+  {"RTX-2080-Ti", "2080ti 2080-ti rtx2080ti rtx-2080ti rtx-2080-ti",
+   "nv-turing-wp nv-rtx2080ti-spec cuda-pg", 7, 5, 68, 1350, 1635, 300,
+   "GDDR6", 7000, 352, 616, 5632, 32, 100, 260, 320, 15},
+  {"TITAN-RTX", "titan-rtx titanrtx",
+   "nv-titanrtx-spec nv-turing-wp cuda-pg", 7, 5, 72, 1350, 1770, 300,
+   "GDDR6", 7000, 384, 672, 6144, 32, 100, 280, 320, 15},
   {"A100-PCIE-40GB", "a100-pcie a100-pcie-40gb",
    "nv-a100-ds nv-ampere-wp cuda-pg", 8, 0, 108, 765, 1410, 210,
    "HBM2", 1215, 5120, 1555, 40960, 47.4, 150, 250, 250, 35},
@@ -175,6 +204,9 @@ const Row Rows[] = {
   {"A100-SXM4-80GB", "a100-80gb a100-sxm4-80gb",
    "nv-a100-ds nv-ampere-wp cuda-pg", 8, 0, 108, 1275, 1410, 210,
    "HBM2e", 1593, 5120, 2039, 40960, 47.4, 100, 400, 400, 60},
+  {"A100-SXM4-80GB-500W", "a100-80gb-500w a100-sxm4-80gb-500w",
+   "nv-a100-ds nv-ampere-wp cuda-pg", 8, 0, 108, 1275, 1410, 210,
+   "HBM2e", 1593, 5120, 2039, 40960, 47.4, 100, 500, 500, 60},
   {"A10", "a10 a10-24gb", "nv-a10-ds nv-ga102-wp cuda-pg", 8, 6, 72,
    885, 1695, 210, "GDDR6", 6251, 384, 600, 6144, 32, 100, 150, 150, 15},
   {"A30", "a30 a30-24gb", "nv-a30-ds nv-ampere-wp cuda-pg", 8, 0, 56,
@@ -186,7 +218,12 @@ const Row Rows[] = {
   {"RTX-A6000", "a6000 rtx-a6000", "nv-rtxa6000-ds nv-ga102-wp cuda-pg", 8, 6,
    84, 1410, 1800, 210, "GDDR6", 8001, 384, 768, 6144, 32, 100, 300, 300, 20},
   {"RTX-3090", "3090 rtx3090 rtx-3090", "nv-ga102-wp cuda-pg", 8, 6, 82,
-   1395, 1695, 210, "GDDR6X", 9751, 384, 936, 6144, 32, 100, 350, 400, 25},
+   1395, 1695, 210, "GDDR6X", 9751, 384, 936, 6144, 32, 100, 350, 350, 25},
+  {"RTX-3060-Laptop",
+   "3060-laptop rtx3060-laptop rtx-3060-laptop rtx-3060-laptop-gpu "
+   "rtx-3060-mobile",
+   "nv-rtx30laptop-spec nv-ga102-wp cuda-pg", 8, 6, 30, 1387, 1703, 210,
+   "GDDR6", 7001, 192, 336, 3072, 32, 60, 115, 115, 8},
   {"L4", "l4 l4-24gb", "nv-l4-ds nv-ada-wp cuda-pg", 8, 9, 58, 795, 2040, 210,
    "GDDR6", 6251, 192, 300, 49152, 32, 40, 72, 72, 16},
   {"L40S", "l40s l40s-48gb", "nv-l40s-ds nv-ada-wp cuda-pg", 8, 9, 142,
@@ -213,13 +250,13 @@ const Row Rows[] = {
    "HBM3e", 3201, 6144, 4800, 51200, 48, 200, 700, 700, 75},
   {"GH200-96GB", "gh200 gh200-96gb gh200-480gb",
    "nv-gh200-ds nv-hopper-wp cuda-pg", 9, 0, 132, 1590, 1980, 345,
-   "HBM3", 2619, 6144, 4000, 51200, 48, 450, 900, 1000, 90},
+   "HBM3", 2619, 6144, 4000, 51200, 48, 100, 900, 900, 90},
   {"B200", "b200 b200-sxm b200-180gb", "nv-dgxb200-ds nv-blackwell-wp cuda-pg",
    10, 0, 148, 1200, 1965, 345, "HBM3e", 3996, 8192, 8000, 129024, 48,
    200, 1000, 1000, 140},
   {"RTX-5090", "5090 rtx5090 rtx-5090", "nv-rtx5090-spec nv-gb202-wp cuda-pg",
    12, 0, 170, 2010, 2407, 210, "GDDR7", 14001, 512, 1792, 98304, 32,
-   400, 575, 600, 30},
+   400, 575, 575, 30},
   {"Jetson-AGX-Orin-64GB", "orin agx-orin jetson-agx-orin orin-nvgpu",
    "nv-orin-ds nv-orin-wp cuda-pg", 8, 7, 16, 306, 1300, 114,
    "LPDDR5", 3200, 256, 204.8, 4096, 32, 15, 60, 60, 5},
@@ -241,6 +278,8 @@ std::vector<GPUSpec> buildTable() {
     G.BaseClockMHz = R.BaseMHz;
     G.BoostClockMHz = R.BoostMHz;
     G.MinClockMHz = R.MinMHz;
+    double MaxClk = maxClockFor(R.Name);
+    G.MaxClockMHz = MaxClk > 0 ? MaxClk : R.BoostMHz;
     G.MemoryType = R.MemType;
     G.MemoryClockMHz = R.MemClockMHz;
     G.MemoryBusWidthBits = R.BusBits;
@@ -391,8 +430,9 @@ void printGPUDetails(const GPUSpec &G, raw_ostream &OS) {
   OS << format("  compute capability: %u.%u (sm_%u)\n", G.CCMajor, G.CCMinor,
                G.smVersion());
   OS << format("  SMs:                %u\n", G.SMCount);
-  OS << format("  clocks (MHz):       base %.0f, boost %.0f, min %.0f\n",
-               G.BaseClockMHz, G.BoostClockMHz, G.MinClockMHz);
+  OS << format("  clocks (MHz):       base %.0f, boost %.0f, max %.0f, "
+               "min %.0f\n",
+               G.BaseClockMHz, G.BoostClockMHz, G.topClockMHz(), G.MinClockMHz);
   OS << format("  memory:             %s, %.0f MHz, %u-bit, %.1f GB/s\n",
                G.MemoryType.c_str(), G.MemoryClockMHz, G.MemoryBusWidthBits,
                G.MemoryBandwidthGBs);

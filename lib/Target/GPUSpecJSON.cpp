@@ -65,6 +65,7 @@ template <typename T, typename Fn> void forEachField(T &G, Fn F, GPUSpec *) {
   F("SMCount", G.SMCount);
   F("BaseClockMHz", G.BaseClockMHz);
   F("BoostClockMHz", G.BoostClockMHz);
+  F("MaxClockMHz", G.MaxClockMHz);
   F("MinClockMHz", G.MinClockMHz);
   F("MemoryType", G.MemoryType);
   F("MemoryClockMHz", G.MemoryClockMHz);

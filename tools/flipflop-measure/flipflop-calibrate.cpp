@@ -240,8 +240,10 @@ int main(int Argc, char **Argv) {
                           "; raw figures in " + ReportPath);
   Spec.set("SMCount", SMs);
   Spec.set("L2SizeKB", Dev->L2Bytes / 1024);
-  if (unsigned Boost = Nvml->maxClockMHz(NVML_CLOCK_SM))
-    Spec.set("BoostClockMHz", Boost);
+  // NVML's max SM clock is the board's maximum attainable clock, above the
+  // datasheet boost clock on GeForce/RTX boards (docs/GPUS.md).
+  if (unsigned MaxClk = Nvml->maxClockMHz(NVML_CLOCK_SM))
+    Spec.set("MaxClockMHz", MaxClk);
   json::Value Thru = json::Value::object();
   json::Value Power = json::Value::object();
 

@@ -58,6 +58,12 @@ cl::opt<unsigned> MinBlocks("min-blocks",
 cl::opt<double> PowerLimit("power-limit",
                            cl::desc("GPU power limit in watts (0: default)"),
                            cl::init(0), cl::cat(Cat));
+cl::list<std::string>
+    ArgOpt("arg",
+           cl::desc("Kernel parameter values for trip counts and bounds: "
+                    "INDEX=VALUE[,INDEX=VALUE...] (0-based; the PTX name "
+                    "KERNEL_param_N is accepted for N); repeatable"),
+           cl::value_desc("N=V"), cl::CommaSeparated, cl::cat(Cat));
 cl::opt<bool> JSON("json", cl::desc("Print the JSON report"), cl::cat(Cat));
 cl::opt<bool> CSV("csv", cl::desc("Print every configuration as CSV"),
                   cl::cat(Cat));
@@ -276,7 +282,19 @@ int main(int argc, char **argv) {
   if (!Buf)
     fail(Input + ": " + Buf.getError().message());
   StringRef DisplayFile = Input == "-" ? "<stdin>" : StringRef(Input);
-  auto M = parsePTXModule((*Buf)->getBuffer(), DisplayFile);
+  PTXParseOptions PO;
+  for (StringRef A : ArgOpt) {
+    auto [Key, Val] = A.split('=');
+    Key = Key.trim();
+    if (size_t At = Key.rfind("_param_"); At != StringRef::npos)
+      Key = Key.drop_front(At + 7);
+    unsigned Idx;
+    long long V;
+    if (Key.getAsInteger(10, Idx) || Val.trim().getAsInteger(10, V))
+      fail("--arg expects INDEX=INTEGER, got '" + A + "'");
+    PO.ArgValues[Idx] = V;
+  }
+  auto M = parsePTXModule((*Buf)->getBuffer(), DisplayFile, PO);
   if (!M)
     fail(DisplayFile + ":" + toString(M.takeError()));
   if (M->Kernels.empty())

@@ -18,6 +18,7 @@ inline GPUSpec handGPU() {
   G.SMCount = 10;
   G.BaseClockMHz = 1000;
   G.BoostClockMHz = 1000;
+  G.MaxClockMHz = 1000;
   G.MinClockMHz = 200;
   G.MemoryType = "HBM2";
   G.MemoryBandwidthGBs = 100;

@@ -2,6 +2,7 @@
 #include "ModelTestUtil.h"
 #include "flipflop/Model/Recommender.h"
 #include "gtest/gtest.h"
+#include <cmath>
 
 using namespace flipflop;
 using namespace flipflop::test;
@@ -97,6 +98,73 @@ TEST(Sweep, HeldShape) {
   EXPECT_TRUE(RT.ShapeHeld);
   EXPECT_EQ(RT.NumShapes, 1u);
   EXPECT_NE(RT.ShapeReason.find("tile[8][32]"), std::string::npos);
+}
+
+TEST(Sweep, ExplanationFollowsTheObjective) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel();
+  SweepOptions O;
+  O.Obj = Objective::Time;
+  SweepResult R = sweep(K, G, O);
+  EXPECT_NE(R.Explanation.find(". Fastest: " + R.ExplainFastest),
+            std::string::npos);
+  O.Obj = Objective::Energy;
+  R = sweep(K, G, O);
+  EXPECT_NE(R.Explanation.find(". Least energy: " + R.ExplainLeastEnergy),
+            std::string::npos);
+  O.Obj = Objective::EDP;
+  R = sweep(K, G, O);
+  EXPECT_NE(R.Explanation.find(". Least energy x delay: " + R.ExplainEDP),
+            std::string::npos);
+  O.Obj = Objective::EnergyWithinBudget;
+  R = sweep(K, G, O);
+  EXPECT_NE(R.Explanation.find(" of the fastest: " + R.ExplainBudget),
+            std::string::npos);
+}
+
+TEST(Plausibility, ProfileOutOfBoundsIsNotPredicted) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel(2e9); // Beyond 1e9 instructions per thread.
+  EXPECT_NE(implausibility(K).find("instructions per thread"),
+            std::string::npos);
+  SweepResult R = sweep(K, G);
+  EXPECT_TRUE(R.Configs.empty());
+  EXPECT_NE(R.Implausible.find("2e+09 instructions per thread"),
+            std::string::npos);
+  KernelProfile N = fmaKernel();
+  N.op(OpClass::Int) = std::nan("");
+  EXPECT_NE(implausibility(N).find("non-finite"), std::string::npos);
+  KernelProfile T = fmaKernel();
+  LoopRecord L;
+  L.Trip = 2.3e18; // An unsigned wrap.
+  T.Loops.push_back(L);
+  EXPECT_NE(implausibility(T).find("2.3e+18 iterations"), std::string::npos);
+  EXPECT_EQ(implausibility(fmaKernel()), "");
+}
+
+TEST(Plausibility, LongPredictionsWarnOrAreNeverPicked) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel();
+  SweepOptions O;
+  O.SweepPower = false;
+  SweepResult Base = sweep(K, G, O);
+  ASSERT_FALSE(Base.Configs.empty());
+  EXPECT_TRUE(Base.Warnings.empty());
+  EXPECT_TRUE(Base.Implausible.empty());
+  double Fastest = Base.Configs[Base.Pick.Fastest].TimeS;
+  // Above the warning time: the picks stand, with a warning.
+  O.WarnTimeS = Fastest / 2;
+  SweepResult W = sweep(K, G, O);
+  EXPECT_TRUE(W.Implausible.empty());
+  ASSERT_EQ(W.Warnings.size(), 1u);
+  EXPECT_NE(W.Warnings[0].find("is predicted to run"), std::string::npos);
+  // Above the limit: every configuration invalid, nothing picked.
+  O.MaxTimeS = Fastest / 2;
+  SweepResult X = sweep(K, G, O);
+  EXPECT_NE(X.Implausible.find("every prediction is implausible"),
+            std::string::npos);
+  for (const Prediction &P : X.Configs)
+    EXPECT_FALSE(P.Valid);
 }
 
 TEST(Sweep, TwoDimensionalShapes) {

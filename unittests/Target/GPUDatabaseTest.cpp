@@ -20,12 +20,16 @@ TEST(GPUDatabase, HasTheRequiredGPUs) {
                            "A100-PCIE-40GB",
                            "A100-SXM4-40GB",
                            "A100-SXM4-80GB",
+                           "A100-SXM4-80GB-500W",
                            "A10",
                            "A30",
                            "A40",
                            "RTX-A4000",
                            "RTX-A6000",
                            "RTX-3090",
+                           "RTX-2080-Ti",
+                           "TITAN-RTX",
+                           "RTX-3060-Laptop",
                            "L4",
                            "L40S",
                            "RTX-4090",
@@ -43,7 +47,7 @@ TEST(GPUDatabase, HasTheRequiredGPUs) {
     ASSERT_NE(G, nullptr) << Name;
     EXPECT_EQ(G->Name, Name);
   }
-  EXPECT_EQ(allGPUs().size(), 25u);
+  EXPECT_EQ(allGPUs().size(), 29u);
 }
 
 TEST(GPUDatabase, EveryEntryIsConsistent) {
@@ -115,6 +119,121 @@ TEST(GPUDatabase, PeakFiguresMatchDatasheets) {
   EXPECT_NEAR(A100->Throughput.TensorFP16 * A100->SMCount *
                   A100->BoostClockMHz * 1e-6,
               312, 1);
+}
+
+// The GPUs of the measured gemm tuning data (shared/data/tuning/gemm), against
+// the figures docs/GPUS.md cites for them.
+TEST(GPUDatabase, TuningDataGPUsMatchTheirSources) {
+  // Turing whitepaper, RTX 2080 Ti Founders Edition: 68 SMs, 1350/1635 MHz,
+  // 11 GB GDDR6 352-bit 14 Gbps = 616 GB/s, 5632 KB L2, 260 W.
+  const GPUSpec *Ti = findGPU("NVIDIA GeForce RTX 2080 Ti");
+  ASSERT_NE(Ti, nullptr);
+  EXPECT_EQ(Ti->Name, "RTX-2080-Ti");
+  EXPECT_EQ(Ti->smVersion(), 75u);
+  EXPECT_EQ(Ti->SMCount, 68u);
+  EXPECT_EQ(Ti->BaseClockMHz, 1350);
+  EXPECT_EQ(Ti->BoostClockMHz, 1635);
+  EXPECT_EQ(Ti->MemoryBandwidthGBs, 616);
+  EXPECT_EQ(Ti->MemoryBusWidthBits, 352u);
+  EXPECT_EQ(Ti->L2SizeKB, 5632);
+  EXPECT_EQ(Ti->Power.DefaultLimitW, 260);
+  // TITAN RTX: full TU102, 72 SMs, 1350/1770 MHz, 24 GB GDDR6 384-bit
+  // 672 GB/s, 6 MB L2, 280 W.
+  const GPUSpec *Titan = findGPU("NVIDIA TITAN RTX");
+  ASSERT_NE(Titan, nullptr);
+  EXPECT_EQ(Titan->Name, "TITAN-RTX");
+  EXPECT_EQ(Titan->smVersion(), 75u);
+  EXPECT_EQ(Titan->SMCount, 72u);
+  EXPECT_EQ(Titan->BaseClockMHz, 1350);
+  EXPECT_EQ(Titan->BoostClockMHz, 1770);
+  EXPECT_EQ(Titan->MemoryBandwidthGBs, 672);
+  EXPECT_EQ(Titan->L2SizeKB, 6144);
+  EXPECT_EQ(Titan->Power.DefaultLimitW, 280);
+  // RTX 3060 Laptop GPU (GA106): 3840 CUDA cores = 30 SMs, boost 1283-1703
+  // MHz over a 60-115 W TGP range (the entry is the 115 W / 1703 MHz design),
+  // 6 GB GDDR6 192-bit 14 Gbps = 336 GB/s, 3 MB L2.
+  const GPUSpec *Lap = findGPU("NVIDIA GeForce RTX 3060 Laptop GPU");
+  ASSERT_NE(Lap, nullptr);
+  EXPECT_EQ(Lap->Name, "RTX-3060-Laptop");
+  EXPECT_EQ(Lap->smVersion(), 86u);
+  EXPECT_EQ(Lap->SMCount, 30u);
+  EXPECT_EQ(Lap->BoostClockMHz, 1703);
+  EXPECT_EQ(Lap->MemoryBandwidthGBs, 336);
+  EXPECT_EQ(Lap->L2SizeKB, 3072);
+  EXPECT_EQ(Lap->Power.MinLimitW, 60);
+  EXPECT_EQ(Lap->Power.DefaultLimitW, 115);
+  // Per-SM limits are the architecture's (cuda-pg, as for T4 and A10).
+  EXPECT_EQ(Ti->MaxThreadsPerSM, 1024u);
+  EXPECT_EQ(Ti->SharedPerSM, 65536u);
+  EXPECT_EQ(Titan->MaxBlocksPerSM, 16u);
+  EXPECT_EQ(Lap->MaxThreadsPerSM, 1536u);
+  EXPECT_EQ(Lap->SharedPerBlockOptin, 101376u);
+  // Aliases and the names NVML reports.
+  EXPECT_EQ(findGPU("2080ti"), Ti);
+  EXPECT_EQ(findGPU("rtx-2080-ti"), Ti);
+  EXPECT_EQ(findGPU("RTX 2080 Ti"), Ti);
+  EXPECT_EQ(findGPU("titan-rtx"), Titan);
+  EXPECT_EQ(findGPU("TITAN RTX"), Titan);
+  EXPECT_EQ(findGPU("rtx-3060-laptop"), Lap);
+  EXPECT_EQ(findGPU("NVIDIA GeForce RTX 3060 Laptop GPU"), Lap);
+  // Peak FP32 (2 x lanes x SMs x boost): Turing whitepaper 14.2 TFLOPS for
+  // the 2080 Ti FE, 16.3 TFLOPS for TITAN RTX; 130 TFLOPS FP16 tensor.
+  auto TF = [](const GPUSpec *G) {
+    return 2 * G->Throughput.FP32 * G->SMCount * G->BoostClockMHz * 1e-6;
+  };
+  EXPECT_NEAR(TF(Ti), 14.2, 0.1);
+  EXPECT_NEAR(TF(Titan), 16.3, 0.1);
+  EXPECT_NEAR(Titan->Throughput.TensorFP16 * Titan->SMCount *
+                  Titan->BoostClockMHz * 1e-6,
+              130, 1);
+}
+
+// Corrections of issue 15, each against the figure docs/GPUS.md cites.
+TEST(GPUDatabase, PowerLimitsMatchTheirSources) {
+  // nv-gh200-smi: the GPU's own limits on GH200 are 100 / 900 / 900 W (the
+  // datasheet's 450-1000 W is the whole module).
+  const PowerSpec &GH = findGPU("gh200")->Power;
+  EXPECT_EQ(GH.MinLimitW, 100);
+  EXPECT_EQ(GH.DefaultLimitW, 900);
+  EXPECT_EQ(GH.MaxLimitW, 900);
+  // nv-rtx5090-spec: 575 W total graphics power, also the maximum.
+  EXPECT_EQ(findGPU("rtx-5090")->Power.DefaultLimitW, 575);
+  EXPECT_EQ(findGPU("rtx-5090")->Power.MaxLimitW, 575);
+  // nv-ga102-wp: RTX 3090 350 W.
+  EXPECT_EQ(findGPU("rtx-3090")->Power.DefaultLimitW, 350);
+  EXPECT_EQ(findGPU("rtx-3090")->Power.MaxLimitW, 350);
+  // nv-a100-ds footnote: the A100 80 GB CTS board runs at up to 500 W; the
+  // NVML name stays with the 400 W standard part.
+  const GPUSpec *A500 = findGPU("a100-80gb-500w");
+  ASSERT_NE(A500, nullptr);
+  EXPECT_EQ(A500->Power.DefaultLimitW, 500);
+  EXPECT_EQ(A500->Power.MaxLimitW, 500);
+  EXPECT_EQ(A500->MemoryBandwidthGBs, 2039);
+  EXPECT_EQ(findGPU("NVIDIA A100-SXM4-80GB")->Power.MaxLimitW, 400);
+}
+
+TEST(GPUDatabase, ClocksMatchTheirSources) {
+  // Maximum clock (nvidia-smi "Max Clocks"): data-centre parts stop at their
+  // boost clock, RTX boards list more (the A4000 data reach 2100 MHz).
+  EXPECT_EQ(findGPU("a100-pcie")->MaxClockMHz, 1410);
+  EXPECT_EQ(findGPU("h100")->MaxClockMHz, 1980);
+  EXPECT_EQ(findGPU("rtx-a4000")->MaxClockMHz, 2100);
+  EXPECT_EQ(findGPU("rtx-a4000")->BoostClockMHz, 1560);
+  EXPECT_EQ(findGPU("rtx-4090")->MaxClockMHz, 3105);
+  for (const GPUSpec &G : allGPUs()) {
+    EXPECT_GE(G.MaxClockMHz, G.BoostClockMHz) << G.Name;
+    EXPECT_EQ(G.topClockMHz(), G.MaxClockMHz) << G.Name;
+  }
+  // Base clocks are the published base clocks, not nvidia-smi's default
+  // application clocks (A100 1155, V100 1312, Hopper 1980 MHz).
+  EXPECT_EQ(findGPU("a100")->BaseClockMHz, 1095);
+  EXPECT_EQ(findGPU("v100")->BaseClockMHz, 1290);
+  EXPECT_EQ(findGPU("h100")->BaseClockMHz, 1590);
+  // Hopper's datasheet dense FP16 tensor figure (989.4 TFLOPS, H100 SXM5) is
+  // at 1830 MHz: 4096 FLOPs/clk/SM x 132 SMs x 1.83 GHz.
+  const GPUSpec *H = findGPU("h100");
+  EXPECT_NEAR(H->Throughput.TensorFP16 * H->SMCount * 1830e6 * 1e-12, 989.4,
+              0.5);
 }
 
 TEST(GPUDatabase, NamesResolveCaseInsensitively) {
@@ -217,6 +336,7 @@ void expectSameSpec(const GPUSpec &A, const GPUSpec &B) {
   SAME(SMCount);
   SAME(BaseClockMHz);
   SAME(BoostClockMHz);
+  SAME(MaxClockMHz);
   SAME(MinClockMHz);
   SAME(MemoryType);
   SAME(MemoryClockMHz);

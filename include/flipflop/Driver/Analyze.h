@@ -40,7 +40,8 @@ PtxasStatus applyPtxas(std::vector<KernelProfile> &Kernels, llvm::StringRef PTX,
 /// Sweeps \p K on \p GPU. With ptxas available and RefineCaps, every register
 /// cap on the Pareto front that is below the kernel's need is compiled by
 /// ptxas with -maxrregcount; the facts are added to K.CapFacts and the sweep
-/// is redone once with them.
+/// is redone once with them. The sweep's plausibility findings
+/// (SweepResult::Implausible, SweepResult::Warnings) are added to K.Warnings.
 SweepResult recommend(KernelProfile &K, const GPUSpec &GPU, llvm::StringRef PTX,
                       const AnalyzeOptions &Opts, const PtxasStatus &Ptxas);
 

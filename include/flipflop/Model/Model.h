@@ -53,12 +53,18 @@ struct Prediction {
   bool PowerCapped = false;      ///< The limit lowered the clock.
   /// The power limit could not be met even at the lowest clock.
   bool LimitUnreachable = false;
+  /// The requested limit was outside [MinLimitW, MaxLimitW]; PowerLimitW
+  /// holds the limit the board would apply (see powerLimitNote()).
+  bool LimitOutOfRange = false;
   double PowerLimitW = 0;        ///< The limit applied (default resolved).
   // Traffic the model counted (whole launch, bytes), for reports and tests.
   double DramBytes = 0, L2Bytes = 0, SharedBytes = 0, LocalBytes = 0;
   /// Per-thread work multiplier relative to the profile's counts (block-
   /// or grid-stride loops conserve total work; 1 otherwise).
   double WorkScale = 1;
+  /// Share of the work this launch's threads do past their bounds checks
+  /// (activeFraction(); included in WorkScale).
+  double ActiveFraction = 1;
   /// Share of each time component in the sum of the per-round maxima, used
   /// by the explanations (0..1).
   double BoundShare = 0;
@@ -77,18 +83,25 @@ struct ModelOptions {
 };
 
 /// The clock-to-power curve of the FP32-saturating reference kernel,
-/// P(f) = StaticW + DynW * (f/fmax) * (V(f)/Vmax)^2 (docs/MODEL.md). Taken
-/// from GPUSpec::Power when its Curve* fields are set, else derived from the
-/// datasheet by the fitted normalised shape.
+/// P(f) = StaticW * (V(f)/Vfloor)^StaticVoltExp + DynW * (f/fmax) *
+/// (V(f)/Vmax)^2 (docs/MODEL.md section 3), fmax = GPUSpec::topClockMHz().
+/// Taken from GPUSpec::Power when its Curve* fields are set, else derived
+/// from datasheet figures (idle power, memory, SMs x FP32 lanes) and the
+/// constants fitted by scripts/fit-power-curve.py.
 struct PowerCurve {
-  double StaticW = 0, DynW = 0;
+  double StaticW = 0; ///< Static power at the floor voltage (idle + memory).
+  double DynW = 0;    ///< Dynamic power of the reference kernel at fmax.
   double KneeMHz = 0, FloorRatio = 1;
+  double StaticVoltExp = 0; ///< Growth of static power with voltage.
   double FMinMHz = 0, FMaxMHz = 0;
-  bool Derived = false; ///< From the datasheet scaling, not measured.
+  bool Derived = false; ///< From datasheet figures, not a calibrated spec.
 };
 PowerCurve powerCurve(const GPUSpec &GPU);
 /// V(f)/Vmax of the curve: the floor below the knee, linear above it.
 double voltageRatio(const PowerCurve &C, double ClockMHz);
+/// Static (leakage + board + memory background) power at \p ClockMHz:
+/// StaticW at the floor voltage, growing as (V/Vfloor)^StaticVoltExp.
+double staticPower(const PowerCurve &C, double ClockMHz);
 
 /// Predicts one configuration.
 Prediction predict(const KernelProfile &K, const GPUSpec &GPU,
@@ -107,6 +120,20 @@ double clockUnderPowerLimit(const GPUSpec &GPU, double PowerLimitW,
                             double ActivityFraction);
 /// Board power (W) at clock \p ClockMHz for activity 0..1 (1 = saturating).
 double boardPower(const GPUSpec &GPU, double ClockMHz, double ActivityFraction);
+
+/// One line saying why the power limit of \p P is not what was asked: a
+/// request outside the GPU's settable range, or a limit the board cannot
+/// meet even at its lowest clock. Empty when the limit applies as asked.
+/// Front ends print it instead of clamping silently.
+std::string powerLimitNote(const GPUSpec &GPU, const Prediction &P);
+
+/// Share of the kernel's work that a launch of \p Block x \p Grid threads
+/// does, given its bounds checks (KernelProfile::Guarded): 1 when every
+/// thread does all the work. Exact for up to 2^16 enumerated index points,
+/// sampled beyond.
+double activeFraction(const KernelProfile &K,
+                      const std::array<unsigned, 3> &Block,
+                      const std::array<unsigned, 3> &Grid);
 
 } // namespace flipflop
 

@@ -10,18 +10,30 @@
 namespace flipflop {
 namespace modelconst {
 
-// --- Power-against-clock shape, fitted on /work/shared/data/power-vs-clock
-// (scripts/fit-power-curve.py; docs/MODEL.md "Calibration"). Used when
-// PowerSpec.Curve* are zero.
-/// Static share of the reference kernel's power at the boost clock, S/(S+D).
-constexpr double CurveStaticFraction = 0.24;
-/// Voltage knee as a fraction of the boost clock.
-constexpr double CurveKneeFraction = 0.76;
-/// Floor voltage / voltage at the boost clock.
-constexpr double CurveFloorRatio = 0.82;
-/// Reference (FP32-saturating) kernel's power at boost / TDP (mean of the
-/// A100-PCIe 0.531 and RTX A4000 0.810 fits).
-constexpr double CurveRefFraction = 0.670;
+// --- Power against clock, fitted on /work/shared/data/power-vs-clock by
+// scripts/fit-power-curve.py (docs/MODEL.md section 5: joint fit, worst point
+// 5.7 %; leave-one-GPU-out 14.1 % / 9.5 %). Used when PowerSpec.Curve* are
+// zero, i.e. for every GPU without a calibrated curve.
+/// Voltage knee as a fraction of the datasheet boost clock: below it the
+/// core runs at its floor voltage.
+constexpr double CurveKneeFraction = 0.80;
+/// Floor voltage / voltage at the board's maximum clock (the V/f curve is
+/// linear from the knee to Vmax at GPUSpec::topClockMHz()).
+constexpr double CurveFloorRatio = 0.72;
+/// Static power grows as (V/Vfloor)^StaticVoltExponent (leakage ~ V x I(V));
+/// chosen by leave-one-GPU-out cross-validation over 0..3 (docs/MODEL.md).
+constexpr double StaticVoltExponent = 0.5;
+/// Background share of peak DRAM power (bandwidth x pJ/B) that a GDDR/LPDDR
+/// board draws with its memory clocked up but idle; its idle figure is taken
+/// with the memory clock lowered. HBM boards: 0 (their idle holds it).
+constexpr double MemBackgroundShare = 0.50;
+/// Energy of one FP32 lane operation (FMA) of an FP32-saturating kernel at
+/// Vmax, all per-instruction overheads included (J): the reference kernel's
+/// dynamic power at the top clock is this x SMs x FP32 lanes x fmax.
+constexpr double EnergyPerFP32LaneOpJ = 12.204e-12;
+/// Idle power as a share of TDP when a spec gives none (assumption: between
+/// the RTX A4000's 0.07 and the A100-PCIe's 0.14).
+constexpr double IdleFallbackTdpShare = 0.10;
 
 // --- Dynamic power split (AccelWattch's constant-per-active-SM vs
 // activity-proportional split; assumption, docs/MODEL.md).

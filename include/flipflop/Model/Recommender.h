@@ -23,6 +23,13 @@ struct SweepOptions {
   double SlowdownBudgetPct = 5;     ///< For EnergyWithinBudget.
   bool SweepPower = true;
   bool SweepMinBlocks = true;
+  /// The objective whose pick SweepResult::Explanation explains (the pick
+  /// FF001 names).
+  Objective Obj = Objective::EnergyWithinBudget;
+  /// Plausibility (docs/MODEL.md "Plausibility"): a prediction longer than
+  /// MaxTimeS (or not finite) is invalid and never picked; a pick longer
+  /// than WarnTimeS stands but carries a warning.
+  double WarnTimeS = 3600, MaxTimeS = 86400;
 };
 
 /// Named picks: indices into SweepResult::Configs.
@@ -43,8 +50,16 @@ struct SweepResult {
   /// One explanation per pick, in the model's own terms.
   std::string ExplainFastest, ExplainLeastEnergy, ExplainBudget, ExplainEDP,
       ExplainHeuristic;
-  /// The whole-kernel explanation for the chosen objective.
+  /// The whole-kernel explanation, ending with the pick of
+  /// SweepOptions::Obj.
   std::string Explanation;
+  /// Non-empty when the profile's counts or every prediction are outside
+  /// physical bounds: the figures are unknown, no configuration is picked
+  /// (Configs is empty, or none is valid) and this says why.
+  std::string Implausible;
+  /// Plausibility warnings about the picks (e.g. longer than an hour); the
+  /// recommendation stands.
+  std::vector<std::string> Warnings;
   size_t pick(Objective O) const;
   /// Predicted energy saving of Configs[I] against the occupancy heuristic
   /// in percent (positive: less energy), and its speedup (heuristic time /

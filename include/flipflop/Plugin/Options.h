@@ -16,10 +16,20 @@
 #include "flipflop/Model/Recommender.h"
 #include "flipflop/Profile/IRProfile.h"
 #include "llvm/ADT/StringRef.h"
+#include <array>
 #include <string>
 #include <vector>
 
 namespace flipflop {
+
+/// A launch to predict as written (option "launch"), on \p GPU or, when
+/// empty, on the compile's GPU. The report gives its prediction beside the
+/// sweep: what the code does today, or what a tuner measured.
+struct LaunchRequest {
+  std::string GPU;
+  std::array<unsigned, 3> Block{1, 1, 1};
+  std::array<unsigned, 3> Grid{1, 1, 1};
+};
 
 struct PluginOptions {
   std::string GPU;               ///< Name or spec file; empty: from sm_XX.
@@ -37,6 +47,7 @@ struct PluginOptions {
   bool PTXAnalysis = true;       ///< Analyse the emitted PTX (clang only).
   bool ApplyBounds = false;      ///< Write nvvm.maxntid/minctasm (opt-in).
   LaunchFacts Facts;
+  std::vector<LaunchRequest> Launches; ///< Predicted into the JSON report.
   std::string ConfigFile;        ///< Which config file was read, if any.
   /// Where each option came from ("cl", "env", "config", "default").
   std::string GPUFrom = "default", ObjectiveFrom = "default",

@@ -81,8 +81,13 @@ struct MemAccess {
   bool LoopInvariant = false; ///< Same address on every iteration.
   double SectorsPerRequest = 0; ///< 32-byte sectors per warp request.
   unsigned BankConflictWays = 1; ///< Shared: serialisation degree (1 = none).
-  /// Bit d set: the address depends on blockIdx.d (0 unknown/none).
+  /// Bit d set: the address depends on blockIdx.d (0 unknown/none);
+  /// bit 3 (AddrDependsOnData): on loaded data (a gather).
   unsigned BlockDims = 0;
+  /// Bit d set: the address depends on threadIdx.d; ThreadDimsKnown false
+  /// when the front end does not say (then no in-block reuse is assumed).
+  unsigned ThreadDims = 0;
+  bool ThreadDimsKnown = false;
   /// Other blocks read the same data (the address misses a blockIdx
   /// dimension the kernel's other accesses use, e.g. a GEMM operand panel):
   /// most of its traffic hits in L2 rather than DRAM.
@@ -101,6 +106,17 @@ struct LoopRecord {
   std::string DependsOn;     ///< In words: "kernel argument #3, blockDim".
   bool DependsOnBlockDim = false; ///< Trip count scales with 1/blockDim.
   bool GridStride = false;   ///< Grid-stride loop (trip ~ N / (grid*block)).
+  /// The trip count follows a block dimension: TripPerBlockDim *
+  /// blockDim[TripBlockDim] + TripBlockOffset (e.g. for (j = 0; j <
+  /// blockDim.y; ++j), also once unrolled); -1 when it does not. Trip then
+  /// holds its value at the reference block (256, 1, 1), at least
+  /// TripPerBlockDim (it may be below 1: an average over the block), and
+  /// the model evaluates it for each configuration.
+  int TripBlockDim = -1;
+  double TripPerBlockDim = 0, TripBlockOffset = 0;
+  /// Share (0..1) of the thread's weighted work inside this loop, nested
+  /// loops and calls included; set for loops with TripBlockDim >= 0.
+  double WorkShare = 0;
 };
 
 /// Resource facts: exact from ptxas when available, else estimated.
@@ -150,6 +166,38 @@ struct ShapeInfo {
   bool GridStrideLoop = false;
 };
 
+/// Variables of an affine guard: threadIdx.d, blockIdx.d, blockIdx.d *
+/// blockDim.d (the usual global index) and blockDim.d, d = x, y, z.
+enum GuardVar : unsigned {
+  GVTid = 0,     ///< + d
+  GVCtaid = 3,   ///< + d
+  GVGlobal = 6,  ///< + d: blockIdx.d * blockDim.d
+  GVNtid = 9,    ///< + d
+  GVIter = 12,   ///< + k: iteration (0-based) of counted loop k (k < 4)
+  NumGuardVars = 16
+};
+
+/// A bounds check on thread and block indices that the kernel's work sits
+/// behind: the work runs where sum(Coef[v] * v) + Const < 0 (or <= 0 when
+/// not Strict). `if (i < n)` with i = blockIdx.x * blockDim.x + threadIdx.x
+/// and n known is {Coef[GVGlobal] = 1, Coef[GVTid] = 1, Const = -n}. The
+/// model evaluates the share of threads that pass for each launch.
+struct AffineGuard {
+  std::array<int64_t, NumGuardVars> Coef{};
+  int64_t Const = 0;
+  bool Strict = true;
+  unsigned Line = 0;
+  /// Trip counts of the loops whose iteration GVIter + k stands for.
+  std::array<double, 4> IterTrip{1, 1, 1, 1};
+};
+
+/// Share of the kernel's (loop-weighted) instructions that run only where
+/// all of Guards hold (indices into KernelProfile::Guards).
+struct GuardedWork {
+  std::vector<unsigned> Guards;
+  double Share = 0;
+};
+
 /// Everything FlipFlop knows of one kernel.
 struct KernelProfile {
   std::string Name;          ///< Mangled symbol.
@@ -168,6 +216,10 @@ struct KernelProfile {
 
   std::vector<MemAccess> Accesses;
   std::vector<LoopRecord> Loops;
+  /// Bounds checks and the work behind them (empty: every launched thread
+  /// does all the work). See activeFraction() in the model.
+  std::vector<AffineGuard> Guards;
+  std::vector<GuardedWork> Guarded;
 
   /// Aggregates derived from Accesses (see finalizeProfile()).
   double GlobalBytesRead = 0;    ///< Requested bytes per thread.
@@ -230,6 +282,27 @@ struct KernelProfile {
 /// block-stride loops over a per-block range such as a row). flipflop-apply
 /// rewrites launch sites only for such kernels.
 bool isBlockSizeAgnostic(const KernelProfile &P);
+
+/// Physical bound on a profile's per-thread work: no real kernel issues more
+/// than ~1e9 instructions (or loop iterations) per thread in one launch (at
+/// 1e9 a thread alone runs for about a second, a full GPU of them for
+/// hours). Beyond it a count is an artefact (a wrapped or unresolved trip
+/// count), not a figure.
+constexpr double MaxPlausibleWorkPerThread = 1e9;
+
+/// Why the counts of \p P are outside physical bounds (a non-finite or
+/// negative count, more than MaxPlausibleWorkPerThread instructions or loop
+/// iterations per thread), in words; empty when they are within them. The
+/// recommender makes no recommendation from such a profile.
+std::string implausibility(const KernelProfile &P);
+
+/// BlockDims bit: the address depends on loaded data.
+constexpr unsigned AddrDependsOnData = 8;
+
+/// Marks the global loads whose address misses a blockIdx dimension the
+/// kernel's other global accesses use (ReusedAcrossBlocks): every block
+/// along that dimension reads the same data, from L2. Both front ends.
+void markInterBlockReuse(KernelProfile &P);
 
 /// Recomputes the aggregate fields of \p P from its accesses.
 void finalizeProfile(KernelProfile &P);

@@ -19,6 +19,7 @@
 #include "flipflop/Profile/KernelProfile.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ struct PTXParseOptions {
   /// Add the work of called .func bodies to their callers (call-site
   /// weighted); off: a call counts as one branch.
   bool FollowCalls = true;
+  /// Values of the kernel's scalar parameters, by position (0-based), as
+  /// the user states them (flipflop-ptx --arg, the plugin's args option):
+  /// a parameter loaded with ld.param becomes that constant, so trip counts
+  /// and bounds that depend on it are exact instead of guessed.
+  std::map<unsigned, int64_t> ArgValues;
 };
 
 /// A parsed PTX module: its header and one profile per kernel (.entry with a

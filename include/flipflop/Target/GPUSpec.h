@@ -39,10 +39,13 @@ struct PowerSpec {
   double IdleW = 0;         ///< Idle board power (published or estimated).
   bool IdleMeasured = false; ///< IdleW comes from a measurement/datasheet.
   /// Clock-to-power curve of a saturating kernel (see docs/MODEL.md):
-  /// P(f) = Static + Dyn * (f/fmax) * (V(f)/Vmax)^2, V linear above the knee.
-  /// Zero values mean "derive from the datasheet scaling".
-  double CurveStaticW = 0;
-  double CurveDynW = 0;
+  /// P(f) = Static * (V(f)/Vfloor)^lambda + Dyn * (f/fmax) * (V(f)/Vmax)^2,
+  /// V at its floor up to the knee, then linear to Vmax at the top clock
+  /// (GPUSpec::topClockMHz). Zero values mean "derive": Static from IdleW
+  /// plus the memory background, Dyn from the fitted energy per FP32 lane
+  /// operation, knee and floor from the architecture's V/f curve.
+  double CurveStaticW = 0;  ///< Board power at the floor voltage, no work.
+  double CurveDynW = 0;     ///< FP32-saturating dynamic power at fmax, Vmax.
   double VoltKneeMHz = 0;   ///< Below this clock the voltage is at its floor.
   double VoltFloorRatio = 0; ///< V_min / V_max.
 };
@@ -56,6 +59,10 @@ struct GPUSpec {
   unsigned SMCount = 0;
   double BaseClockMHz = 0, BoostClockMHz = 0;
   double MinClockMHz = 0;           ///< Lowest graphics clock DVFS reaches.
+  /// Highest graphics clock the board may run (nvidia-smi "Max Clocks",
+  /// NVML maxClock(SM)): GeForce/RTX boards boost well above BoostClockMHz
+  /// when power allows. The model's top clock; 0 means BoostClockMHz.
+  double MaxClockMHz = 0;
   // Memory.
   std::string MemoryType;           ///< "HBM2", "GDDR6X", ...
   double MemoryClockMHz = 0;
@@ -96,6 +103,11 @@ struct GPUSpec {
   bool FromFile = false;
 
   unsigned smVersion() const { return CCMajor * 10 + CCMinor; }
+  /// The highest clock the model lets DVFS choose.
+  double topClockMHz() const {
+    return MaxClockMHz > 0 ? MaxClockMHz
+                           : (BoostClockMHz > 0 ? BoostClockMHz : BaseClockMHz);
+  }
 };
 
 } // namespace flipflop

@@ -1,0 +1,635 @@
+#!/usr/bin/env python3
+"""FlipFlop fidelity harness: predicted vs measured time on real tuning spaces.
+
+Reads brute-forced, measured Kernel Tuner tuning spaces (our CSV export or a
+Kernel Tuner cache JSON), draws a fixed random sample of configurations per
+(kernel, GPU), builds each configuration's PTX exactly as Kernel Tuner did,
+asks FlipFlop for the predicted time of that configuration's launch through
+both front ends, and scores the predictions against the measurements:
+
+  plugin  clang++-22 -x cuda --cuda-device-only + FlipFlop.so, whose JSON
+          report holds the prediction for the launch given in FLIPFLOP_LAUNCH
+  ptx     nvcc -ptx (the toolchain that produced the measurements) +
+          flipflop-ptx --block/--grid
+
+Figures per (kernel, GPU, front end): Kendall tau-b, Spearman rho, regret of
+the predicted fastest (measured), shortlist (share of the predicted ranking
+that must be taken to hold a configuration within 5% of the measured best),
+median absolute percentage error of time; and the same for two baselines:
+threads x PTX instructions (scale fitted, which favours it) and NVIDIA's
+occupancy-heuristic order (no absolute time).
+
+  bench/fidelity/fidelity.py                       # every recipe, 300 configs
+  bench/fidelity/fidelity.py --sample 40 --only gemm:RTX-3090
+  bench/fidelity/fidelity.py --t1 k.json --cache k_A100.json.gz \\
+        --source k.cu --gpu A100-PCIE-40GB --arch sm_80   # any Kernel Tuner run
+  bench/fidelity/fidelity.py --guard bench/fidelity/guard.json  # test subset
+
+Standard library only. Compiled PTX and reports are cached under
+--work (default build/fidelity), keyed by everything that changes them.
+"""
+
+import argparse
+import concurrent.futures as cf
+import csv
+import gzip
+import hashlib
+import json
+import math
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+DEFAULT_DATA = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "tuning"))
+WITHIN = 0.05  # "within 5% of the measured best"
+
+
+# ---------------------------------------------------------------------------
+# Statistics (exact, O(n^2) is fine for a few hundred points)
+# ---------------------------------------------------------------------------
+
+def kendall_tau_b(x, y):
+    n = len(x)
+    conc = disc = tx = ty = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx = (x[i] > x[j]) - (x[i] < x[j])
+            dy = (y[i] > y[j]) - (y[i] < y[j])
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                tx += 1
+            elif dy == 0:
+                ty += 1
+            elif dx == dy:
+                conc += 1
+            else:
+                disc += 1
+    den = math.sqrt((conc + disc + tx) * (conc + disc + ty))
+    return (conc - disc) / den if den else float("nan")
+
+
+def ranks(v):
+    order = sorted(range(len(v)), key=lambda i: v[i])
+    r = [0.0] * len(v)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0 + 1
+        i = j + 1
+    return r
+
+
+def spearman(x, y):
+    rx, ry = ranks(x), ranks(y)
+    mx, my = statistics.fmean(rx), statistics.fmean(ry)
+    num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    den = math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
+    return num / den if den else float("nan")
+
+
+def regret(pred, meas):
+    """Measured time of the predicted fastest over the measured best, - 1.
+    Ties in the prediction: the mean over the tied configurations."""
+    lo = min(pred)
+    tied = [m for p, m in zip(pred, meas) if p == lo]
+    return statistics.fmean(tied) / min(meas) - 1
+
+
+def shortlist(pred, meas):
+    """Share of the predicted ranking (best first) needed to hold a
+    configuration within WITHIN of the measured best. Ties in the prediction
+    count whole (a tied group is taken or not)."""
+    best = min(meas)
+    order = sorted(range(len(pred)), key=lambda i: pred[i])
+    taken = 0
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and pred[order[j + 1]] == pred[order[i]]:
+            j += 1
+        taken = j + 1
+        if any(meas[order[k]] <= best * (1 + WITHIN) for k in range(i, j + 1)):
+            return taken / len(order)
+        i = j + 1
+    return 1.0
+
+
+def mdape(pred, meas):
+    return statistics.median(abs(p - m) / m for p, m in zip(pred, meas))
+
+
+def score(pred, meas, absolute=True):
+    return {
+        "tau": kendall_tau_b(pred, meas),
+        "rho": spearman(pred, meas),
+        "regret": regret(pred, meas),
+        "shortlist": shortlist(pred, meas),
+        "mdape": mdape(pred, meas) if absolute else None,
+    }
+
+
+# ---------------------------------------------------------------------------
+# Measured data: our CSV export or a Kernel Tuner cache (.json / .json.gz)
+# ---------------------------------------------------------------------------
+
+def open_text(path):
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+
+
+def read_measurements(path):
+    """{config tuple of ints: time_ms} and the parameter names."""
+    rows = {}
+    if path.endswith(".csv") or path.endswith(".csv.gz"):
+        with open_text(path) as f:
+            r = csv.reader(f)
+            head = next(r)
+            ti = head.index("time_ms")
+            names = head[:ti]
+            for row in r:
+                rows[tuple(int(float(v)) for v in row[:ti])] = float(row[ti])
+        return names, rows
+    with open_text(path) as f:
+        cache = json.load(f)
+    names = cache["tune_params_keys"]
+    for entry in cache["cache"].values():
+        t = entry.get("time")
+        if isinstance(t, (int, float)) and math.isfinite(t):
+            rows[tuple(int(entry[n]) for n in names)] = float(t)
+    return names, rows
+
+
+# ---------------------------------------------------------------------------
+# Recipes: how one configuration is built and launched
+# ---------------------------------------------------------------------------
+
+def safe_eval(expr, params):
+    """Integer arithmetic over tunable names (recipes and T1 files)."""
+    if not re.fullmatch(r"[\w\s+\-*/%()]+", str(expr)):
+        raise ValueError("unsupported expression '%s'" % expr)
+    return int(eval(str(expr), {"__builtins__": {}}, dict(params)))
+
+
+def launch_of(recipe, params):
+    block = [safe_eval(e, params) for e in recipe["block"]]
+    grid = []
+    for d in range(3):
+        div = 1
+        for e in recipe["grid_div"][d]:
+            div *= safe_eval(e, params)
+        grid.append(-(-recipe["problem_size"][d] // div))
+    return block, grid
+
+
+def source_text(recipe, params, data_dir):
+    """The source Kernel Tuner compiled: files concatenated with the recipe's
+    prefix/suffix; a loop_unroll_factor parameter becomes a constexpr, or its
+    '#pragma unroll NAME' lines go when it is 0; wrapped in extern "C" when
+    the text has none (Kernel Tuner's rule)."""
+    parts = list(recipe.get("prefix", []))
+    for s in recipe["sources"]:
+        with open(os.path.join(data_dir, s)) as f:
+            parts.append(f.read())
+    parts += recipe.get("suffix", [])
+    text = "\n".join(parts) + "\n"
+    consts = []
+    for name, value in params.items():
+        if "loop_unroll_factor" in name:
+            if value == 0:
+                text = re.sub(r"^\s*#pragma unroll\s+%s\s*$" % re.escape(name), "",
+                              text, flags=re.M)
+            else:
+                consts.append("constexpr int %s = %d;" % (name, value))
+    if 'extern "C"' not in text:
+        text = 'extern "C" {\n' + text + "\n}\n"
+    return "\n".join(consts) + ("\n" if consts else "") + text
+
+
+def defines_of(recipe, params):
+    d = dict(recipe.get("defines", {}))
+    for name, value in params.items():
+        if "loop_unroll_factor" not in name:
+            d[name] = value
+    return ["-D%s=%s" % (k, v) for k, v in sorted(d.items())]
+
+
+def recipe_from_t1(t1_path, cache_path, source, gpu, arch):
+    """A recipe from a Kernel Tuner T1 description plus one cache file."""
+    with open(t1_path) as f:
+        t1 = json.load(f)
+    ks = t1["KernelSpecification"]
+    local = ks.get("LocalSize", {})
+    block = [str(local.get(a, "1")) for a in ("X", "Y", "Z")]
+    grid_div = [ks.get("GridDivX", [block[0]]), ks.get("GridDivY", [block[1]]),
+                ks.get("GridDivZ", [])]
+    args = {}
+    for i, a in enumerate(ks.get("Arguments", [])):
+        if a.get("MemoryType") == "Scalar" and isinstance(a.get("FillValue"), (int, float)):
+            args[str(i)] = int(a["FillValue"])
+    inc = [os.path.dirname(os.path.abspath(source))]
+    return {
+        "name": ks.get("KernelName", os.path.basename(source)),
+        "sources": [os.path.abspath(source)],
+        "include_dirs": inc,
+        "kernel": ks["KernelName"],
+        "defines": {"kernel_tuner": 1},
+        "block": block,
+        "problem_size": (list(ks.get("ProblemSize", [1])) + [1, 1, 1])[:3],
+        "grid_div": grid_div,
+        "args": args,
+        "gpus": [{"data": os.path.abspath(cache_path), "gpu": gpu, "arch": arch}],
+    }
+
+
+# ---------------------------------------------------------------------------
+# Predictions
+# ---------------------------------------------------------------------------
+
+class Tools:
+    def __init__(self, build):
+        self.build = build
+        self.ptx_tool = os.path.join(build, "bin", "flipflop-ptx")
+        self.plugin = os.path.join(build, "lib", "FlipFlop.so")
+        self.nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+        self.clang = os.environ.get("CLANG", "/usr/lib/llvm-22/bin/clang++")
+        self.cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+
+    def stamp(self, path):
+        st = os.stat(path)
+        return "%s:%d:%d" % (path, st.st_size, int(st.st_mtime))
+
+
+def run(cmd, env=None, cwd=None):
+    p = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (os.path.basename(cmd[0]), p.returncode,
+                                                (p.stderr or p.stdout).strip()[-600:]))
+    return p.stdout
+
+
+def count_ptx_instructions(ptx, kernel):
+    """Static instruction count of one .entry (the naive baseline)."""
+    m = re.search(r"\.entry\s+%s\s*\(" % re.escape(kernel), ptx)
+    if not m:
+        return 0
+    body = ptx[m.end():]
+    start = body.find("{")
+    depth, n, i = 0, 0, start
+    for line in body[start:].splitlines():
+        s = line.strip()
+        depth += s.count("{") - s.count("}")
+        if s.endswith(";") and not s.startswith(".") and not s.startswith("//"):
+            n += 1
+        if depth <= 0 and i != start:
+            break
+        i += 1
+    return n
+
+
+def build_ptx(tools, work, recipe, params, arch, data_dir):
+    """nvcc PTX of one configuration (cached)."""
+    text = source_text(recipe, params, data_dir)
+    flags = ["-ptx", "-O3", "-arch=" + arch] + \
+        ["-I" + os.path.join(data_dir, d) for d in recipe.get("include_dirs", [])] + \
+        defines_of(recipe, params)
+    key = hashlib.sha1((text + " ".join(flags) + tools.stamp(tools.nvcc)).encode()).hexdigest()[:20]
+    out = os.path.join(work, "ptx", key + ".ptx")
+    if not os.path.exists(out):
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=work) as tmp:
+            src = os.path.join(tmp, recipe["name"] + ".cu")
+            with open(src, "w") as f:
+                f.write(text)
+            run([tools.nvcc] + flags + ["-w", src, "-o", os.path.join(tmp, "k.ptx")])
+            os.replace(os.path.join(tmp, "k.ptx"), out)
+    return out
+
+
+def predict_ptx(tools, ptx, recipe, gpu, block, grid):
+    args = ",".join("%s=%s" % kv for kv in sorted(recipe.get("args", {}).items()))
+    cmd = [tools.ptx_tool, ptx, "--gpu", gpu, "--kernel", recipe["kernel"],
+           "--block", ",".join(map(str, block)), "--grid", ",".join(map(str, grid)), "--csv"]
+    if args:
+        cmd += ["--arg", args]
+    out = run(cmd).splitlines()
+    head = out[0].split(",")
+    row = dict(zip(head, out[1].split(",")))
+    if row.get("valid") != "1":
+        return None
+    return {"time": float(row["time_s"]) * 1e3, "occupancy": float(row["occupancy"]),
+            "registers": int(row["registers"]), "bound": row["bottleneck"]}
+
+
+def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
+    """One clang compile per (configuration, arch); the report holds the
+    prediction of each (GPU, launch) asked for in FLIPFLOP_LAUNCH."""
+    text = source_text(recipe, params, data_dir)
+    flags = ["-x", "cuda", "--cuda-device-only", "-S", "-O3", "--cuda-gpu-arch=" + arch,
+             "--cuda-path=" + tools.cuda, "-Wno-unknown-cuda-version", "-w",
+             "-fpass-plugin=" + tools.plugin] + \
+        ["-D%s=%s" % kv for kv in sorted(recipe.get("clang_defines", {}).items())] + \
+        ["-I" + os.path.join(data_dir, d) for d in recipe.get("include_dirs", [])] + \
+        defines_of(recipe, params)
+    spec = ";".join("%s@%s:%s" % (g, ",".join(map(str, b)), ",".join(map(str, gr)))
+                    for g, b, gr in launches)
+    args = ",".join("%s=%s" % kv for kv in sorted(recipe.get("args", {}).items()))
+    key = hashlib.sha1((text + " ".join(flags) + spec + args + tools.stamp(tools.plugin) +
+                        tools.stamp(tools.clang)).encode()).hexdigest()[:20]
+    out = os.path.join(work, "plugin", key + ".json")
+    if not os.path.exists(out):
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=work) as tmp:
+            src = os.path.join(tmp, recipe["name"] + ".cu")
+            with open(src, "w") as f:
+                f.write(text)
+            env = {k: v for k, v in os.environ.items() if not k.startswith("FLIPFLOP_")}
+            env.update({"FLIPFLOP_REPORT_DIR": os.path.join(tmp, "r"),
+                        "FLIPFLOP_GPU": launches[0][0], "FLIPFLOP_LAUNCH": spec,
+                        "FLIPFLOP_NO_CONFIG_SEARCH": "1"})
+            if args:
+                env["FLIPFLOP_ARGS"] = args
+            run([tools.clang] + flags + [src, "-o", os.path.join(tmp, "k.ptx")], env=env)
+            reports = os.listdir(os.path.join(tmp, "r"))
+            if len(reports) != 1:
+                raise RuntimeError("expected one report, found %d" % len(reports))
+            os.replace(os.path.join(tmp, "r", reports[0]), out)
+    with open(out) as f:
+        rep = json.load(f)
+    res = {}
+    for k in rep.get("kernels", []):
+        if k["name"] != recipe["kernel"]:
+            continue
+        for l in k.get("launches", []):
+            p = l["prediction"]
+            if p.get("valid"):
+                res[l["gpu"]] = {"time": p["time_s"] * 1e3, "occupancy": p["occupancy"],
+                                 "registers": p["registers"], "bound": p["bottleneck"]}
+    return res
+
+
+# ---------------------------------------------------------------------------
+# The run
+# ---------------------------------------------------------------------------
+
+def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, jobs, log):
+    gpus = [g for g in recipe["gpus"] if not only_gpus or g["gpu"] in only_gpus]
+    measured = {}
+    names = None
+    for g in gpus:
+        names, rows = read_measurements(os.path.join(data_dir, g["data"]))
+        measured[g["gpu"]] = rows
+    if not gpus:
+        return []
+    common = set.intersection(*(set(r) for r in measured.values()))
+    rng = random.Random("%s:%d" % (recipe["name"], seed))
+    configs = rng.sample(sorted(common), min(sample, len(common)))
+    by_arch = {}
+    for g in gpus:
+        by_arch.setdefault(g["arch"], []).append(g["gpu"])
+
+    preds = {}  # (frontend, gpu) -> list aligned with configs
+    naive = {}  # arch -> [instructions x threads]
+
+    def one(cfg, arch):
+        params = dict(zip(names, cfg))
+        block, grid = launch_of(recipe, params)
+        out = {}
+        if "ptx" in frontends or True:  # the PTX also feeds the naive baseline
+            ptx = build_ptx(tools, work, recipe, params, arch, data_dir)
+            with open(ptx) as f:
+                n = count_ptx_instructions(f.read(), recipe["kernel"])
+            out["naive"] = n * block[0] * block[1] * block[2] * grid[0] * grid[1] * grid[2]
+            if "ptx" in frontends:
+                for gpu in by_arch[arch]:
+                    try:
+                        out[("ptx", gpu)] = predict_ptx(tools, ptx, recipe, gpu, block, grid)
+                    except Exception as e:  # e.g. a GPU this build lacks
+                        out["ptx_error"] = str(e)
+                        out[("ptx", gpu)] = None
+        if "plugin" in frontends:
+            try:
+                got = predict_plugin(tools, work, recipe, params, arch,
+                                     [(gpu, block, grid) for gpu in by_arch[arch]],
+                                     data_dir)
+            except Exception as e:  # one front end failing keeps the other
+                out["plugin_error"] = str(e)
+                got = {}
+            for gpu in by_arch[arch]:
+                out[("plugin", gpu)] = got.get(gpu)
+        return out
+
+    tasks = [(i, cfg, arch) for arch in by_arch for i, cfg in enumerate(configs)]
+    results = {}
+    errors = 0
+    with cf.ThreadPoolExecutor(max_workers=jobs) as ex:
+        futs = {ex.submit(one, cfg, arch): (i, arch) for i, cfg, arch in tasks}
+        done = 0
+        for fut in cf.as_completed(futs):
+            i, arch = futs[fut]
+            done += 1
+            try:
+                results[(i, arch)] = fut.result()
+                err = (results[(i, arch)].get("plugin_error") or
+                       results[(i, arch)].get("ptx_error"))
+            except Exception as e:  # a configuration that does not build
+                results[(i, arch)] = None
+                err = str(e)
+            if err:
+                errors += 1
+                if errors <= 3:
+                    log("  %s config %s: %s" % (recipe["name"], configs[i], err))
+            if done % 50 == 0:
+                log("  %s: %d/%d builds" % (recipe["name"], done, len(tasks)))
+
+    rows = []
+    for g in gpus:
+        gpu, arch = g["gpu"], g["arch"]
+        base_idx = [i for i in range(len(configs)) if results.get((i, arch))]
+        for fe in frontends:
+            idx = [i for i in base_idx if results[(i, arch)].get((fe, gpu))]
+            if len(idx) < 3:
+                rows.append({"kernel": recipe["name"], "gpu": gpu, "frontend": fe,
+                             "n": len(idx), "error": "too few predictions"})
+                continue
+            meas = [measured[gpu][configs[i]] for i in idx]
+            pred = [results[(i, arch)][(fe, gpu)]["time"] for i in idx]
+            nv = [results[(i, arch)]["naive"] for i in idx]
+            scale = statistics.median(m / p for m, p in zip(meas, nv) if p > 0)
+            nv = [p * scale for p in nv]
+            occ = [-(results[(i, arch)][(fe, gpu)]["occupancy"]) for i in idx]
+            bounds = {}
+            for i in idx:
+                b = results[(i, arch)][(fe, gpu)]["bound"]
+                bounds[b] = bounds.get(b, 0) + 1
+            rows.append({
+                "kernel": recipe["name"], "gpu": gpu, "frontend": fe, "n": len(idx),
+                "flipflop": score(pred, meas),
+                "naive": score(nv, meas),
+                "occupancy": score(occ, meas, absolute=False),
+                "median_ratio": statistics.median(p / m for p, m in zip(pred, meas)),
+                "bounds": bounds,
+                "samples": [{"config": dict(zip(names, configs[i])), "measured_ms": m,
+                             "predicted_ms": p} for i, m, p in zip(idx, meas, pred)],
+            })
+    return rows
+
+
+def fmt(v, pct=False):
+    if v is None:
+        return "—"
+    if isinstance(v, float) and math.isnan(v):
+        return "nan"
+    return ("%.1f%%" % (100 * v)) if pct else ("%.2f" % v)
+
+
+def table(rows):
+    head = ("| kernel | GPU | front end | n | tau-b | rho | regret | shortlist | MdAPE "
+            "| pred/meas | naive tau / regret / shortlist / MdAPE "
+            "| occupancy tau / regret / shortlist |")
+    lines = [head, "|" + "---|" * 12]
+    for r in rows:
+        if "error" in r:
+            lines.append("| %s | %s | %s | %d | %s |" % (r["kernel"], r["gpu"], r["frontend"],
+                                                       r["n"], r["error"]))
+            continue
+        f, n, o = r["flipflop"], r["naive"], r["occupancy"]
+        lines.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s / %s / %s / %s "
+                     "| %s / %s / %s |" % (
+                         r["kernel"], r["gpu"], r["frontend"], r["n"], fmt(f["tau"]),
+                         fmt(f["rho"]), fmt(f["regret"], True), fmt(f["shortlist"], True),
+                         fmt(f["mdape"], True), fmt(r["median_ratio"]),
+                         fmt(n["tau"]), fmt(n["regret"], True), fmt(n["shortlist"], True),
+                         fmt(n["mdape"], True), fmt(o["tau"]), fmt(o["regret"], True),
+                         fmt(o["shortlist"], True)))
+    return "\n".join(lines)
+
+
+def check_guard(rows, guard):
+    """Regression guard: tau must not fall below, regret and shortlist must not
+    rise above, the figures recorded in the guard file."""
+    bad = []
+    for r in rows:
+        key = "%s:%s:%s" % (r["kernel"], r["gpu"], r["frontend"])
+        lim = guard.get("limits", {}).get(key)
+        if lim is None:
+            continue
+        if "error" in r:
+            bad.append("%s: %s" % (key, r["error"]))
+            continue
+        f = r["flipflop"]
+        if not f["tau"] >= lim["min_tau"]:
+            bad.append("%s: tau %.3f < %.3f" % (key, f["tau"], lim["min_tau"]))
+        if not f["regret"] <= lim["max_regret"]:
+            bad.append("%s: regret %.3f > %.3f" % (key, f["regret"], lim["max_regret"]))
+        if "max_mdape" in lim and not f["mdape"] <= lim["max_mdape"]:
+            bad.append("%s: MdAPE %.3f > %.3f" % (key, f["mdape"], lim["max_mdape"]))
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", default=DEFAULT_DATA, help="tuning data folder")
+    ap.add_argument("--recipes", default=os.path.join(HERE, "kernels"),
+                    help="folder of recipe JSON files")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"),
+                    help="FlipFlop build folder (bin/flipflop-ptx, lib/FlipFlop.so)")
+    ap.add_argument("--work", default=None, help="cache folder (default BUILD/fidelity)")
+    ap.add_argument("--sample", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--frontends", default="ptx,plugin")
+    ap.add_argument("--only", action="append", default=[],
+                    help="KERNEL or KERNEL:GPU (repeatable)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", help="write every figure and sample here")
+    ap.add_argument("--markdown", help="write the table (with the command) here")
+    ap.add_argument("--guard", help="guard file: run its subset and check its limits")
+    ap.add_argument("--no-args", action="store_true",
+                    help="do not state the kernels' argument values (as before --arg existed)")
+    ap.add_argument("--t1", help="Kernel Tuner T1 JSON (with --cache, --source, --gpu, --arch)")
+    ap.add_argument("--cache")
+    ap.add_argument("--source")
+    ap.add_argument("--gpu")
+    ap.add_argument("--arch")
+    a = ap.parse_args()
+
+    log = lambda s: print(s, file=sys.stderr, flush=True)
+    guard = None
+    if a.guard:
+        with open(a.guard) as f:
+            guard = json.load(f)
+        a.sample = guard["sample"]
+        a.only = guard["only"]
+        a.frontends = guard.get("frontends", a.frontends)
+    frontends = [f for f in a.frontends.split(",") if f]
+    tools = Tools(a.build)
+    needs = [(tools.ptx_tool, "flipflop-ptx", "ptx"), (tools.plugin, "FlipFlop.so", "plugin")]
+    for need, what, fe in needs:
+        if fe in frontends and not os.path.exists(need):
+            sys.exit("fidelity: %s not found at %s (build first, or --build)" % (what, need))
+    if not os.path.exists(tools.nvcc):
+        print("fidelity: nvcc not found: the measured PTX cannot be rebuilt", file=sys.stderr)
+        sys.exit(77)
+    work = a.work or os.path.join(a.build, "fidelity")
+    os.makedirs(work, exist_ok=True)
+
+    if a.t1:
+        if not (a.cache and a.source and a.gpu and a.arch):
+            sys.exit("fidelity: --t1 needs --cache, --source, --gpu and --arch")
+        recipes = [recipe_from_t1(a.t1, a.cache, a.source, a.gpu, a.arch)]
+        data_dir = "/"
+    else:
+        data_dir = a.data
+        if not os.path.isdir(data_dir):
+            print("fidelity: no tuning data at %s (--data)" % data_dir, file=sys.stderr)
+            sys.exit(77 if guard else 2)
+        recipes = []
+        for fn in sorted(os.listdir(a.recipes)):
+            if fn.endswith(".json"):
+                with open(os.path.join(a.recipes, fn)) as f:
+                    recipes.append(json.load(f))
+
+    if a.no_args:
+        for r in recipes:
+            r["args"] = {}
+    rows = []
+    for r in recipes:
+        sel = [o for o in a.only if o.split(":")[0] == r["name"]]
+        if a.only and not sel:
+            continue
+        gpus = {o.split(":", 1)[1] for o in sel if ":" in o}
+        log("fidelity: %s, %d configurations, front ends %s" % (r["name"], a.sample,
+                                                               ",".join(frontends)))
+        rows += evaluate(r, data_dir, tools, work, a.sample, a.seed, frontends, gpus,
+                         a.jobs, log)
+
+    print(table(rows))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    if a.markdown:
+        cmd = "bench/fidelity/fidelity.py " + " ".join(sys.argv[1:])
+        with open(a.markdown, "w") as f:
+            f.write("<!-- written by %s -->\n\n" % cmd.strip())
+            f.write(table(rows) + "\n")
+    if guard:
+        bad = check_guard(rows, guard)
+        for b in bad:
+            print("fidelity guard: " + b, file=sys.stderr)
+        if bad:
+            sys.exit(1)
+        print("fidelity guard: %d rows within limits" % len(rows), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
