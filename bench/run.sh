@@ -96,6 +96,11 @@ AN_CMD=(python3 "$ROOT/bench/analyzer/analyzer.py"
         --json "$OUT/analyzer.json" --markdown "$OUT/analyzer.md"
         ${ANALYZER_ARGS:-})
 SW_CMD=("$SWEEP")
+FIDELITY_SAMPLE=300
+[ "$MODE" = quick ] && FIDELITY_SAMPLE=40
+FI_CMD=(python3 "$ROOT/bench/fidelity/fidelity.py" --build "$BUILD"
+        --sample "$FIDELITY_SAMPLE" --json "$OUT/fidelity.json"
+        --markdown "$OUT/fidelity.md" ${FIDELITY_ARGS:-})
 
 echo "run.sh: compile overhead ($MODE)" >&2
 "${CO_CMD[@]}"
@@ -103,11 +108,15 @@ echo "run.sh: analyzer throughput ($MODE)" >&2
 "${AN_CMD[@]}"
 echo "run.sh: model sweep" >&2
 "${SW_CMD[@]}" > "$OUT/model-sweep.txt"
+echo "run.sh: fidelity on measured tuning data ($FIDELITY_SAMPLE configurations)" >&2
+rm -f "$OUT/fidelity.md"
+"${FI_CMD[@]}" >/dev/null || echo "run.sh: fidelity skipped (no nvcc or no tuning data)" >&2
 
 LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
 CMDS="$(rel "${CO_CMD[@]}")
 $(rel "${AN_CMD[@]}")
-$(rel "${SW_CMD[@]}")"
+$(rel "${SW_CMD[@]}")
+$(rel "${FI_CMD[@]}")"
 for v in MODE STARTED LOAD_BEFORE LOAD_AFTER CMDS; do
   printf '%s=%q\n' "$v" "${!v}"
 done > "$OUT/meta.env"
@@ -177,5 +186,9 @@ EOF
 EOF
   cat "$OUT/model-sweep.txt"
   echo '```'
+  if [ -f "$OUT/fidelity.md" ]; then
+    printf '\n## 4. Fidelity: predicted against measured time (docs/FIDELITY.md explains)\n\n'
+    cat "$OUT/fidelity.md"
+  fi
 } > "$OUTPUT"
 echo "run.sh: wrote $OUTPUT (raw samples in $OUT)" >&2

@@ -147,17 +147,23 @@ def open_text(path):
     return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
 
 
-def read_measurements(path):
-    """{config tuple of ints: time_ms} and the parameter names."""
+def read_measurements(path, fastest=None):
+    """{config tuple of ints: time_ms} and the parameter names. With a dict
+    \p fastest, also the fastest single launch per configuration (CSV
+    column times_ms_min, or the cache's per-launch list)."""
     rows = {}
     if path.endswith(".csv") or path.endswith(".csv.gz"):
         with open_text(path) as f:
             r = csv.reader(f)
             head = next(r)
             ti = head.index("time_ms")
+            mi = head.index("times_ms_min") if "times_ms_min" in head else -1
             names = head[:ti]
             for row in r:
-                rows[tuple(int(float(v)) for v in row[:ti])] = float(row[ti])
+                key = tuple(int(float(v)) for v in row[:ti])
+                rows[key] = float(row[ti])
+                if fastest is not None and mi >= 0:
+                    fastest[key] = float(row[mi])
         return names, rows
     with open_text(path) as f:
         cache = json.load(f)
@@ -165,7 +171,11 @@ def read_measurements(path):
     for entry in cache["cache"].values():
         t = entry.get("time")
         if isinstance(t, (int, float)) and math.isfinite(t):
-            rows[tuple(int(entry[n]) for n in names)] = float(t)
+            key = tuple(int(entry[n]) for n in names)
+            rows[key] = float(t)
+            ts = entry.get("times")
+            if fastest is not None and isinstance(ts, list) and ts:
+                fastest[key] = float(min(ts))
     return names, rows
 
 
@@ -384,10 +394,12 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
 
 def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, jobs, log):
     gpus = [g for g in recipe["gpus"] if not only_gpus or g["gpu"] in only_gpus]
-    measured = {}
+    measured, fastest = {}, {}
     names = None
     for g in gpus:
-        names, rows = read_measurements(os.path.join(data_dir, g["data"]))
+        fastest[g["gpu"]] = {}
+        names, rows = read_measurements(os.path.join(data_dir, g["data"]),
+                                        fastest[g["gpu"]])
         measured[g["gpu"]] = rows
     if not gpus:
         return []
@@ -478,6 +490,10 @@ def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, 
                 "naive": score(nv, meas),
                 "occupancy": score(occ, meas, absolute=False),
                 "median_ratio": statistics.median(p / m for p, m in zip(pred, meas)),
+                # The measurement against itself (mean of the launches vs the
+                # fastest launch): the tau no model can beat.
+                "noise_tau": (kendall_tau_b([fastest[gpu][configs[i]] for i in idx], meas)
+                              if all(configs[i] in fastest[gpu] for i in idx) else None),
                 "bounds": bounds,
                 "samples": [{"config": dict(zip(names, configs[i])), "measured_ms": m,
                              "predicted_ms": p} for i, m, p in zip(idx, meas, pred)],
@@ -496,8 +512,8 @@ def fmt(v, pct=False):
 def table(rows):
     head = ("| kernel | GPU | front end | n | tau-b | rho | regret | shortlist | MdAPE "
             "| pred/meas | naive tau / regret / shortlist / MdAPE "
-            "| occupancy tau / regret / shortlist |")
-    lines = [head, "|" + "---|" * 12]
+            "| occupancy tau / regret / shortlist | noise tau |")
+    lines = [head, "|" + "---|" * 13]
     for r in rows:
         if "error" in r:
             lines.append("| %s | %s | %s | %d | %s |" % (r["kernel"], r["gpu"], r["frontend"],
@@ -505,13 +521,13 @@ def table(rows):
             continue
         f, n, o = r["flipflop"], r["naive"], r["occupancy"]
         lines.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s / %s / %s / %s "
-                     "| %s / %s / %s |" % (
+                     "| %s / %s / %s | %s |" % (
                          r["kernel"], r["gpu"], r["frontend"], r["n"], fmt(f["tau"]),
                          fmt(f["rho"]), fmt(f["regret"], True), fmt(f["shortlist"], True),
                          fmt(f["mdape"], True), fmt(r["median_ratio"]),
                          fmt(n["tau"]), fmt(n["regret"], True), fmt(n["shortlist"], True),
                          fmt(n["mdape"], True), fmt(o["tau"]), fmt(o["regret"], True),
-                         fmt(o["shortlist"], True)))
+                         fmt(o["shortlist"], True), fmt(r.get("noise_tau"))))
     return "\n".join(lines)
 
 
