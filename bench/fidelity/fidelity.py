@@ -307,23 +307,34 @@ def count_ptx_instructions(ptx, kernel):
     return n
 
 
+def cached(work, kind, ext, key_text, name, text, produce):
+    """The file work/kind/<hash of key_text>.ext, made once: produce(tmp, src)
+    compiles the source \p text (written to tmp/name) and returns the path
+    of its result, which is moved into the cache."""
+    key = hashlib.sha1(key_text.encode()).hexdigest()[:20]
+    out = os.path.join(work, kind, key + "." + ext)
+    if not os.path.exists(out):
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=work) as tmp:
+            src = os.path.join(tmp, name)
+            with open(src, "w") as f:
+                f.write(text)
+            os.replace(produce(tmp, src), out)
+    return out
+
+
 def build_ptx(tools, work, recipe, params, arch, data_dir):
     """nvcc PTX of one configuration (cached)."""
     text = source_text(recipe, params, data_dir)
     flags = ["-ptx", "-O3", "-arch=" + arch] + \
         ["-I" + os.path.join(data_dir, d) for d in recipe.get("include_dirs", [])] + \
         defines_of(recipe, params)
-    key = hashlib.sha1((text + " ".join(flags) + tools.stamp(tools.nvcc)).encode()).hexdigest()[:20]
-    out = os.path.join(work, "ptx", key + ".ptx")
-    if not os.path.exists(out):
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=work) as tmp:
-            src = os.path.join(tmp, recipe["name"] + ".cu")
-            with open(src, "w") as f:
-                f.write(text)
-            run([tools.nvcc] + flags + ["-w", src, "-o", os.path.join(tmp, "k.ptx")])
-            os.replace(os.path.join(tmp, "k.ptx"), out)
-    return out
+
+    def produce(tmp, src):
+        run([tools.nvcc] + flags + ["-w", src, "-o", os.path.join(tmp, "k.ptx")])
+        return os.path.join(tmp, "k.ptx")
+    return cached(work, "ptx", "ptx", text + " ".join(flags) + tools.stamp(tools.nvcc),
+                  recipe["name"] + ".cu", text, produce)
 
 
 def predict_ptx(tools, ptx, recipe, gpu, block, grid):
@@ -354,26 +365,22 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
     spec = ";".join("%s@%s:%s" % (g, ",".join(map(str, b)), ",".join(map(str, gr)))
                     for g, b, gr in launches)
     args = ",".join("%s=%s" % kv for kv in sorted(recipe.get("args", {}).items()))
-    key = hashlib.sha1((text + " ".join(flags) + spec + args + tools.stamp(tools.plugin) +
-                        tools.stamp(tools.clang)).encode()).hexdigest()[:20]
-    out = os.path.join(work, "plugin", key + ".json")
-    if not os.path.exists(out):
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=work) as tmp:
-            src = os.path.join(tmp, recipe["name"] + ".cu")
-            with open(src, "w") as f:
-                f.write(text)
-            env = {k: v for k, v in os.environ.items() if not k.startswith("FLIPFLOP_")}
-            env.update({"FLIPFLOP_REPORT_DIR": os.path.join(tmp, "r"),
-                        "FLIPFLOP_GPU": launches[0][0], "FLIPFLOP_LAUNCH": spec,
-                        "FLIPFLOP_NO_CONFIG_SEARCH": "1"})
-            if args:
-                env["FLIPFLOP_ARGS"] = args
-            run([tools.clang] + flags + [src, "-o", os.path.join(tmp, "k.ptx")], env=env)
-            reports = os.listdir(os.path.join(tmp, "r"))
-            if len(reports) != 1:
-                raise RuntimeError("expected one report, found %d" % len(reports))
-            os.replace(os.path.join(tmp, "r", reports[0]), out)
+
+    def produce(tmp, src):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("FLIPFLOP_")}
+        env.update({"FLIPFLOP_REPORT_DIR": os.path.join(tmp, "r"),
+                    "FLIPFLOP_GPU": launches[0][0], "FLIPFLOP_LAUNCH": spec,
+                    "FLIPFLOP_NO_CONFIG_SEARCH": "1"})
+        if args:
+            env["FLIPFLOP_ARGS"] = args
+        run([tools.clang] + flags + [src, "-o", os.path.join(tmp, "k.ptx")], env=env)
+        reports = os.listdir(os.path.join(tmp, "r"))
+        if len(reports) != 1:
+            raise RuntimeError("expected one report, found %d" % len(reports))
+        return os.path.join(tmp, "r", reports[0])
+    out = cached(work, "plugin", "json", text + " ".join(flags) + spec + args +
+                 tools.stamp(tools.plugin) + tools.stamp(tools.clang),
+                 recipe["name"] + ".cu", text, produce)
     with open(out) as f:
         rep = json.load(f)
     res = {}
