@@ -505,6 +505,12 @@ PreservedAnalyses FlipFlopPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!isNVPTXModule(M))
     return PreservedAnalyses::all();
   PluginOptions O = resolveOptions(M.getSourceFileName());
+  // Option problems are warnings in clang's usual form, visible without any
+  // -R flag (-Wno-backend-plugin silences them); each kernel's FF901 remark
+  // repeats them for the YAML record.
+  for (const std::string &E : O.Errors)
+    M.getContext().diagnose(DiagnosticInfoGeneric(
+        Twine("FlipFlop: ") + E + " (default kept)", DS_Warning));
   std::vector<KernelProfile> List = profileKernels(M, MAM, O);
   // Launch bounds must be in the IR before the back end runs, so with
   // -flipflop-apply-bounds the recommendation is made from IR facts here.

@@ -2,6 +2,7 @@
 #include "flipflop/Plugin/Options.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -10,6 +11,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include <functional>
+#ifdef LLVM_ON_UNIX
+#include <unistd.h>
+#endif
 
 using namespace llvm;
 
@@ -105,6 +109,9 @@ struct Setting {
   std::function<bool(PluginOptions &, StringRef)> Apply;
   const char *Expect;    ///< What a valid value looks like.
   std::string PluginOptions::*From = nullptr;
+  /// Names a program to run or a place to write, or changes the generated
+  /// code: refused from a config file found by searching (docs/SECURITY.md).
+  bool Privileged = false;
 };
 
 std::vector<Setting> settings() {
@@ -151,7 +158,7 @@ std::vector<Setting> settings() {
          O.ReportDir = V.trim().str();
          return true;
        },
-       "a directory", &PluginOptions::ReportDirFrom},
+       "a directory", &PluginOptions::ReportDirFrom, /*Privileged=*/true},
       {"verbosity", &ClVerbosity, "FLIPFLOP_VERBOSITY",
        [](PluginOptions &O, StringRef V) {
          return parseNumber(V, O.Verbosity) && O.Verbosity <= 2;
@@ -167,13 +174,13 @@ std::vector<Setting> settings() {
            O.Ptxas = T; // a path
          return true;
        },
-       "on, off or a path"},
+       "on, off or a path", nullptr, /*Privileged=*/true},
       {"ptx_analysis", &ClPTX, "FLIPFLOP_PTX",
        [](PluginOptions &O, StringRef V) { return parseBool(V, O.PTXAnalysis); },
        "on or off"},
       {"apply_bounds", &ClApplyBounds, "FLIPFLOP_APPLY_BOUNDS",
        [](PluginOptions &O, StringRef V) { return parseBool(V, O.ApplyBounds); },
-       "on or off"},
+       "on or off", nullptr, /*Privileged=*/true},
       {"args", &ClArgs, "FLIPFLOP_ARGS",
        [](PluginOptions &O, StringRef V) {
          SmallVector<StringRef, 4> Parts;
@@ -218,23 +225,64 @@ std::vector<Setting> settings() {
   };
 }
 
-/// Finds the config file: FLIPFLOP_CONFIG / -flipflop-config, else
-/// .flipflop.json in the source's directory or one above it.
-std::string findConfig(StringRef SourceFile) {
+/// Largest config file read (a config is a few lines; /dev/zero is not).
+constexpr uint64_t MaxConfigBytes = 64 * 1024;
+
+/// Why \p Path may not be read as a config file, or "" when it may: it must
+/// be a regular file of at most MaxConfigBytes; one found by searching must
+/// also be owned by the user and not writable by group or others.
+std::string configProblem(StringRef Path, bool Searched) {
+  sys::fs::file_status St;
+  if (std::error_code EC = sys::fs::status(Path, St))
+    return EC.message();
+  if (St.type() != sys::fs::file_type::regular_file)
+    return "not a regular file";
+  if (St.getSize() > MaxConfigBytes)
+    return "larger than 64 KiB";
+#ifdef LLVM_ON_UNIX
+  if (Searched && St.getUser() != ::getuid())
+    return "owned by another user";
+#endif
+  if (Searched &&
+      (St.permissions() & (sys::fs::group_write | sys::fs::others_write)))
+    return "writable by group or others";
+  return "";
+}
+
+/// Finds the config file: FLIPFLOP_CONFIG / -flipflop-config (trusted: the
+/// user named it), else .flipflop.json in the source's directory or one
+/// above it, up to the project root (a directory with .git) or the user's
+/// home. \p Searched is set for the second kind; a candidate that may not
+/// be read is skipped with a line in \p Errors.
+std::string findConfig(StringRef SourceFile, bool &Searched,
+                       std::vector<std::string> &Errors) {
+  Searched = false;
   if (ClConfig.getNumOccurrences())
     return ClConfig;
   if (auto E = sys::Process::GetEnv("FLIPFLOP_CONFIG"); E && !E->empty())
     return *E;
   if (sys::Process::GetEnv("FLIPFLOP_NO_CONFIG_SEARCH"))
     return "";
+  Searched = true;
+  SmallString<256> Home;
+  sys::path::home_directory(Home);
   SmallString<256> Dir(SourceFile);
   sys::fs::make_absolute(Dir);
   sys::path::remove_filename(Dir);
   for (unsigned I = 0; I < 64 && !Dir.empty(); ++I) {
     SmallString<256> Candidate(Dir);
     sys::path::append(Candidate, ".flipflop.json");
-    if (sys::fs::exists(Candidate))
-      return std::string(Candidate);
+    if (sys::fs::exists(Candidate)) {
+      std::string Why = configProblem(Candidate, /*Searched=*/true);
+      if (Why.empty())
+        return std::string(Candidate);
+      Errors.push_back("config file '" + std::string(Candidate) +
+                       "' ignored: " + Why);
+    }
+    SmallString<256> Git(Dir);
+    sys::path::append(Git, ".git");
+    if (sys::fs::exists(Git) || (!Home.empty() && Dir == Home))
+      break; // The project root or the user's home: no further up.
     StringRef Parent = sys::path::parent_path(Dir);
     if (Parent == Dir)
       break;
@@ -250,8 +298,14 @@ PluginOptions resolveOptions(StringRef SourceFile) {
   std::vector<Setting> All = settings();
   // Config-file values, as text.
   std::map<std::string, std::string> FromConfig;
-  O.ConfigFile = findConfig(SourceFile);
-  if (!O.ConfigFile.empty()) {
+  bool Searched = false;
+  O.ConfigFile = findConfig(SourceFile, Searched, O.Errors);
+  std::string Unreadable =
+      O.ConfigFile.empty() ? "" : configProblem(O.ConfigFile, false);
+  if (!Unreadable.empty()) {
+    O.Errors.push_back("cannot read config file '" + O.ConfigFile +
+                       "': " + Unreadable);
+  } else if (!O.ConfigFile.empty()) {
     auto Buf = MemoryBuffer::getFile(O.ConfigFile);
     if (!Buf) {
       O.Errors.push_back("cannot read config file '" + O.ConfigFile +
@@ -262,12 +316,22 @@ PluginOptions resolveOptions(StringRef SourceFile) {
     } else if (const json::Object *Obj = V->getAsObject()) {
       for (const auto &KV : *Obj) {
         std::string Key = KV.first.str();
-        bool Known = false;
+        const Setting *Known = nullptr;
         for (const Setting &S : All)
-          Known |= Key == S.Name;
+          if (Key == S.Name)
+            Known = &S;
         if (!Known) {
           O.Errors.push_back("config file '" + O.ConfigFile +
                              "': unknown option '" + Key + "'");
+          continue;
+        }
+        if (Searched && Known->Privileged) {
+          O.Errors.push_back(
+              "config file '" + O.ConfigFile + "': option '" + Key +
+              "' refused: a config file found in the source tree may not "
+              "name a program, a place to write or change the generated "
+              "code; set it with -mllvm, FLIPFLOP_" + StringRef(Key).upper() +
+              " or FLIPFLOP_CONFIG (docs/SECURITY.md)");
           continue;
         }
         std::string Text;
