@@ -1,6 +1,7 @@
 //===- JSONReport.cpp - The versioned JSON report
 //--------------------------===//
 #include "flipflop/Report/JSONReport.h"
+#include "flipflop/Support/WriteFile.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -253,30 +254,7 @@ void printJSON(const json::Value &V, raw_ostream &OS) {
 }
 
 Error writeJSONFile(const json::Value &V, StringRef Path) {
-  SmallString<256> Model(Path);
-  Model += ".tmp-%%%%%%";
-  int FD;
-  SmallString<256> Tmp;
-  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Tmp))
-    return createStringError(EC, "cannot create a temporary file next to " +
-                                     Path + ": " + EC.message());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    printJSON(V, OS);
-    OS.flush();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
-      sys::fs::remove(Tmp);
-      return createStringError(EC, "cannot write " + Tmp + ": " + EC.message());
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
-    sys::fs::remove(Tmp);
-    return createStringError(EC, "cannot rename " + Tmp + " to " + Path + ": " +
-                                     EC.message());
-  }
-  return Error::success();
+  return writeFileSafely(Path, [&](raw_ostream &OS) { printJSON(V, OS); });
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flipflop/Target/GPUDatabase.h"
+#include "flipflop/Support/WriteFile.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -349,31 +350,8 @@ Expected<GPUSpec> loadGPUSpecFile(StringRef Path) {
 }
 
 Error writeGPUSpecFile(const GPUSpec &G, StringRef Path) {
-  SmallString<256> Model(Path);
-  Model += ".tmp-%%%%%%";
-  int FD = -1;
-  SmallString<256> TmpPath;
-  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, TmpPath))
-    return createStringError(EC, "%s: cannot create a temporary file: %s",
-                             Path.str().c_str(), EC.message().c_str());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << formatv("{0:2}", toJSON(G)) << "\n";
-    OS.close();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
-      sys::fs::remove(TmpPath);
-      return createStringError(EC, "%s: cannot write: %s", Path.str().c_str(),
-                               EC.message().c_str());
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(TmpPath, Path)) {
-    sys::fs::remove(TmpPath);
-    return createStringError(EC, "%s: cannot rename the temporary file: %s",
-                             Path.str().c_str(), EC.message().c_str());
-  }
-  return Error::success();
+  return writeFileSafely(
+      Path, [&](raw_ostream &OS) { OS << formatv("{0:2}", toJSON(G)) << "\n"; });
 }
 
 } // namespace flipflop

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "flipflop/Report/HTMLReport.h"
+#include "flipflop/Support/WriteFile.h"
 #include "flipflop/Report/JSONReport.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -193,28 +194,11 @@ static void summary(const json::Value &V, raw_ostream &OS) {
   }
 }
 
-/// Writes \p Text to the output (atomically when it is a file).
+/// Writes the output: stdout, a device written in place, or a file
+/// replaced atomically (writeFileSafely).
 static void emit(function_ref<void(raw_ostream &)> Write) {
-  if (Output == "-") {
-    Write(outs());
-    return;
-  }
-  SmallString<256> Tmp;
-  int FD;
-  if (std::error_code EC = sys::fs::createUniqueFile(Output + ".tmp-%%%%%%", FD, Tmp))
-    fail(Output + ": " + EC.message());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    Write(OS);
-    if (OS.has_error()) {
-      sys::fs::remove(Tmp);
-      fail(Output + ": write error");
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(Tmp, Output)) {
-    sys::fs::remove(Tmp);
-    fail(Output + ": " + EC.message());
-  }
+  if (Error E = writeFileSafely(Output, Write))
+    fail(toString(std::move(E)));
 }
 
 int main(int argc, char **argv) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace flipflop::measure;
 
@@ -114,6 +116,44 @@ TEST(Json, FileRoundTrip) {
   Result<json::Value> Missing = json::readFile(Path);
   ASSERT_FALSE(bool(Missing));
   EXPECT_NE(Missing.error().message().find(Path + ": cannot open"), std::string::npos);
+}
+
+TEST(Json, WriterNeverFollowsAPlantedTemporary) {
+  // The old writer opened PATH.tmp with truncation: a symlink planted there
+  // redirected a root-run tool's output into any file.
+  std::string Dir = ::testing::TempDir() + "/flipflop-json-writer";
+  std::string Victim = Dir + "-victim", Path = Dir + "-out.json";
+  std::remove(Victim.c_str());
+  std::remove(Path.c_str());
+  std::remove((Path + ".tmp").c_str());
+  {
+    std::FILE *F = std::fopen(Victim.c_str(), "w");
+    ASSERT_NE(F, nullptr);
+    std::fputs("precious\n", F);
+    std::fclose(F);
+  }
+  ASSERT_EQ(::symlink(Victim.c_str(), (Path + ".tmp").c_str()), 0);
+  json::Value O = json::Value::object();
+  O.set("x", 1.0);
+  ASSERT_FALSE(bool(json::writeFile(O, Path)));
+  Result<json::Value> Back = json::readFile(Path);
+  ASSERT_TRUE(bool(Back));
+  EXPECT_EQ(*Back, O);
+  char Buf[32] = {};
+  std::FILE *F = std::fopen(Victim.c_str(), "r");
+  ASSERT_NE(F, nullptr);
+  ASSERT_NE(std::fgets(Buf, sizeof(Buf), F), nullptr);
+  std::fclose(F);
+  EXPECT_STREQ(Buf, "precious\n");
+  // An existing file keeps its permissions.
+  ASSERT_EQ(::chmod(Path.c_str(), 0640), 0);
+  ASSERT_FALSE(bool(json::writeFile(O, Path)));
+  struct stat St;
+  ASSERT_EQ(::stat(Path.c_str(), &St), 0);
+  EXPECT_EQ(St.st_mode & 0777, 0640u);
+  std::remove(Victim.c_str());
+  std::remove(Path.c_str());
+  std::remove((Path + ".tmp").c_str());
 }
 
 } // namespace

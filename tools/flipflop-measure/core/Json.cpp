@@ -1,5 +1,7 @@
 //===- Json.cpp - A small JSON value, reader and writer -------------------===//
 #include "Json.h"
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -488,18 +490,51 @@ Result<Value> readFile(const std::string &Path) {
 }
 
 Error writeFile(const Value &V, const std::string &Path) {
-  std::string Tmp = Path + ".tmp";
-  {
-    std::ofstream Out(Tmp, std::ios::binary | std::ios::trunc);
-    if (!Out)
-      return makeError(Tmp + ": cannot write: " + std::strerror(errno));
-    Out << write(V) << '\n';
-    if (!Out.flush())
-      return makeError(Tmp + ": write failed");
+  // These tools run as root: never follow a planted link or replace a
+  // device (docs/SECURITY.md). A device or FIFO is written in place; a
+  // regular file is replaced atomically from a temporary created
+  // exclusively (mkstemp) with the target's permissions.
+  const std::string Text = write(V) + "\n";
+  struct stat St;
+  bool Exists = ::stat(Path.c_str(), &St) == 0;
+  if (Exists && S_ISDIR(St.st_mode))
+    return makeError(Path + ": cannot write: is a directory");
+  if (Exists && !S_ISREG(St.st_mode)) {
+    std::ofstream Out(Path, std::ios::binary);
+    if (!(Out << Text) || !Out.flush())
+      return makeError(Path + ": cannot write: " + std::strerror(errno));
+    return Error::success();
   }
-  if (std::rename(Tmp.c_str(), Path.c_str()) != 0)
-    return makeError(Path + ": cannot rename into place: " +
+  std::string Tmp = Path + ".tmp-XXXXXX";
+  int FD = ::mkstemp(Tmp.data());
+  if (FD < 0)
+    return makeError(Path + ": cannot create a temporary file next to it: " +
                      std::strerror(errno));
+  mode_t Mask = ::umask(0);
+  ::umask(Mask);
+  ::fchmod(FD, Exists ? (St.st_mode & 07777) : (0666 & ~Mask));
+  size_t Done = 0;
+  while (Done < Text.size()) {
+    ssize_t N = ::write(FD, Text.data() + Done, Text.size() - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      int Err = errno;
+      ::close(FD);
+      ::unlink(Tmp.c_str());
+      return makeError(Path + ": cannot write: " + std::strerror(Err));
+    }
+    Done += size_t(N);
+  }
+  if (::close(FD) != 0) {
+    ::unlink(Tmp.c_str());
+    return makeError(Path + ": cannot write: " + std::strerror(errno));
+  }
+  if (std::rename(Tmp.c_str(), Path.c_str()) != 0) {
+    int Err = errno;
+    ::unlink(Tmp.c_str());
+    return makeError(Path + ": cannot rename into place: " + std::strerror(Err));
+  }
   return Error::success();
 }
 
