@@ -74,6 +74,15 @@ static json::Value readJSON(StringRef Path) {
   auto Buf = Path == "-" ? MemoryBuffer::getSTDIN() : MemoryBuffer::getFile(Path);
   if (!Buf)
     fail(Path + ": " + Buf.getError().message());
+  // An optimization record (-fsave-optimization-record) is YAML: say what
+  // was given and what is wanted, not a JSON parse error.
+  StringRef Text = (*Buf)->getBuffer().ltrim();
+  if (Path.ends_with(".yaml") || Path.ends_with(".yml") ||
+      Text.starts_with("---") || Text.starts_with("--- !"))
+    fail(Path + ": an optimization record (YAML), not a FlipFlop report; "
+                "flipflop-report reads the JSON reports written with "
+                "FLIPFLOP_REPORT_DIR or flipflop-ptx --json (read remarks "
+                "with llvm-remarkutil)");
   // Validates the schema (version, picks in range) before use.
   if (Expected<Report> R = parseReport((*Buf)->getBuffer()); !R)
     fail(Path + ": " + toString(R.takeError()));
@@ -161,6 +170,9 @@ static void summary(const json::Value &V, raw_ostream &OS) {
                  ? (*Configs)[*I].getAsObject()
                  : nullptr;
     };
+    OS << format("  %-22s %-14s %-13s %7s %14s %14s  %s\n", "pick", "block",
+                 "min-blocks", "limit", "time", "energy",
+                 "change vs occupancy heuristic");
     const json::Object *H = Cfg("occupancy_heuristic");
     double HT = H ? H->getNumber("time_s").value_or(0) : 0;
     double HE = H ? H->getNumber("energy_j").value_or(0) : 0;
