@@ -132,7 +132,7 @@ double limitOf(const Prediction &P) {
   return P.PowerLimitW > 0 ? P.PowerLimitW : P.Config.PowerLimitW;
 }
 
-void printPrediction(const Prediction &P, raw_ostream &OS) {
+void printPrediction(const Prediction &P, const GPUSpec &G, raw_ostream &OS) {
   OS << format("  block %-10s grid %-14s min-blocks %-2u power-limit %5.0f W\n",
                dimsStr(P.Config.Block).c_str(), dimsStr(P.Config.Grid).c_str(),
                P.Config.MinBlocksPerSM, limitOf(P));
@@ -147,6 +147,8 @@ void printPrediction(const Prediction &P, raw_ostream &OS) {
                "MHz, bound by %s\n",
                P.TimeS, P.AvgPowerW, P.EnergyJ, P.ClockMHz,
                bottleneckName(P.Bound));
+  if (std::string Note = powerLimitNote(G, P); !Note.empty())
+    OS << "  note: " << Note << "\n";
 }
 
 void printRow(size_t I, const Prediction &P, raw_ostream &OS) {
@@ -315,6 +317,15 @@ int main(int argc, char **argv) {
   if (!GPU)
     fail(toString(GPU.takeError()));
 
+  // A limit the board does not accept is said, never silently clamped.
+  if (PowerLimit > 0 && ((GPU->Power.MinLimitW > 0 && PowerLimit < GPU->Power.MinLimitW) ||
+                         (GPU->Power.MaxLimitW > 0 && PowerLimit > GPU->Power.MaxLimitW)))
+    WithColor::warning(errs(), Tool)
+        << format("--power-limit %.0f W is outside the %.0f-%.0f W that %s "
+                  "accepts (nvidia-smi -pl refuses it); predictions use the "
+                  "nearest settable limit\n",
+                  double(PowerLimit), GPU->Power.MinLimitW,
+                  GPU->Power.MaxLimitW, GPU->Name.c_str());
   AnalyzeOptions AO;
   AO.Ptxas = NoPtxas ? std::string("off") : PtxasPath.getValue();
   AO.Arch = ptxasArch(*GPU, M->Target);
@@ -378,7 +389,7 @@ int main(int argc, char **argv) {
       if (!BlockOpt.empty()) {
         outs() << "kernel " << K.DisplayName << " [" << K.File << ":" << K.Line
                << "] on " << GPU->Name << "\n";
-        printPrediction(R.Configs[0], outs());
+        printPrediction(R.Configs[0], *GPU, outs());
       } else {
         printSweep(K, R, *GPU, outs());
       }
