@@ -350,6 +350,22 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
                     R.Implausible + ")";
     return R;
   }
+  // A cap on configurations per sweep: shapes (1-D: one per warp up to
+  // MaxThreadsPerBlock; 2-D/3-D: at most 8 x 11 x 7) x (1 + min blocks) x
+  // power limits. A validated spec file stays below it (docs/SECURITY.md);
+  // a GPUSpec built otherwise might not.
+  const double MaxSweepConfigs = 4e6;
+  double Bound = std::max(616.0, double(G.MaxThreadsPerBlock) /
+                                     std::max(1u, G.WarpSize)) *
+                 (1.0 + G.MaxBlocksPerSM) *
+                 (Opts.SweepPower ? 1.0 + Opts.PowerSteps : 1.0);
+  if (Bound > MaxSweepConfigs) {
+    llvm::raw_string_ostream(R.Implausible)
+        << "the GPU's limits allow up to " << llvm::format("%.3g", Bound)
+        << " configurations, above the cap of 4e6 per sweep";
+    R.Explanation = "no recommendation: " + R.Implausible;
+    return R;
+  }
   std::vector<std::array<unsigned, 3>> Shapes;
   shapes(K, G, R, Shapes);
   R.NumShapes = Shapes.size();

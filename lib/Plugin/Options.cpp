@@ -219,9 +219,15 @@ std::vector<Setting> settings() {
        "[GPU@]BX[,BY[,BZ]]:GX[,GY[,GZ]][;...]"},
       {"default_trip", &ClDefaultTrip, "FLIPFLOP_DEFAULT_TRIP",
        [](PluginOptions &O, StringRef V) {
-         return parseNumber(V, O.Facts.DefaultTrip) && O.Facts.DefaultTrip >= 1;
+         // Above MaxPlausibleWorkPerThread a guessed loop makes every
+         // prediction implausible; far above it counts overflowed (issue 17).
+         double T;
+         if (!parseNumber(V, T) || !(T >= 1 && T <= MaxPlausibleWorkPerThread))
+           return false;
+         O.Facts.DefaultTrip = T;
+         return true;
        },
-       "a number >= 1"},
+       "a number from 1 to 1e9"},
   };
 }
 

@@ -11,16 +11,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "flipflop/Target/GPUDatabase.h"
 #include "flipflop/Support/WriteFile.h"
+#include "flipflop/Target/GPUDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <climits>
+#include <cmath>
+#include <optional>
 
 using namespace llvm;
 
@@ -223,43 +226,246 @@ bool read(const json::Value &V, PowerSpec &Out, json::Path P, bool Partial) {
   return readObject(V, Out, P, Partial);
 }
 
-/// Values the model divides by, or that make no sense, are rejected.
-bool validate(const GPUSpec &G, json::Path P) {
-  auto Positive = [&](const char *Key, double V) {
-    if (V > 0)
-      return true;
-    P.field(Key).report("must be positive");
-    return false;
-  };
-  if (!Positive("CCMajor", G.CCMajor) || !Positive("SMCount", G.SMCount) ||
-      !Positive("BoostClockMHz", G.BoostClockMHz) ||
-      !Positive("MemoryBandwidthGBs", G.MemoryBandwidthGBs) ||
-      !Positive("RegistersPerSM", G.RegistersPerSM) ||
-      !Positive("RegistersPerBlock", G.RegistersPerBlock) ||
-      !Positive("MaxRegistersPerThread", G.MaxRegistersPerThread) ||
-      !Positive("RegAllocUnitSize", G.RegAllocUnitSize) ||
-      !Positive("SharedPerSM", G.SharedPerSM) ||
-      !Positive("SharedAllocUnit", G.SharedAllocUnit) ||
-      !Positive("MaxThreadsPerSM", G.MaxThreadsPerSM) ||
-      !Positive("MaxThreadsPerBlock", G.MaxThreadsPerBlock) ||
-      !Positive("MaxBlocksPerSM", G.MaxBlocksPerSM) ||
-      !Positive("MaxWarpsPerSM", G.MaxWarpsPerSM) ||
-      !Positive("WarpSize", G.WarpSize) ||
-      !Positive("SchedulersPerSM", G.SchedulersPerSM))
-    return false;
-  if (G.Name.empty()) {
-    P.field("Name").report("must not be empty");
-    return false;
+/// The first problem validate() finds in a spec: where (the keys below $),
+/// a fixed message for json::Path, and the full text for a spec file's
+/// one-line error (after the path: ": must be positive" or " = 400 is above
+/// the default power limit 300 W").
+struct SpecProblem {
+  SmallVector<StringRef, 2> Keys;
+  StringLiteral Short = "";
+  std::string Text;
+};
+
+/// Prints a figure as the user would have written it.
+std::string figure(double V) {
+  if (std::isnan(V))
+    return "nan";
+  if (std::isinf(V))
+    return V > 0 ? "inf" : "-inf";
+  std::string S;
+  raw_string_ostream(S) << format("%.10g", V);
+  return S;
+}
+
+/// Checks a spec field by field and keeps the first problem.
+class Validator {
+public:
+  std::optional<SpecProblem> Problem;
+
+  void fail(ArrayRef<StringRef> Keys, StringLiteral Short, const Twine &Text) {
+    if (Problem)
+      return;
+    Problem = SpecProblem{SmallVector<StringRef, 2>(Keys.begin(), Keys.end()),
+                          Short, Text.str()};
   }
-  json::Path Pow = P.field("Power");
-  if (G.Power.MinLimitW > G.Power.DefaultLimitW ||
-      G.Power.DefaultLimitW > G.Power.MaxLimitW) {
-    Pow.field("DefaultLimitW")
-        .report("power limits must satisfy MinLimitW <= DefaultLimitW <= "
-                "MaxLimitW");
-    return false;
+
+  /// Counts the model divides by (this message predates the ranges below
+  /// and is kept as it was: the value is 0).
+  void positive(StringRef Key, unsigned V) {
+    if (V == 0)
+      fail({Key}, "must be positive", ": must be positive");
   }
-  return true;
+
+  /// Every double in the spec: 1e999 is read as +inf.
+  void finite(ArrayRef<StringRef> Keys, double V) {
+    if (!std::isfinite(V))
+      fail(Keys, "not a finite number",
+           " = " + figure(V) + " is not a finite number");
+  }
+
+  /// Lo < V < Hi (LoOpen) or Lo <= V < Hi; 0 allowed when \p ZeroIsAbsent.
+  void range(ArrayRef<StringRef> Keys, double V, double Lo, bool LoOpen,
+             double Hi, StringRef Unit, bool ZeroIsAbsent = false) {
+    if (ZeroIsAbsent && V == 0)
+      return;
+    if ((LoOpen ? V > Lo : V >= Lo) && V < Hi)
+      return;
+    fail(Keys, "out of range",
+         " = " + figure(V) + " is outside the range " + (LoOpen ? "(" : "[") +
+             figure(Lo) + ", " + figure(Hi) + ")" + (Unit.empty() ? "" : " ") +
+             Unit + (ZeroIsAbsent ? " (or 0: not given)" : ""));
+  }
+
+  /// 0 <= V <= 1.
+  void fraction(ArrayRef<StringRef> Keys, double V) {
+    if (V >= 0 && V <= 1)
+      return;
+    fail(Keys, "out of range",
+         " = " + figure(V) + " is outside the range [0, 1]");
+  }
+
+  /// Lo <= V <= Hi for integer counts and sizes.
+  void count(ArrayRef<StringRef> Keys, unsigned V, unsigned Lo, unsigned Hi) {
+    if (V >= Lo && V <= Hi)
+      return;
+    fail(Keys, "out of range",
+         " = " + Twine(V) + " is outside the range [" + Twine(Lo) + ", " +
+             Twine(Hi) + "]");
+  }
+};
+
+/// Clocks are graphics clocks in MHz; no GPU runs at 10 GHz.
+constexpr double MaxClockMHz = 10000;
+/// Generous physical bounds: far above any GPU, far below overflow.
+constexpr double MaxWatts = 100000;
+constexpr unsigned MaxBytesPerSM = 16u << 20;
+
+/// Values the model divides by, or that make no sense, are rejected: every
+/// figure finite and within a physical range (docs/SECURITY.md). These also
+/// bound the recommender's configuration space (MaxThreadsPerBlock,
+/// WarpSize, MaxBlocksPerSM).
+std::optional<SpecProblem> validate(const GPUSpec &G) {
+  Validator V;
+  // Positivity first, with the messages of earlier versions.
+  V.positive("CCMajor", G.CCMajor);
+  V.positive("SMCount", G.SMCount);
+  V.positive("RegistersPerSM", G.RegistersPerSM);
+  V.positive("RegistersPerBlock", G.RegistersPerBlock);
+  V.positive("MaxRegistersPerThread", G.MaxRegistersPerThread);
+  V.positive("RegAllocUnitSize", G.RegAllocUnitSize);
+  V.positive("SharedPerSM", G.SharedPerSM);
+  V.positive("SharedAllocUnit", G.SharedAllocUnit);
+  V.positive("MaxThreadsPerSM", G.MaxThreadsPerSM);
+  V.positive("MaxThreadsPerBlock", G.MaxThreadsPerBlock);
+  V.positive("MaxBlocksPerSM", G.MaxBlocksPerSM);
+  V.positive("MaxWarpsPerSM", G.MaxWarpsPerSM);
+  V.positive("WarpSize", G.WarpSize);
+  V.positive("SchedulersPerSM", G.SchedulersPerSM);
+  if (G.Name.empty())
+    V.fail({"Name"}, "must not be empty", ": must not be empty");
+
+  // Every double is finite.
+  forEach(G, [&](const char *Key, const auto &Field) {
+    using T = std::decay_t<decltype(Field)>;
+    if constexpr (std::is_same_v<T, double>) {
+      V.finite({Key}, Field);
+    } else if constexpr (std::is_same_v<T, UnitThroughput> ||
+                         std::is_same_v<T, PowerSpec>) {
+      forEach(Field, [&](const char *Sub, const auto &SubField) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(SubField)>, double>)
+          V.finite({Key, Sub}, SubField);
+      });
+    }
+  });
+
+  // Identity and counts.
+  V.count({"CCMajor"}, G.CCMajor, 1, 99);
+  V.count({"CCMinor"}, G.CCMinor, 0, 9);
+  V.count({"SMCount"}, G.SMCount, 1, 10000);
+  // Clocks: 0 < f < 10 GHz, and MinClock <= BaseClock <= BoostClock <=
+  // MaxClock where given (0 means not given, except the boost clock).
+  V.range({"BoostClockMHz"}, G.BoostClockMHz, 0, true, MaxClockMHz, "MHz");
+  V.range({"BaseClockMHz"}, G.BaseClockMHz, 0, true, MaxClockMHz, "MHz",
+          /*ZeroIsAbsent=*/true);
+  V.range({"MinClockMHz"}, G.MinClockMHz, 0, true, MaxClockMHz, "MHz", true);
+  V.range({"MaxClockMHz"}, G.MaxClockMHz, 0, true, MaxClockMHz, "MHz", true);
+  {
+    const std::pair<StringRef, double> Clocks[] = {
+        {"MinClockMHz", G.MinClockMHz},
+        {"BaseClockMHz", G.BaseClockMHz},
+        {"BoostClockMHz", G.BoostClockMHz},
+        {"MaxClockMHz", G.MaxClockMHz}};
+    const std::pair<StringRef, double> *Prev = nullptr;
+    for (const auto &C : Clocks) {
+      if (C.second == 0)
+        continue;
+      if (Prev && Prev->second > C.second)
+        V.fail({Prev->first}, "clocks out of order",
+               " = " + figure(Prev->second) + " is above " + C.first + " " +
+                   figure(C.second) + " MHz (clocks must satisfy " +
+                   "MinClockMHz <= BaseClockMHz <= BoostClockMHz <= " +
+                   "MaxClockMHz)");
+      Prev = &C;
+    }
+  }
+  // Memory.
+  V.range({"MemoryClockMHz"}, G.MemoryClockMHz, 0, false, 100000, "MHz");
+  V.count({"MemoryBusWidthBits"}, G.MemoryBusWidthBits, 0, 65536);
+  V.range({"MemoryBandwidthGBs"}, G.MemoryBandwidthGBs, 0, true, 1e6, "GB/s");
+  V.fraction({"DramEfficiency"}, G.DramEfficiency);
+  V.range({"L2SizeKB"}, G.L2SizeKB, 0, true, 1 << 20, "KB");
+  V.range({"L2BandwidthBytesPerClkPerSM"}, G.L2BandwidthBytesPerClkPerSM, 0,
+          false, 1e5, "bytes per clock");
+  // Registers and shared memory.
+  V.count({"RegistersPerSM"}, G.RegistersPerSM, 1, 1u << 20);
+  V.count({"RegistersPerBlock"}, G.RegistersPerBlock, 1, G.RegistersPerSM);
+  V.count({"MaxRegistersPerThread"}, G.MaxRegistersPerThread, 1, 1024);
+  V.count({"RegAllocUnitSize"}, G.RegAllocUnitSize, 1, 65536);
+  V.count({"RegAllocGranularityWarp"}, G.RegAllocGranularityWarp, 1, 64);
+  V.count({"SharedPerSM"}, G.SharedPerSM, 1, MaxBytesPerSM);
+  V.count({"SharedPerBlock"}, G.SharedPerBlock, 1, MaxBytesPerSM);
+  V.count({"SharedPerBlockOptin"}, G.SharedPerBlockOptin, 0, MaxBytesPerSM);
+  V.count({"SharedAllocUnit"}, G.SharedAllocUnit, 1, 65536);
+  V.count({"SharedReservedPerBlock"}, G.SharedReservedPerBlock, 0, 65536);
+  if (G.SharedCarveoutsKB.size() > 64)
+    V.fail({"SharedCarveoutsKB"}, "too many entries",
+           ": " + Twine(G.SharedCarveoutsKB.size()) +
+               " entries, more than the 64 allowed");
+  for (unsigned KB : G.SharedCarveoutsKB)
+    V.count({"SharedCarveoutsKB"}, KB, 0, MaxBytesPerSM / 1024);
+  V.count({"SharedBanks"}, G.SharedBanks, 1, 64);
+  // Threads and blocks: these size the recommender's sweep.
+  V.count({"MaxThreadsPerBlock"}, G.MaxThreadsPerBlock, 32, 4096);
+  V.count({"MaxThreadsPerSM"}, G.MaxThreadsPerSM, 32, 65536);
+  V.count({"MaxBlocksPerSM"}, G.MaxBlocksPerSM, 1, 64);
+  V.count({"MaxWarpsPerSM"}, G.MaxWarpsPerSM, 1, 2048);
+  if (G.WarpSize != 32)
+    V.fail({"WarpSize"}, "must be 32",
+           " = " + Twine(G.WarpSize) +
+               " is not 32 (every NVIDIA GPU has 32-thread warps)");
+  V.count({"WarpAllocGranularity"}, G.WarpAllocGranularity, 1, 64);
+  V.count({"SchedulersPerSM"}, G.SchedulersPerSM, 1, 64);
+
+  // Throughputs: the scalar units exist on every GPU; a tensor rate of 0
+  // means the GPU has no such tensor unit.
+  forEach(G.Throughput, [&](const char *Key, const double &T) {
+    bool Tensor = StringRef(Key).starts_with("Tensor");
+    V.range({"Throughput", Key}, T, 0, !Tensor, 1e6,
+            "operations per clock per SM");
+  });
+
+  // Power: limits > 0 with Min <= Default <= Max, idle below the default
+  // limit (the TDP).
+  const PowerSpec &P = G.Power;
+  V.range({"Power", "MinLimitW"}, P.MinLimitW, 0, true, MaxWatts, "W");
+  V.range({"Power", "DefaultLimitW"}, P.DefaultLimitW, 0, true, MaxWatts, "W");
+  V.range({"Power", "MaxLimitW"}, P.MaxLimitW, 0, true, MaxWatts, "W");
+  if (P.MinLimitW > P.DefaultLimitW || P.DefaultLimitW > P.MaxLimitW)
+    V.fail({"Power", "DefaultLimitW"}, "power limits out of order",
+           ": power limits must satisfy MinLimitW <= DefaultLimitW <= "
+           "MaxLimitW");
+  V.range({"Power", "IdleW"}, P.IdleW, 0, false, MaxWatts, "W");
+  if (P.IdleW >= P.DefaultLimitW)
+    V.fail({"Power", "IdleW"}, "above the default power limit",
+           " = " + figure(P.IdleW) +
+               (P.IdleW > P.DefaultLimitW ? " is above" : " is not below") +
+               " the default power limit " + figure(P.DefaultLimitW) + " W");
+  V.range({"Power", "CurveStaticW"}, P.CurveStaticW, 0, false, MaxWatts, "W");
+  V.range({"Power", "CurveDynW"}, P.CurveDynW, 0, false, MaxWatts, "W");
+  V.range({"Power", "VoltKneeMHz"}, P.VoltKneeMHz, 0, false, MaxClockMHz,
+          "MHz");
+  V.fraction({"Power", "VoltFloorRatio"}, P.VoltFloorRatio);
+  return V.Problem;
+}
+
+/// Reports \p Problem through json::Path (fromJSON's contract).
+bool reportProblem(const std::optional<SpecProblem> &Problem, json::Path P) {
+  if (!Problem)
+    return true;
+  if (Problem->Keys.size() == 1)
+    P.field(Problem->Keys[0]).report(Problem->Short);
+  else
+    P.field(Problem->Keys[0]).field(Problem->Keys[1]).report(Problem->Short);
+  return false;
+}
+
+/// "FILE: $.Power.IdleW = 400 is above the default power limit 300 W".
+Error problemError(StringRef File, const SpecProblem &Problem) {
+  std::string Line = (File + ": $").str();
+  for (StringRef K : Problem.Keys)
+    Line += ("." + K).str();
+  Line += Problem.Text;
+  return createStringError(inconvertibleErrorCode(), Line);
 }
 
 /// "missing value at $.Power.MaxLimitW" -> "FILE: $.Power.MaxLimitW: missing
@@ -286,14 +492,34 @@ json::Value toJSON(const GPUSpec &G) { return writeObject(G); }
 
 bool fromJSON(const json::Value &V, GPUSpec &G, json::Path P) {
   GPUSpec Result;
-  if (!readObject(V, Result, P, /*Partial=*/false) || !validate(Result, P))
+  if (!readObject(V, Result, P, /*Partial=*/false) ||
+      !reportProblem(validate(Result), P))
     return false;
   Result.FromFile = G.FromFile;
   G = std::move(Result);
   return true;
 }
 
+/// Largest spec file read: a spec is a few kilobytes; /dev/zero is not one.
+constexpr uint64_t MaxSpecFileBytes = 1 << 20;
+
 Expected<GPUSpec> loadGPUSpecFile(StringRef Path) {
+  // Only a small regular file: a FIFO would hang the compile, a device or a
+  // huge file exhaust its memory.
+  sys::fs::file_status St;
+  if (std::error_code EC = sys::fs::status(Path, St))
+    return createStringError(EC, "%s: cannot read: %s", Path.str().c_str(),
+                             EC.message().c_str());
+  if (St.type() != sys::fs::file_type::regular_file)
+    return createStringError(inconvertibleErrorCode(), "%s: not a regular file",
+                             Path.str().c_str());
+  if (St.getSize() > MaxSpecFileBytes)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: %llu bytes, more than the %llu a spec file "
+                             "may have",
+                             Path.str().c_str(),
+                             (unsigned long long)St.getSize(),
+                             (unsigned long long)MaxSpecFileBytes);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
     return createStringError(Buf.getError(), "%s: cannot read: %s",
@@ -343,8 +569,10 @@ Expected<GPUSpec> loadGPUSpecFile(StringRef Path) {
     P.field("Comment").report("expected string");
     return pathError(Path, Root);
   }
-  if (!readObject(*V, G, P, Partial, ExtraKeys) || !validate(G, P))
+  if (!readObject(*V, G, P, Partial, ExtraKeys))
     return pathError(Path, Root);
+  if (std::optional<SpecProblem> Problem = validate(G))
+    return problemError(Path, *Problem);
   G.FromFile = true;
   return G;
 }

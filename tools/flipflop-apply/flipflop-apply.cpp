@@ -2,12 +2,15 @@
 //
 // flipflop-apply [-p BUILD_DIR] --reports DIR_OR_FILE... [-i] [--update]
 //                [--force] [--export-fixes FILE] [--objective OBJ]
-//                [--rewrite-launch-sites] SOURCES... [-- FLAGS]
+//                [--rewrite-launch-sites] [--project-root DIR]
+//                [--header-filter REGEX] SOURCES... [-- FLAGS]
 //
 // Inserts (or, with --update, changes) __launch_bounds__(maxThreads,
 // minBlocks) on the kernels FlipFlop made a recommendation for, after
 // checking every launch site it can see. Prints a unified diff by default;
-// -i edits the files in place atomically. See docs/APPLY.md.
+// -i edits the files in place atomically. Only the sources named and the
+// headers under the project root (or matching --header-filter) are edited;
+// -i refuses read-only files. See docs/APPLY.md and docs/SECURITY.md.
 //
 //===----------------------------------------------------------------------===//
 #include "Recommendations.h"
@@ -16,6 +19,7 @@
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/ReplacementsYaml.h"
 #include "clang/Tooling/Tooling.h"
@@ -24,11 +28,16 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cerrno>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -75,6 +84,20 @@ static cl::opt<bool> RewriteLaunchSites(
     cl::desc("Also change literal block sizes at launch sites to the "
              "recommended one, for kernels the report shows to be "
              "block-size-agnostic"),
+    cl::cat(ApplyCategory));
+
+static cl::opt<std::string> ProjectRoot(
+    "project-root", cl::value_desc("dir"),
+    cl::desc("Files under this directory may be edited (default: the top of "
+             "the checkout holding the current directory, else the current "
+             "directory); the sources named are always editable"),
+    cl::cat(ApplyCategory));
+static cl::opt<std::string> HeaderFilter(
+    "header-filter", cl::value_desc("regex"),
+    cl::desc("Edit only the headers whose real path matches this regular "
+             "expression (instead of those under the project root), as "
+             "clang-tidy's -header-filter; the sources named are always "
+             "editable"),
     cl::cat(ApplyCategory));
 
 static const char *const Tool = "flipflop-apply";
@@ -163,14 +186,27 @@ struct Counts {
   unsigned Edited = 0, Unchanged = 0, Refused = 0;
 };
 
+/// Why a file may not be edited: outside the project (a note) or read-only
+/// under -i (an error).
+struct FileBlock {
+  bool IsError = false;
+  std::string Why;
+};
+using FileGuard = std::function<std::optional<FileBlock>(StringRef File)>;
+
 class Planner {
 public:
   Planner(const ScanResult &S,
-          const std::map<std::string, std::vector<Recommendation>> &Recs)
-      : S(S), Recs(Recs) {}
+          const std::map<std::string, std::vector<Recommendation>> &Recs,
+          FileGuard Guard)
+      : S(S), Recs(Recs), Guard(std::move(Guard)) {}
 
   std::vector<Edit> Edits;
   Counts N;
+  /// Files that may not be edited: why, and the kernels not edited there.
+  std::map<std::string, std::pair<FileBlock, std::vector<std::string>>> Blocked;
+  /// Each kernel edited, with the files its edits touch.
+  std::vector<std::set<std::string>> EditedFiles;
 
   void run() {
     std::vector<const KernelDef *> Order;
@@ -198,6 +234,7 @@ public:
 private:
   const ScanResult &S;
   const std::map<std::string, std::vector<Recommendation>> &Recs;
+  FileGuard Guard;
   std::map<std::pair<std::string, unsigned>, std::string> SiteEdits;
 
   void refuse(const KernelDef &K, const Twine &Msg) {
@@ -330,11 +367,34 @@ private:
                            "here: " +
                            join(Problems, ", ") +
                            "; use --force to edit anyway");
+
+    // 4. Every file the edit touches must be editable: under the project
+    // root or the header filter, and writable under -i. Otherwise the whole
+    // kernel is left alone (a bound without its launch-site rewrites would
+    // not be safe); the file is reported once, after planning.
+    std::set<std::string> Files;
+    if (K.Bounds.empty())
+      Files.insert(K.Pos.File);
+    for (const WrittenBound &B : K.Bounds)
+      Files.insert(B.Pos.File);
+    for (const Edit &E : Rewrites)
+      Files.insert(E.File);
+    for (const std::string &F : Files)
+      if (std::optional<FileBlock> B = Guard(F)) {
+        auto &Entry = Blocked[F];
+        Entry.first = *B;
+        Entry.second.push_back(K.Name);
+        for (const Edit &E : Rewrites)
+          SiteEdits.erase({E.File, E.Offset});
+        ++N.Refused;
+        return;
+      }
     if (!Problems.empty())
       message(K.Pos, K.Name,
               "--force: edited despite launch sites " + join(Problems, ", "));
 
-    // 4. The edit.
+    // 5. The edit.
+    EditedFiles.push_back(Files);
     if (K.Bounds.empty()) {
       Edits.push_back({K.Pos.File, K.InsertOffset, 0,
                        "__launch_bounds__(" + Want + ") "});
@@ -360,49 +420,123 @@ private:
   }
 };
 
+/// Why \p Path may not be replaced under -i, or "": read-only files (mode
+/// without owner write, e.g. 0444) are refused even when their folder is
+/// writable, and even for root, who may write anything.
+std::string readOnlyProblem(StringRef Path) {
+  sys::fs::file_status St;
+  if (std::error_code EC = sys::fs::status(Path, St))
+    return EC.message();
+  if (St.type() != sys::fs::file_type::regular_file)
+    return "not a regular file";
+  unsigned Perms = unsigned(St.permissions()) & sys::fs::all_perms;
+  SmallString<8> Mode;
+  raw_svector_ostream(Mode) << format("%04o", Perms);
+  if (!(Perms & sys::fs::owner_write))
+    return ("read-only (mode " + Mode + ")").str();
+  if (!sys::fs::can_write(Path))
+    return ("not writable by this user (mode " + Mode + ")").str();
+  return "";
+}
+
 Error writeAtomically(StringRef Path, StringRef Parsed, StringRef NewText) {
+  auto Err = [&](const Twine &What, std::error_code EC = {}) -> Error {
+    std::string Msg = (shownPath(Path) + ": " + What).str();
+    if (EC)
+      Msg += ": " + EC.message();
+    return createStringError(EC ? EC : inconvertibleErrorCode(), Msg);
+  };
   SmallString<256> Real;
   if (std::error_code EC = sys::fs::real_path(Path, Real))
-    return createStringError(EC, Path + ": " + EC.message());
+    return Err("cannot resolve", EC);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Now = MemoryBuffer::getFile(Real);
   if (!Now)
-    return createStringError(Now.getError(),
-                             Path + ": " + Now.getError().message());
+    return Err("cannot read", Now.getError());
   if ((*Now)->getBuffer() != Parsed)
-    return createStringError(inconvertibleErrorCode(),
-                             Path + ": changed on disk since it was parsed; "
-                                    "not written");
+    return Err("changed on disk since it was parsed; not written");
+  // Checked again here: the file may have changed since planning.
+  if (std::string Why = readOnlyProblem(Real); !Why.empty())
+    return Err(Why + "; not written");
   sys::fs::file_status Status;
   if (std::error_code EC = sys::fs::status(Real, Status))
-    return createStringError(EC, Path + ": " + EC.message());
-  // A temporary file next to the original, removed on a signal; renamed
-  // over the original only once complete.
+    return Err("cannot stat", EC);
+  unsigned Perms = unsigned(Status.permissions()) & sys::fs::all_perms;
+  // A temporary file next to the original, created exclusively (O_EXCL: no
+  // planted link is followed) with the original's permissions from the
+  // start (the umask may only narrow them), removed on a signal, renamed
+  // over the original only once complete. (writeFileSafely does the same
+  // but neither removes its temporary on a signal nor syncs it.)
   Expected<sys::fs::TempFile> Tmp =
-      sys::fs::TempFile::create(Real + ".flipflop-apply-%%%%%%");
+      sys::fs::TempFile::create(Real + ".flipflop-apply-%%%%%%", Perms);
   if (!Tmp)
-    return Tmp.takeError();
-  auto Fail = [&](const Twine &What) -> Error {
+    return Err("cannot create a temporary file next to it",
+               errorToErrorCode(Tmp.takeError()));
+  auto Fail = [&](const Twine &What, std::error_code EC = {}) -> Error {
     consumeError(Tmp->discard());
-    return createStringError(inconvertibleErrorCode(), Path + ": " + What);
+    return Err(What, EC);
   };
   {
     raw_fd_ostream OS(Tmp->FD, /*shouldClose=*/false);
     OS << NewText;
     OS.flush();
     if (OS.has_error()) {
-      std::string Msg = OS.error().message();
+      std::error_code EC = OS.error();
       OS.clear_error();
-      return Fail(Msg);
+      return Fail("cannot write", EC);
     }
   }
   if (::fsync(Tmp->FD) != 0)
-    return Fail("could not sync the temporary file");
+    return Fail("cannot sync the temporary file",
+                std::error_code(errno, std::generic_category()));
+  // Exactly the original's permissions (undoing the umask), set on the open
+  // descriptor, so never broader than the original's.
   if (std::error_code EC =
-          sys::fs::setPermissions(Tmp->TmpName, Status.permissions()))
-    return Fail(EC.message());
+          sys::fs::setPermissions(Tmp->FD, static_cast<sys::fs::perms>(Perms)))
+    return Fail("cannot set permissions", EC);
   if (Error E = Tmp->keep(Real))
-    return E;
+    return Err("cannot replace", errorToErrorCode(std::move(E)));
   return Error::success();
+}
+
+/// The top of the checkout holding \p Dir (a folder with .git, .hg or
+/// .svn), or "" when there is none.
+std::string checkoutTop(StringRef Dir) {
+  SmallString<256> D(Dir);
+  while (!D.empty()) {
+    for (const char *VCS : {".git", ".hg", ".svn"}) {
+      SmallString<256> P(D);
+      sys::path::append(P, VCS);
+      if (sys::fs::exists(P))
+        return std::string(D);
+    }
+    StringRef Parent = sys::path::parent_path(D);
+    if (Parent == D)
+      break;
+    D = Parent;
+  }
+  return "";
+}
+
+/// Whether \p File is \p Dir or under it (both real paths).
+bool isUnder(StringRef File, StringRef Dir) {
+  if (Dir == "/")
+    return true;
+  return File.starts_with(Dir) &&
+         (File.size() == Dir.size() || File[Dir.size()] == '/');
+}
+
+/// -p DIR as given on the command line (before "--"), or "".
+std::string buildPathArg(int argc, const char **argv) {
+  for (int I = 1; I < argc; ++I) {
+    StringRef A = argv[I];
+    if (A == "--")
+      break;
+    if ((A == "-p" || A == "--p") && I + 1 < argc)
+      return argv[I + 1];
+    if (A.consume_front("-p=") || A.consume_front("--p="))
+      return A.str();
+  }
+  return "";
 }
 
 /// Adds the flags flipflop-apply needs to every compile command: parse the
@@ -448,6 +582,45 @@ int main(int argc, const char **argv) {
   cl::extrahelp More(
       "\nPrints a unified diff of the edits unless -i is given. See "
       "docs/APPLY.md.\n");
+  // A build folder without a compilation database: one line and stop.
+  // (CommonOptionsParser would print several lines and go on without flags.)
+  if (std::string Build = buildPathArg(argc, argv); !Build.empty()) {
+    std::string Why;
+    if (!sys::fs::is_directory(Build)) {
+      errs() << Tool << ": error: -p " << Build
+             << ": no such build directory\n";
+      return 1;
+    }
+    SmallString<256> CDB(Build);
+    sys::path::append(CDB, "compile_commands.json");
+    // Clang's reader prints YAML diagnostics of its own on malformed JSON.
+    if (sys::fs::exists(CDB)) {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(CDB);
+      std::string Bad;
+      if (!Text)
+        Bad = Text.getError().message();
+      else if (Expected<json::Value> V = json::parse((*Text)->getBuffer()); !V)
+        Bad = "malformed JSON: " + toString(V.takeError());
+      if (!Bad.empty()) {
+        errs() << Tool << ": error: " << CDB << ": " << Bad << "\n";
+        return 1;
+      }
+    }
+    if (!tooling::CompilationDatabase::autoDetectFromDirectory(Build, Why)) {
+      std::string Detail = "no compilation database (compile_commands.json) "
+                           "in it or any parent directory";
+      if (sys::fs::exists(CDB)) {
+        // Keep the JSON reader's reason, on one line.
+        StringRef W(Why);
+        size_t At = W.find("json-compilation-database: ");
+        Detail = "compile_commands.json cannot be read";
+        if (At != StringRef::npos)
+          Detail += ": " + W.substr(At + 27).split('\n').first.str();
+      }
+      errs() << Tool << ": error: -p " << Build << ": " << Detail << "\n";
+      return 1;
+    }
+  }
   auto Parser = tooling::CommonOptionsParser::create(
       argc, argv, ApplyCategory, cl::OneOrMore,
       "Inserts FlipFlop's recommended __launch_bounds__ into CUDA sources.\n");
@@ -478,19 +651,91 @@ int main(int argc, const char **argv) {
   }
 
   // Parse every source.
+  // One source at a time, so that the error names those that failed.
   ScanResult Scan;
-  tooling::ClangTool ClangTool(Parser->getCompilations(),
-                               Parser->getSourcePathList());
-  ClangTool.appendArgumentsAdjuster(cudaAdjuster());
-  int RC = ClangTool.run(newScanActionFactory(Scan).get());
-  if (RC != 0) {
+  std::unique_ptr<tooling::FrontendActionFactory> Factory =
+      newScanActionFactory(Scan);
+  std::vector<std::string> Broken;
+  for (const std::string &Src : Parser->getSourcePathList()) {
+    tooling::ClangTool ClangTool(Parser->getCompilations(), {Src});
+    ClangTool.appendArgumentsAdjuster(cudaAdjuster());
+    if (ClangTool.run(Factory.get()) != 0)
+      Broken.push_back(shownPath(Src));
+  }
+  if (!Broken.empty()) {
     errs() << Tool
-           << ": error: some sources did not compile; nothing was changed\n";
+           << ": error: some sources did not compile; nothing was changed ("
+           << join(Broken, ", ") << ")\n";
     return 1;
   }
 
-  Planner Plan(Scan, Recs);
+  // Which files may be edited: the sources named, and the other files
+  // (headers) under the project root or matching --header-filter; under -i
+  // none that is read-only.
+  std::set<std::string> MainFiles;
+  for (const std::string &Src : Parser->getSourcePathList()) {
+    SmallString<256> Real;
+    if (!sys::fs::real_path(Src, Real))
+      MainFiles.insert(std::string(Real));
+  }
+  std::string Root;
+  {
+    SmallString<256> Dir;
+    if (!ProjectRoot.empty()) {
+      if (std::error_code EC = sys::fs::real_path(ProjectRoot, Dir)) {
+        errs() << Tool << ": error: --project-root " << ProjectRoot << ": "
+               << EC.message() << "\n";
+        return 1;
+      }
+      Root = std::string(Dir);
+    } else if (!sys::fs::current_path(Dir)) {
+      SmallString<256> Real;
+      if (!sys::fs::real_path(Dir, Real))
+        Dir = Real;
+      Root = checkoutTop(Dir);
+      if (Root.empty())
+        Root = std::string(Dir);
+    }
+  }
+  std::optional<Regex> Filter;
+  if (HeaderFilter.getNumOccurrences()) {
+    Filter.emplace(HeaderFilter);
+    std::string Why;
+    if (!Filter->isValid(Why)) {
+      errs() << Tool << ": error: --header-filter '" << HeaderFilter
+             << "': " << Why << "\n";
+      return 1;
+    }
+  }
+  auto Guard = [&](StringRef File) -> std::optional<FileBlock> {
+    bool Allowed = MainFiles.count(File.str()) ||
+                   (Filter ? Filter->match(File) : isUnder(File, Root));
+    if (!Allowed)
+      return FileBlock{
+          false, Filter
+                     ? "does not match --header-filter '" + HeaderFilter + "'"
+                     : "outside the project root " + Root +
+                           " (see --project-root, --header-filter)"};
+    if (InPlace)
+      if (std::string Why = readOnlyProblem(File); !Why.empty())
+        return FileBlock{true, Why};
+    return std::nullopt;
+  };
+
+  Planner Plan(Scan, Recs, Guard);
   Plan.run();
+  bool Failed = false;
+  for (const auto &[File, Entry] : Plan.Blocked) {
+    const auto &[Block, Kernels] = Entry;
+    if (Block.IsError) {
+      errs() << Tool << ": error: " << shownPath(File) << ": " << Block.Why
+             << "; not edited: " << join(Kernels, ", ") << "\n";
+      Failed = true;
+    } else {
+      errs() << Tool << ": note: " << shownPath(File) << ": " << Block.Why
+             << "; not edited: " << join(Kernels, ", ") << "\n";
+    }
+  }
 
   // Group the edits per file.
   std::map<std::string, tooling::Replacements> PerFile;
@@ -503,7 +748,7 @@ int main(int argc, const char **argv) {
     }
   }
 
-  bool Failed = false;
+  std::set<std::string> NotWritten;
   for (const auto &[File, Repls] : PerFile) {
     auto It = Scan.Contents.find(File);
     if (It == Scan.Contents.end()) {
@@ -526,8 +771,16 @@ int main(int argc, const char **argv) {
     if (Error E = writeAtomically(File, It->second, *New)) {
       errs() << Tool << ": error: " << toString(std::move(E)) << "\n";
       Failed = true;
+      NotWritten.insert(File);
     }
   }
+  // A kernel whose file could not be written was not edited.
+  for (const std::set<std::string> &Files : Plan.EditedFiles)
+    if (llvm::any_of(
+            Files, [&](const std::string &F) { return NotWritten.count(F); })) {
+      --Plan.N.Edited;
+      ++Plan.N.Refused;
+    }
 
   if (!ExportFixes.empty()) {
     tooling::TranslationUnitReplacements TUR;

@@ -1,4 +1,5 @@
-//===- flipflop-report.cpp - Merge, render and summarise FlipFlop reports --===//
+//===- flipflop-report.cpp - Merge, render and summarise FlipFlop reports
+//--===//
 //
 //   flipflop-report merge   [-o OUT.json] INPUT...   (files or directories)
 //   flipflop-report html    [-o OUT.html] INPUT...
@@ -8,7 +9,9 @@
 // every *.flipflop.json / *.json in it. Merging is deterministic: inputs are
 // read in sorted path order, kernels sorted by (GPU, name), and a kernel seen
 // twice for the same GPU (an inline or template kernel in several translation
-// units) is kept once.
+// units) is kept once. A file found in a directory that cannot be read or is
+// not a valid report is skipped with a warning (one bad file does not lose a
+// build's reports); a file named on the command line must be valid.
 //
 //===----------------------------------------------------------------------===//
 #include "flipflop/Report/HTMLReport.h"
@@ -48,12 +51,17 @@ static const char *ToolName = "flipflop-report";
   exit(1);
 }
 
+struct InputFile {
+  std::string Path;
+  bool FromDirectory; ///< Found by listing a directory, not named.
+};
+
 /// Expands directories into their report files, sorted.
-static std::vector<std::string> expandInputs() {
-  std::vector<std::string> Files;
+static std::vector<InputFile> expandInputs() {
+  std::vector<InputFile> Files;
   for (const std::string &In : Inputs) {
     if (!sys::fs::is_directory(In)) {
-      Files.push_back(In);
+      Files.push_back({In, false});
       continue;
     }
     std::error_code EC;
@@ -65,41 +73,66 @@ static std::vector<std::string> expandInputs() {
     if (EC)
       fail(In + ": " + EC.message());
     llvm::sort(Found);
-    Files.insert(Files.end(), Found.begin(), Found.end());
+    for (std::string &F : Found)
+      Files.push_back({std::move(F), true});
   }
   return Files;
 }
 
-static json::Value readJSON(StringRef Path) {
+/// Reads one report; every error names the file.
+static Expected<json::Value> readJSON(StringRef Path) {
+  auto Err = [&](const Twine &Msg) {
+    return createStringError(inconvertibleErrorCode(), Path + ": " + Msg);
+  };
   auto Buf = Path == "-" ? MemoryBuffer::getSTDIN() : MemoryBuffer::getFile(Path);
   if (!Buf)
-    fail(Path + ": " + Buf.getError().message());
+    return Err(Buf.getError().message());
   // An optimization record (-fsave-optimization-record) is YAML: say what
   // was given and what is wanted, not a JSON parse error.
   StringRef Text = (*Buf)->getBuffer().ltrim();
   if (Path.ends_with(".yaml") || Path.ends_with(".yml") ||
       Text.starts_with("---") || Text.starts_with("--- !"))
-    fail(Path + ": an optimization record (YAML), not a FlipFlop report; "
-                "flipflop-report reads the JSON reports written with "
-                "FLIPFLOP_REPORT_DIR or flipflop-ptx --json (read remarks "
-                "with llvm-remarkutil)");
+    return Err("an optimization record (YAML), not a FlipFlop report; "
+               "flipflop-report reads the JSON reports written with "
+               "FLIPFLOP_REPORT_DIR or flipflop-ptx --json (read remarks "
+               "with llvm-remarkutil)");
   // Validates the schema (version, picks in range) before use.
   if (Expected<Report> R = parseReport((*Buf)->getBuffer()); !R)
-    fail(Path + ": " + toString(R.takeError()));
+    return Err(toString(R.takeError()));
   Expected<json::Value> V = json::parse((*Buf)->getBuffer());
   if (!V)
-    fail(Path + ": " + toString(V.takeError()));
+    return Err(toString(V.takeError()));
   return std::move(*V);
 }
 
+/// Reads every input: a bad file named on the command line is an error, one
+/// found in a directory is skipped with a one-line warning.
+static std::vector<json::Value>
+readInputs(const std::vector<InputFile> &Files) {
+  std::vector<json::Value> Out;
+  for (const InputFile &F : Files) {
+    Expected<json::Value> V = readJSON(F.Path);
+    if (V) {
+      Out.push_back(std::move(*V));
+      continue;
+    }
+    std::string Msg = toString(V.takeError());
+    if (!F.FromDirectory)
+      fail(Msg);
+    // One line, whatever the parser said.
+    std::replace(Msg.begin(), Msg.end(), '\n', ' ');
+    WithColor::warning(errs(), ToolName) << Msg << "; skipped\n";
+  }
+  return Out;
+}
+
 /// Merges the inputs into one report.
-static json::Value merge(const std::vector<std::string> &Files) {
+static json::Value merge(std::vector<json::Value> &Reports) {
   std::map<std::pair<std::string, std::string>, json::Value> Kernels;
   json::Value FirstGPU = json::Object();
   std::set<std::string> GPUs;
   bool First = true;
-  for (const std::string &F : Files) {
-    json::Value V = readJSON(F);
+  for (json::Value &V : Reports) {
     json::Object *Top = V.getAsObject();
     std::string GPU;
     if (json::Object *G = Top->getObject("gpu")) {
@@ -219,10 +252,14 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "FlipFlop report tool: merge reports, render "
                               "HTML, print a summary\n");
-  std::vector<std::string> Files = expandInputs();
+  std::vector<InputFile> Files = expandInputs();
   if (Files.empty())
     fail("no report found in the inputs");
-  json::Value Merged = Files.size() == 1 ? readJSON(Files[0]) : merge(Files);
+  std::vector<json::Value> Reports = readInputs(Files);
+  if (Reports.empty())
+    fail("no readable report in the inputs");
+  json::Value Merged =
+      Files.size() == 1 ? std::move(Reports.front()) : merge(Reports);
   if (Command == "merge")
     emit([&](raw_ostream &OS) { printJSON(Merged, OS); });
   else if (Command == "html")
