@@ -7,6 +7,7 @@ PKGS=(
   libclang-rt-22-dev
   cmake ninja-build googletest libgtest-dev python3 zlib1g-dev libzstd-dev libedit-dev
   libcurl4-openssl-dev libxml2-dev libffi-dev
+  chromium # headless rendering of the HTML report (test/Report/chromium.test)
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -41,6 +41,12 @@ if config.ptxas:
 else:
     lit_config.note("no ptxas: ptxas-dependent tests are unsupported")
 
+# Headless Chromium renders the HTML report (test/Report/chromium.test).
+if os.path.exists("/usr/bin/chromium"):
+    config.available_features.add("chromium")
+else:
+    lit_config.note("no /usr/bin/chromium: the HTML rendering test is unsupported")
+
 config.substitutions.append(("%ffplugin", plugin))
 config.substitutions.append(
     ("%opt_ff", "%s -load-pass-plugin=%s" % (os.path.join(llvm_bin, "opt"), plugin)))

@@ -28,6 +28,7 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Metadata.h"
@@ -42,12 +43,15 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 #include <optional>
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -98,6 +102,106 @@ DiagnosticInfoOptimizationBase::Argument pctArg(StringRef Key, double V) {
 
 double pct(double New, double Old) {
   return Old > 0 ? 100.0 * (New - Old) / Old : 0;
+}
+
+/// A figure as an integer in a fixed unit (TimeNs, EnergyUJ, PowerMW...) for
+/// tools that aggregate remark arguments (llvm-remarkutil count
+/// --count-by=arg reads only integers). Rounded; clamped to int64.
+DiagnosticInfoOptimizationBase::Argument intArg(StringRef Key, double V) {
+  double R = std::round(V);
+  int64_t I = !(R == R)      ? 0
+              : R >= 9.2e18  ? INT64_MAX
+              : R <= -9.2e18 ? INT64_MIN
+                             : static_cast<int64_t>(R);
+  return DiagnosticInfoOptimizationBase::Argument(Key, I);
+}
+
+/// The unqualified name of a function as written in the source ("saxpy",
+/// "conv2dTiled" for conv2dTiled<1>), or the symbol itself (extern "C").
+std::string sourceBaseName(StringRef Symbol) {
+  std::string Mangled = Symbol.str();
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Mangled.c_str()))
+    return Mangled;
+  size_t N = 0;
+  char *Buf = D.getFunctionBaseName(nullptr, &N);
+  if (!Buf)
+    return Mangled;
+  std::string Base(Buf);
+  std::free(Buf);
+  return Base;
+}
+
+/// Source files read to find the column of kernel names, kept for the
+/// module being reported.
+class SourceCache {
+  StringMap<std::unique_ptr<MemoryBuffer>> Files;
+
+public:
+  /// Line \p Line (1-based) of \p Path, or empty when unreadable.
+  StringRef line(StringRef Path, unsigned Line) {
+    auto [It, New] = Files.try_emplace(Path);
+    if (New && sys::fs::is_regular_file(Path)) {
+      uint64_t Size = 0;
+      // The compiler has just read it; anything huge is not worth a caret.
+      if (!sys::fs::file_size(Path, Size) && Size < (64u << 20))
+        if (auto B = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false))
+          It->second = std::move(*B);
+    }
+    if (!It->second || Line == 0)
+      return "";
+    StringRef Rest = It->second->getBuffer();
+    for (unsigned I = 1; I < Line && !Rest.empty(); ++I)
+      Rest = Rest.split('\n').second;
+    return Rest.split('\n').first;
+  }
+};
+
+/// 1-based column of the first whole-word \p Name in \p Line, or 0.
+unsigned nameColumn(StringRef Line, StringRef Name) {
+  auto IsIdent = [](char C) { return isAlnum(C) || C == '_'; };
+  for (size_t Pos = Line.find(Name); !Name.empty() && Pos != StringRef::npos;
+       Pos = Line.find(Name, Pos + 1)) {
+    size_t End = Pos + Name.size();
+    if ((Pos == 0 || !IsIdent(Line[Pos - 1])) &&
+        (End == Line.size() || !IsIdent(Line[End])))
+      return static_cast<unsigned>(Pos + 1);
+  }
+  return 0;
+}
+
+/// Where a kernel's remarks point: the line of its name (the subprogram's
+/// declaration line; LLVM's default is the scope line, the line of the
+/// opening brace, which for a signature spanning lines is a continuation
+/// line) and the column of the name when the source line can be read, so
+/// clang's caret lands on the name. No debug info: an invalid location,
+/// for which clang itself points at the function's declaration.
+DiagnosticLocation kernelLocation(const Function &F, SourceCache &Sources) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (!SP || !SP->getLine())
+    return DiagnosticLocation(SP);
+  SmallString<256> Path;
+  StringRef File = SP->getFilename();
+  if (!sys::path::is_absolute(File) && !SP->getDirectory().empty())
+    Path = SP->getDirectory();
+  sys::path::append(Path, File);
+  unsigned Column = nameColumn(Sources.line(Path, SP->getLine()),
+                               sourceBaseName(F.getName()));
+  // A location node only: it is attached to nothing, so the IR and the
+  // generated code are unchanged.
+  return DiagnosticLocation(DebugLoc(DILocation::get(
+      F.getContext(), SP->getLine(), Column, const_cast<DISubprogram *>(SP))));
+}
+
+/// A remark of kind \p RemarkT at \p Loc whose text starts with its ID in
+/// brackets ("[FF001] "), as the remark pages (docs/remarks/) are named.
+template <typename RemarkT>
+RemarkT ffRemark(const char *ID, const DiagnosticLocation &Loc,
+                 const Function *F) {
+  RemarkT R(DEBUG_TYPE, ID, Loc, &F->getEntryBlock());
+  R << (Twine("[") + ID + "] ").str();
+  return R;
 }
 
 /// Profiles kept between the optimisation pipeline and the PreCodeGen
@@ -162,27 +266,33 @@ void mergeEmittedPTX(StringRef PTX, const std::string &Arch,
 // Reporting
 //===----------------------------------------------------------------------===//
 
-static void reportKernel(Function &F, KernelProfile &K, const PluginOptions &O,
+static void reportKernel(Function &F, const DiagnosticLocation &Loc,
+                         KernelProfile &K, const PluginOptions &O,
                          const ModuleFacts &MF,
                          std::vector<json::Value> &KernelsJSON,
                          std::optional<GPUSpec> &ReportGPU);
 static void writeReport(const Module &M, const PluginOptions &O,
                         std::vector<json::Value> KernelsJSON,
-                        const std::optional<GPUSpec> &GPU);
+                        const std::optional<GPUSpec> &GPU,
+                        SourceCache &Sources);
 
 void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
                   const PluginOptions &O, const ModuleFacts &MF) {
   std::vector<json::Value> KernelsJSON;
   std::optional<GPUSpec> ReportGPU;
+  SourceCache Sources;
   for (KernelProfile &K : Profiles) {
     Function *F = M.getFunction(K.Name);
-    if (!F)
+    if (!F || F->isDeclaration())
       continue;
+    DiagnosticLocation Loc = kernelLocation(*F, Sources);
     CrashRecoveryContext CRC;
-    if (!CRC.RunSafely([&] { reportKernel(*F, K, O, MF, KernelsJSON, ReportGPU); })) {
+    if (!CRC.RunSafely([&] {
+          reportKernel(*F, Loc, K, O, MF, KernelsJSON, ReportGPU);
+        })) {
       OptimizationRemarkEmitter ORE(F);
       ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF900", F)
+        return ffRemark<OptimizationRemarkAnalysis>("FF900", Loc, F)
                << "FlipFlop could not analyse kernel '"
                << ore::NV("Kernel", K.DisplayName)
                << "': internal error while modelling; no recommendation";
@@ -190,7 +300,7 @@ void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
     }
   }
   if (!O.ReportDir.empty())
-    writeReport(M, O, std::move(KernelsJSON), ReportGPU);
+    writeReport(M, O, std::move(KernelsJSON), ReportGPU, Sources);
 }
 
 /// Writes the module's JSON report to the report directory, atomically, as
@@ -198,7 +308,8 @@ void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
 /// not tell plugins the output path). A failure is a remark, not an error.
 static void writeReport(const Module &M, const PluginOptions &O,
                         std::vector<json::Value> KernelsJSON,
-                        const std::optional<GPUSpec> &GPU) {
+                        const std::optional<GPUSpec> &GPU,
+                        SourceCache &Sources) {
   if (!GPU)
     return;
   std::string Source = M.getSourceFileName();
@@ -218,10 +329,11 @@ static void writeReport(const Module &M, const PluginOptions &O,
   if (E) {
     std::string Why = toString(std::move(E));
     for (const Function &F : M)
-      if (isKernel(F)) {
+      if (isKernel(F) && !F.isDeclaration()) {
+        DiagnosticLocation Loc = kernelLocation(F, Sources);
         OptimizationRemarkEmitter ORE(&F);
         ORE.emit([&] {
-          return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF902", &F)
+          return ffRemark<OptimizationRemarkAnalysis>("FF902", Loc, &F)
                  << "FlipFlop could not write its report: "
                  << ore::NV("Problem", Why);
         });
@@ -256,8 +368,9 @@ static void addLaunches(json::Object &Kernel, const KernelProfile &K,
   Kernel["launches"] = std::move(Out);
 }
 
-static void reportKernel(Function &FRef, KernelProfile &K,
-                         const PluginOptions &O, const ModuleFacts &MF,
+static void reportKernel(Function &FRef, const DiagnosticLocation &Loc,
+                         KernelProfile &K, const PluginOptions &O,
+                         const ModuleFacts &MF,
                          std::vector<json::Value> &KernelsJSON,
                          std::optional<GPUSpec> &ReportGPU) {
   Function *F = &FRef;
@@ -266,13 +379,13 @@ static void reportKernel(Function &FRef, KernelProfile &K,
     OptimizationRemarkEmitter ORE(F);
     for (const std::string &E : O.Errors)
       ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF901", F)
+        return ffRemark<OptimizationRemarkAnalysis>("FF901", Loc, F)
                << "FlipFlop option problem (default kept): "
                << ore::NV("Problem", E);
       });
     auto InternalProblem = [&](const std::string &Why) {
       ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF900", F)
+        return ffRemark<OptimizationRemarkAnalysis>("FF900", Loc, F)
                << "FlipFlop could not analyse kernel '"
                << ore::NV("Kernel", K.DisplayName) << "': "
                << ore::NV("Problem", Why) << "; no recommendation";
@@ -303,7 +416,7 @@ static void reportKernel(Function &FRef, KernelProfile &K,
     // FF013: figures outside physical bounds never drive a recommendation.
     if (!R.Implausible.empty()) {
       ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF013", F)
+        return ffRemark<OptimizationRemarkAnalysis>("FF013", Loc, F)
                << "kernel '" << ore::NV("Kernel", K.DisplayName)
                << "': implausible figures, no recommendation: "
                << ore::NV("Problem", R.Implausible);
@@ -317,42 +430,99 @@ static void reportKernel(Function &FRef, KernelProfile &K,
     const Prediction &Heur = R.Configs[R.Pick.OccupancyHeuristic];
     const LaunchConfig &C = Best.Config;
 
-    // FF001: the one-line summary.
+    // FF001: the summary. Clauses separated by "; ": the recommendation;
+    // the figures at that configuration (block, grid, limit named again);
+    // the heuristic's figures at its own configuration; the problem size
+    // assumed; what was guessed. Integer copies of the figures in fixed units
+    // follow as YAML-only arguments (docs/remarks/FF001.md).
     ORE.emit([&] {
-      OptimizationRemarkAnalysis Rem(DEBUG_TYPE, "FF001", F);
+      OptimizationRemarkAnalysis Rem =
+          ffRemark<OptimizationRemarkAnalysis>("FF001", Loc, F);
+      const int64_t LimitW = static_cast<int64_t>(C.PowerLimitW + 0.5);
+      const int64_t HeurLimitW =
+          static_cast<int64_t>(Heur.Config.PowerLimitW + 0.5);
       Rem << "kernel '" << ore::NV("Kernel", K.DisplayName) << "' on "
           << ore::NV("GPU", GPU->Name) << ": for "
           << ore::NV("Objective", objectiveName(O.Obj)) << " use block "
           << ore::NV("Block", fmtDims(C.Block)) << ", min-blocks "
           << ore::NV("MinBlocks", C.MinBlocksPerSM) << ", power limit "
-          << ore::NV("PowerLimitW", static_cast<int64_t>(C.PowerLimitW + 0.5))
+          << ore::NV("PowerLimitW", LimitW) << " W; at block "
+          << fmtDims(C.Block) << ", grid " << ore::NV("Grid", fmtDims(C.Grid))
+          << ", " << std::to_string(LimitW)
           << " W: " << numArg("TimeUs", Best.TimeS * 1e6) << " us, "
-          << numArg("EnergyMJ", Best.EnergyJ * 1e3) << " mJ ("
-          << pctArg("EnergyChangePct", pct(Best.EnergyJ, Heur.EnergyJ))
-          << "% energy, " << pctArg("TimeChangePct", pct(Best.TimeS, Heur.TimeS))
-          << "% time vs occupancy heuristic block "
-          << ore::NV("HeuristicBlock", fmtDims(Heur.Config.Block)) << " at "
-          << ore::NV("HeuristicPowerLimitW",
-                     static_cast<int64_t>(Heur.Config.PowerLimitW + 0.5))
-          << " W); " << ore::NV("Bottleneck", bottleneckName(Best.Bound))
-          << "-bound, occupancy " << numArg("Occupancy", Best.Occ.Occupancy)
-          << ", " << ore::NV("Registers", Best.RegsPerThread) << " registers ("
+          << numArg("EnergyMJ", Best.EnergyJ * 1e3) << " mJ, "
+          << ore::NV("Bottleneck", bottleneckName(Best.Bound))
+          << "-bound, occupancy "
+          << intArg("OccupancyPct", Best.Occ.Occupancy * 100) << "%, "
+          << ore::NV("Registers", Best.RegsPerThread) << " registers ("
           << ore::NV("RegisterSource",
                      K.Res.RegistersExact ? "ptxas" : "estimated")
+          << "), clock " << intArg("ClockMHz", Best.ClockMHz)
+          << " MHz; occupancy heuristic at block "
+          << ore::NV("HeuristicBlock", fmtDims(Heur.Config.Block)) << ", grid "
+          << ore::NV("HeuristicGrid", fmtDims(Heur.Config.Grid)) << ", "
+          << ore::NV("HeuristicPowerLimitW", HeurLimitW)
+          << " W: " << numArg("HeuristicTimeUs", Heur.TimeS * 1e6) << " us, "
+          << numArg("HeuristicEnergyMJ", Heur.EnergyJ * 1e3)
+          << " mJ (recommendation "
+          << pctArg("EnergyChangePct", pct(Best.EnergyJ, Heur.EnergyJ))
+          << "% energy, "
+          << pctArg("TimeChangePct", pct(Best.TimeS, Heur.TimeS))
+          << "% time); problem size "
+          << ore::NV("ProblemThreads", C.TotalThreads) << " threads ("
+          << (O.ProblemSize ? "-flipflop-problem-size"
+                            : "assumed: set -flipflop-problem-size")
           << ")";
+      if (!O.Facts.ArgValues.empty()) {
+        Rem << ", arguments";
+        for (const auto &[Index, Value] : O.Facts.ArgValues)
+          Rem << " #" << ore::NV("ArgIndex", Index) << "="
+              << ore::NV("ArgValue", static_cast<int64_t>(Value));
+        Rem << " (-flipflop-args)";
+      }
+      // Every distinct guess in its own words, up to three (an unrolled
+      // loop and its remainder give the same one); the report lists all.
+      std::vector<StringRef> Guesses;
+      for (const std::string &G : K.Guesses)
+        if (!is_contained(Guesses, StringRef(G)))
+          Guesses.push_back(G);
+      const size_t Shown = std::min<size_t>(Guesses.size(), 3);
+      for (size_t I = 0; I < Shown; ++I)
+        Rem << (I ? " | " : "; guessed: ") << ore::NV("Guess", Guesses[I]);
+      if (Guesses.size() > Shown)
+        Rem << " | " << ore::NV("MoreGuesses", Guesses.size() - Shown)
+            << " more";
+      // YAML only: integers in fixed units, the block by axis for readers
+      // that want numbers, and the occupancy as a fraction (kept for
+      // existing readers).
+      Rem << ore::setExtraArgs() << intArg("TimeNs", Best.TimeS * 1e9)
+          << intArg("EnergyUJ", Best.EnergyJ * 1e6)
+          << intArg("PowerMW", Best.AvgPowerW * 1e3)
+          << intArg("PowerLimitMW", C.PowerLimitW * 1e3)
+          << intArg("HeuristicTimeNs", Heur.TimeS * 1e9)
+          << intArg("HeuristicEnergyUJ", Heur.EnergyJ * 1e6)
+          << intArg("HeuristicPowerMW", Heur.AvgPowerW * 1e3)
+          << intArg("HeuristicPowerLimitMW", Heur.Config.PowerLimitW * 1e3)
+          << ore::NV("BlockX", C.Block[0]) << ore::NV("BlockY", C.Block[1])
+          << ore::NV("BlockZ", C.Block[2])
+          << ore::NV("MaxThreads", C.blockThreads())
+          << ore::NV("GridX", C.Grid[0]) << ore::NV("GridY", C.Grid[1])
+          << ore::NV("GridZ", C.Grid[2])
+          << ore::NV("BlockSizeAgnostic", isBlockSizeAgnostic(K))
+          << numArg("Occupancy", Best.Occ.Occupancy);
       return Rem;
     });
     // FF014: a pick that stands but is hard to believe.
     for (const std::string &W : R.Warnings)
       ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF014", F)
+        return ffRemark<OptimizationRemarkAnalysis>("FF014", Loc, F)
                << "kernel '" << ore::NV("Kernel", K.DisplayName)
                << "': check this prediction: " << ore::NV("Warning", W);
       });
     // FF002: why.
     if (O.Verbosity >= 1)
       ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF002", F)
+        return ffRemark<OptimizationRemarkAnalysis>("FF002", Loc, F)
                << "why: " << ore::NV("Explanation", R.Explanation);
       });
     // FF003: the Pareto set.
@@ -360,7 +530,7 @@ static void reportKernel(Function &FRef, KernelProfile &K,
       for (size_t Rank = 0; Rank < R.Pareto.size(); ++Rank) {
         const Prediction &Pt = R.Configs[R.Pareto[Rank]];
         ORE.emit([&] {
-          return OptimizationRemarkAnalysis(DEBUG_TYPE, "FF003", F)
+          return ffRemark<OptimizationRemarkAnalysis>("FF003", Loc, F)
                  << "pareto " << ore::NV("Rank", static_cast<unsigned>(Rank))
                  << ": block " << ore::NV("Block", fmtDims(Pt.Config.Block))
                  << ", min-blocks "
@@ -368,13 +538,18 @@ static void reportKernel(Function &FRef, KernelProfile &K,
                  << ore::NV("PowerLimitW",
                             static_cast<int64_t>(Pt.Config.PowerLimitW + 0.5))
                  << " W: " << numArg("TimeUs", Pt.TimeS * 1e6) << " us, "
-                 << numArg("EnergyMJ", Pt.EnergyJ * 1e3) << " mJ";
+                 << numArg("EnergyMJ", Pt.EnergyJ * 1e3) << " mJ"
+                 << ore::setExtraArgs() << intArg("TimeNs", Pt.TimeS * 1e9)
+                 << intArg("EnergyUJ", Pt.EnergyJ * 1e6)
+                 << intArg("PowerMW", Pt.AvgPowerW * 1e3)
+                 << intArg("PowerLimitMW", Pt.Config.PowerLimitW * 1e3)
+                 << intArg("ClockMHz", Pt.ClockMHz);
         });
       }
     // FF010..FF012: what limited the recommendation.
     if (R.ShapeHeld)
       ORE.emit([&] {
-        return OptimizationRemarkMissed(DEBUG_TYPE, "FF010", F)
+        return ffRemark<OptimizationRemarkMissed>("FF010", Loc, F)
                << "kernel '" << ore::NV("Kernel", K.DisplayName)
                << "': block shape kept at "
                << ore::NV("Block", fmtDims(C.Block)) << ": "
@@ -382,7 +557,7 @@ static void reportKernel(Function &FRef, KernelProfile &K,
       });
     if (K.Res.UsesDynamicShared && !K.Res.DynamicSharedBytes)
       ORE.emit([&] {
-        return OptimizationRemarkMissed(DEBUG_TYPE, "FF011", F)
+        return ffRemark<OptimizationRemarkMissed>("FF011", Loc, F)
                << "kernel '" << ore::NV("Kernel", K.DisplayName)
                << "' uses dynamic shared memory of unknown size; occupancy "
                   "assumes 0 bytes";
@@ -392,10 +567,12 @@ static void reportKernel(Function &FRef, KernelProfile &K,
       GuessedLoops += L.Guessed;
     if (GuessedLoops)
       ORE.emit([&] {
-        return OptimizationRemarkMissed(DEBUG_TYPE, "FF012", F)
+        return ffRemark<OptimizationRemarkMissed>("FF012", Loc, F)
                << "kernel '" << ore::NV("Kernel", K.DisplayName) << "': "
                << ore::NV("GuessedLoops", GuessedLoops)
-               << " loop trip count(s) guessed (" << ore::NV("Guess", K.Guesses.front())
+               << " loop trip count(s) guessed ("
+               << ore::NV("Guess", K.Guesses.empty() ? std::string()
+                                                     : K.Guesses.front())
                << "); give -flipflop-args or -flipflop-problem-size";
       });
     // FF020: the author's bounds against the recommendation.
@@ -413,7 +590,8 @@ static void reportKernel(Function &FRef, KernelProfile &K,
       Prediction AuthorP = predict(K, *GPU, AC);
       const Prediction *Author = AuthorP.Valid ? &AuthorP : nullptr;
       ORE.emit([&] {
-        OptimizationRemarkAnalysis Rem(DEBUG_TYPE, "FF020", F);
+        OptimizationRemarkAnalysis Rem =
+            ffRemark<OptimizationRemarkAnalysis>("FF020", Loc, F);
         Rem << "kernel '" << ore::NV("Kernel", K.DisplayName)
             << "' has __launch_bounds__("
             << ore::NV("AuthorMaxThreads", K.Bounds.maxThreads()) << ", "
@@ -421,9 +599,17 @@ static void reportKernel(Function &FRef, KernelProfile &K,
         if (Author)
           Rem << ": predicted " << numArg("AuthorTimeUs", Author->TimeS * 1e6)
               << " us, " << numArg("AuthorEnergyMJ", Author->EnergyJ * 1e3)
-              << " mJ against the recommendation's "
+              << " mJ at block "
+              << ore::NV("AuthorBlock", fmtDims(Author->Config.Block)) << ", "
+              << std::to_string(static_cast<int64_t>(C.PowerLimitW + 0.5))
+              << " W against the recommendation's "
               << numArg("TimeUs", Best.TimeS * 1e6) << " us, "
-              << numArg("EnergyMJ", Best.EnergyJ * 1e3) << " mJ";
+              << numArg("EnergyMJ", Best.EnergyJ * 1e3) << " mJ at block "
+              << fmtDims(C.Block) << ore::setExtraArgs()
+              << intArg("AuthorTimeNs", Author->TimeS * 1e9)
+              << intArg("AuthorEnergyUJ", Author->EnergyJ * 1e6)
+              << intArg("TimeNs", Best.TimeS * 1e9)
+              << intArg("EnergyUJ", Best.EnergyJ * 1e6);
         else
           Rem << ": this configuration cannot launch on " << GPU->Name << " ("
               << ore::NV("Invalid", AuthorP.Invalid) << ")";
@@ -459,7 +645,7 @@ static void reportKernel(Function &FRef, KernelProfile &K,
     if (O.ApplyBounds) {
       if (K.Bounds.any()) {
         ORE.emit([&] {
-          return OptimizationRemarkMissed(DEBUG_TYPE, "FF031", F)
+          return ffRemark<OptimizationRemarkMissed>("FF031", Loc, F)
                  << "kernel '" << ore::NV("Kernel", K.DisplayName)
                  << "' keeps its author's launch bounds; recommended "
                  << ore::NV("MaxThreads", C.blockThreads()) << ", "
@@ -473,7 +659,7 @@ static void reportKernel(Function &FRef, KernelProfile &K,
         if (C.MinBlocksPerSM)
           F->addFnAttr("nvvm.minctasm", std::to_string(C.MinBlocksPerSM));
         ORE.emit([&] {
-          return OptimizationRemark(DEBUG_TYPE, "FF030", F)
+          return ffRemark<OptimizationRemark>("FF030", Loc, F)
                  << "applied launch bounds to kernel '"
                  << ore::NV("Kernel", K.DisplayName) << "': maxntid "
                  << ore::NV("MaxThreads", C.blockThreads()) << ", minctasm "

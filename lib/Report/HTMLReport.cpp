@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "flipflop/Report/HTMLReport.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -61,19 +62,419 @@ std::string dims(const json::Object *C, StringRef Key) {
 }
 
 struct Pick {
-  const char *Key, *Label, *Color;
+  const char *Key, *Label, *Short, *Color;
 };
+/// Each pick has its own colour and marker shape (see marker()).
 const Pick Picks[] = {
-    {"fastest", "fastest", "#1f77b4"},
-    {"least_energy", "least energy", "#2ca02c"},
-    {"energy_within_budget", "least energy within budget", "#9467bd"},
-    {"best_edp", "best energy-delay", "#ff7f0e"},
-    {"occupancy_heuristic", "occupancy heuristic", "#d62728"},
+    {"fastest", "fastest", "fastest", "#1f77b4"},
+    {"least_energy", "least energy", "least energy", "#2ca02c"},
+    {"energy_within_budget", "least energy within budget", "within budget",
+     "#9467bd"},
+    {"best_edp", "best energy-delay", "best EDP", "#ff7f0e"},
+    {"occupancy_heuristic", "occupancy heuristic", "heuristic", "#d62728"},
+};
+constexpr size_t NumPicks = sizeof(Picks) / sizeof(Picks[0]);
+
+/// The SVG shape of pick \p I centred at (X, Y): circle, square, diamond,
+/// triangle, cross.
+void marker(size_t I, double X, double Y, raw_ostream &OS,
+            StringRef Extra = "") {
+  const char *C = Picks[I].Color;
+  switch (I) {
+  case 0:
+    OS << formatv("<circle cx=\"{0:F1}\" cy=\"{1:F1}\" r=\"6.5\"", X, Y);
+    break;
+  case 1:
+    OS << formatv("<rect x=\"{0:F1}\" y=\"{1:F1}\" width=\"11\" height=\"11\"",
+                  X - 5.5, Y - 5.5);
+    break;
+  case 2:
+    OS << formatv("<path d=\"M{0:F1},{1:F1} l8.5,8.5 l-8.5,8.5 l-8.5,-8.5 z\"",
+                  X, Y - 8.5);
+    break;
+  case 3:
+    OS << formatv("<path d=\"M{0:F1},{1:F1} l8,13 l-16,0 z\"", X, Y - 8.5);
+    break;
+  default:
+    OS << formatv("<path d=\"M{0:F1},{1:F1} l10,10 m0,-10 l-10,10\"", X - 5,
+                  Y - 5);
+    break;
+  }
+  OS << " fill=\"none\" stroke=\"" << C << "\" stroke-width=\"2.2\"" << Extra;
+}
+
+/// A small inline SVG of pick \p I's marker, for the legend and the table.
+void markerIcon(size_t I, raw_ostream &OS) {
+  OS << "<svg class=\"icon\" width=\"20\" height=\"20\" viewBox=\"0 0 20 20\" "
+        "aria-hidden=\"true\">";
+  marker(I, 10, 10, OS);
+  OS << "/></svg>";
+}
+
+/// 1, 2 or 5 times a power of ten, at least \p Raw.
+double niceStep(double Raw) {
+  double P = std::pow(10, std::floor(std::log10(Raw)));
+  double M = Raw / P;
+  return (M <= 1 ? 1 : M <= 2 ? 2 : M <= 5 ? 5 : 10) * P;
+}
+
+/// One axis of the scatter, in display units: linear, or log10 when the
+/// values shown span more than a decade; round ticks (1-2-5 steps).
+struct Axis {
+  double Lo = 0, Hi = 1;
+  bool Log = false;
+  std::vector<double> Ticks;
+  double Step = 0;  ///< Linear ticks.
+  int Decimals = 0; ///< Linear tick labels.
+  double frac(double V) const {
+    if (Log)
+      return (std::log10(V) - std::log10(Lo)) /
+             (std::log10(Hi) - std::log10(Lo));
+    return (V - Lo) / (Hi - Lo);
+  }
+  std::string label(double V) const {
+    if (Log)
+      return formatv("{0}", format("%g", V)).str();
+    return formatv("{0}", format("%.*f", Decimals, V)).str();
+  }
 };
 
+/// The range to draw: from the smallest value to the largest of \p MustMax
+/// (the Pareto front and the picks, always shown) and the rest of the
+/// configurations up to their 95th percentile, but no further than 2.5
+/// times the front's extent, so the front fills at least ~40% of the axis.
+/// Values beyond are drawn on the edge; they no longer squeeze the front
+/// into a corner.
+Axis makeAxis(std::vector<double> All, double MustMax) {
+  Axis A;
+  llvm::sort(All);
+  double Lo = All.front();
+  double P95 = All[std::min(
+      All.size() - 1, static_cast<size_t>(std::ceil(0.95 * All.size())) - 1)];
+  double Extent = std::max(MustMax - Lo, 0.1 * std::abs(Lo));
+  double Hi = std::max(MustMax, std::min(P95, Lo + 2.5 * Extent));
+  if (!(Hi > Lo))
+    Hi = Lo > 0 ? Lo * 1.1 : Lo + 1;
+  if (Lo > 0 && Hi / Lo > 10) {
+    A.Log = true;
+    double Pad = (std::log10(Hi) - std::log10(Lo)) * 0.04;
+    A.Lo = Lo / std::pow(10, Pad);
+    A.Hi = Hi * std::pow(10, Pad);
+    int D0 = static_cast<int>(std::floor(std::log10(A.Lo)));
+    int D1 = static_cast<int>(std::ceil(std::log10(A.Hi)));
+    const bool Sparse = D1 - D0 > 4;
+    for (int D = D0; D <= D1; ++D)
+      for (double M : {1.0, 2.0, 5.0}) {
+        if (Sparse && M != 1.0)
+          continue;
+        double V = M * std::pow(10, D);
+        if (V >= A.Lo && V <= A.Hi)
+          A.Ticks.push_back(V);
+      }
+    return A;
+  }
+  double Pad = (Hi - Lo) * 0.05;
+  A.Lo = Lo >= 0 ? std::max(0.0, Lo - Pad) : Lo - Pad;
+  A.Hi = Hi + Pad;
+  double Step = niceStep((A.Hi - A.Lo) / 6);
+  A.Step = Step;
+  for (double V = std::ceil(A.Lo / Step - 1e-9) * Step; V <= A.Hi + Step * 1e-9;
+       V += Step)
+    A.Ticks.push_back(std::abs(V) < Step * 1e-9 ? 0 : V);
+  return A;
+}
+
+/// A display unit for values given in a base unit, chosen so that the
+/// largest shown is between 1 and 999 of it.
+struct Unit {
+  const char *Name;
+  double Scale; ///< Display value = base value * Scale.
+};
+Unit timeUnit(double MaxUs) {
+  if (MaxUs >= 1e6)
+    return {"s", 1e-6};
+  if (MaxUs >= 1e3)
+    return {"ms", 1e-3};
+  if (MaxUs < 1)
+    return {"ns", 1e3};
+  return {"us", 1};
+}
+Unit energyUnit(double MaxMJ) {
+  if (MaxMJ >= 1e3)
+    return {"J", 1e-3};
+  if (MaxMJ < 1e-3)
+    return {"nJ", 1e6};
+  if (MaxMJ < 1)
+    return {"uJ", 1e3};
+  return {"mJ", 1};
+}
+/// "845 us", "1.304 ms", "229.2 mJ".
+std::string quantity(double Base, Unit (*Pick)(double)) {
+  Unit U = Pick(Base);
+  return formatv("{0} {1}", format("%.4g", Base * U.Scale), U.Name).str();
+}
+
+/// What a pick's label says: its block, power limit, clock (and min-blocks
+/// when it caps registers).
+std::string configText(const json::Object *C) {
+  std::string S = "block " + dims(C, "block");
+  if (int64_t M = int64_t(num(C, "min_blocks_per_sm")))
+    S += ", min-blocks " + std::to_string(M);
+  S += formatv(", {0} W, {1} MHz", format("%.0f", num(C, "power_limit_w")),
+               format("%.0f", num(C, "clock_mhz")))
+           .str();
+  return S;
+}
+
+/// The time-energy scatter of one kernel.
+void scatter(const json::Object &K, const json::Array &Configs,
+             const json::Object &PicksObj, raw_ostream &OS) {
+  auto Cfg = [&](int64_t I) -> const json::Object * {
+    return I >= 0 && size_t(I) < Configs.size() ? Configs[I].getAsObject()
+                                                : nullptr;
+  };
+  auto Valid = [](const json::Object *C) {
+    return C && C->getBoolean("valid").value_or(true) && num(C, "time_s") > 0 &&
+           num(C, "energy_j") > 0;
+  };
+  // Values in the base units (us, mJ); the front and the picks must show.
+  std::vector<double> Ts, Es;
+  double TMust = 0, EMust = 0;
+  for (const json::Value &V : Configs)
+    if (const json::Object *C = V.getAsObject(); Valid(C)) {
+      Ts.push_back(num(C, "time_s") * 1e6);
+      Es.push_back(num(C, "energy_j") * 1e3);
+    }
+  std::vector<int64_t> Must;
+  if (const json::Array *P = K.getArray("pareto"))
+    for (const json::Value &V : *P)
+      Must.push_back(V.getAsInteger().value_or(-1));
+  for (const Pick &Pk : Picks)
+    Must.push_back(PicksObj.getInteger(Pk.Key).value_or(-1));
+  for (int64_t I : Must)
+    if (const json::Object *C = Cfg(I); Valid(C)) {
+      TMust = std::max(TMust, num(C, "time_s") * 1e6);
+      EMust = std::max(EMust, num(C, "energy_j") * 1e3);
+    }
+  Axis XA = makeAxis(Ts, TMust), YA = makeAxis(Es, EMust);
+  // Display units from the range shown.
+  const Unit XU = timeUnit(XA.Hi), YU = energyUnit(YA.Hi);
+  auto Scaled = [](Axis A, double S) {
+    A.Lo *= S;
+    A.Hi *= S;
+    for (double &T : A.Ticks)
+      T *= S;
+    A.Step *= S;
+    if (!A.Log)
+      A.Decimals =
+          std::max(0, -static_cast<int>(std::floor(std::log10(A.Step) + 1e-9)));
+    return A;
+  };
+  XA = Scaled(XA, XU.Scale);
+  YA = Scaled(YA, YU.Scale);
+
+  const double W = 640, H = 440, L = 70, R = 18, Top = 52, B = 46;
+  const double PW = W - L - R, PH = H - Top - B;
+  auto X = [&](double Us) {
+    return L + std::clamp(XA.frac(Us * XU.Scale), 0.0, 1.0) * PW;
+  };
+  auto Y = [&](double MJ) {
+    return H - B - std::clamp(YA.frac(MJ * YU.Scale), 0.0, 1.0) * PH;
+  };
+  auto Beyond = [&](double Us, double MJ) {
+    return XA.frac(Us * XU.Scale) > 1.0001 || YA.frac(MJ * YU.Scale) > 1.0001;
+  };
+
+  OS << "<svg class=\"scatter\" viewBox=\"0 0 " << W << " " << H
+     << "\" width=\"" << W << "\" height=\"" << H
+     << "\" role=\"img\" aria-label=\"time-energy scatter\">\n";
+  // Legend: the picks' markers, then the configurations, the front and the
+  // points beyond the axes.
+  // Legend, above the plot: the picks' markers, the configurations, the
+  // front and the points beyond the axes (positions fit 11px labels).
+  OS << "<g class=\"legend\">\n";
+  const double LegendX[NumPicks] = {14, 100, 210, 14, 150};
+  for (size_t I = 0; I < NumPicks; ++I) {
+    double LX = LegendX[I], LY = I < 3 ? 14 : 34;
+    marker(I, LX + 6, LY, OS);
+    OS << "/>";
+    OS << formatv(
+        "<text x=\"{0}\" y=\"{1}\" class=\"legend-text\">{2}</text>\n", LX + 18,
+        LY + 4, Picks[I].Label);
+  }
+  OS << "<line x1=\"420\" y1=\"14\" x2=\"432\" y2=\"14\" class=\"pareto\"/>"
+        "<text x=\"438\" y=\"18\" class=\"legend-text\">Pareto front</text>\n"
+        "<circle cx=\"306\" cy=\"34\" r=\"2.5\" class=\"cfg\"/>"
+        "<text x=\"318\" y=\"38\" class=\"legend-text\">configuration</text>\n"
+        "<path d=\"M430,34 l-7,-3.5 l0,7 z\" class=\"beyond\"/>"
+        "<text x=\"438\" y=\"38\" class=\"legend-text\">beyond the "
+        "axes</text>\n"
+        "</g>\n";
+  // Grid, axes and round ticks.
+  OS << "<g class=\"axes\">\n";
+  for (double T : XA.Ticks) {
+    double PX = L + XA.frac(T) * PW;
+    OS << formatv("<line x1=\"{0:F1}\" y1=\"{1}\" x2=\"{0:F1}\" y2=\"{2}\" "
+                  "class=\"grid\"/><text x=\"{0:F1}\" y=\"{3}\" class=\"tick\" "
+                  "text-anchor=\"middle\">{4}</text>\n",
+                  PX, Top, H - B, H - B + 15, XA.label(T));
+  }
+  for (double E : YA.Ticks) {
+    double PY = H - B - YA.frac(E) * PH;
+    OS << formatv("<line x1=\"{0}\" y1=\"{1:F1}\" x2=\"{2}\" y2=\"{1:F1}\" "
+                  "class=\"grid\"/><text x=\"{3}\" y=\"{4:F1}\" class=\"tick\" "
+                  "text-anchor=\"end\">{5}</text>\n",
+                  L, PY, W - R, L - 6, PY + 3.5, YA.label(E));
+  }
+  OS << formatv(
+      "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" class=\"axis\"/>"
+      "<line x1=\"{0}\" y1=\"{3}\" x2=\"{0}\" y2=\"{1}\" class=\"axis\"/>\n",
+      L, H - B, W - R, Top);
+  OS << formatv(
+      "<text x=\"{0}\" y=\"{1}\" class=\"label\" text-anchor=\"middle\">"
+      "time ({2}{3})</text>\n",
+      L + PW / 2, H - 10, XU.Name, XA.Log ? ", log scale" : "");
+  OS << formatv(
+      "<text x=\"16\" y=\"{0}\" class=\"label\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 16 {0})\">energy ({1}{2})</text>\n",
+      Top + PH / 2, YU.Name, YA.Log ? ", log scale" : "");
+  OS << "</g>\n";
+  // Every configuration; those beyond the axes on the edge, as triangles.
+  size_t NumBeyond = 0;
+  OS << "<g class=\"configs\">\n";
+  for (const json::Value &V : Configs) {
+    const json::Object *C = V.getAsObject();
+    if (!Valid(C))
+      continue;
+    double T = num(C, "time_s") * 1e6, E = num(C, "energy_j") * 1e3;
+    std::string Title =
+        formatv("block {0}, min-blocks {1}, {2} W: {3}, {4}", dims(C, "block"),
+                int64_t(num(C, "min_blocks_per_sm")),
+                format("%.0f", num(C, "power_limit_w")), quantity(T, timeUnit),
+                quantity(E, energyUnit))
+            .str();
+    if (Beyond(T, E)) {
+      ++NumBeyond;
+      OS << formatv(
+          "<path class=\"beyond\" d=\"M{0:F1},{1:F1} l-7,-3.5 l0,7 z\">"
+          "<title>beyond the axes: {2}</title></path>\n",
+          X(T), Y(E), Title);
+      continue;
+    }
+    OS << formatv("<circle cx=\"{0:F1}\" cy=\"{1:F1}\" r=\"2.5\"><title>{2}"
+                  "</title></circle>\n",
+                  X(T), Y(E), Title);
+  }
+  OS << "</g>\n";
+  if (const json::Array *P = K.getArray("pareto")) {
+    OS << "<polyline class=\"pareto\" points=\"";
+    for (const json::Value &V : *P)
+      if (const json::Object *C = Cfg(V.getAsInteger().value_or(-1)); Valid(C))
+        OS << format("%.1f,%.1f ", X(num(C, "time_s") * 1e6),
+                     Y(num(C, "energy_j") * 1e3));
+    OS << "\"/>\n";
+  }
+  // The picks: a marker each; one label per configuration picked, naming
+  // every pick that chose it and its block, power limit and clock. Labels
+  // are placed so that they do not overlap (a leader line joins a label
+  // moved away from its marker).
+  struct Label {
+    double MX, MY; // Marker.
+    std::vector<std::string> Lines;
+    double X = 0, Y = 0, Width = 0, Height = 0; // Y: first baseline.
+    bool Right = true;
+  };
+  const double LineH = 14, CharW = 6.4; // 11px text, width estimated.
+  std::vector<Label> Labels;
+  std::vector<int64_t> Done;
+  for (size_t I = 0; I < NumPicks; ++I) {
+    int64_t Idx = PicksObj.getInteger(Picks[I].Key).value_or(-1);
+    const json::Object *C = Cfg(Idx);
+    if (!Valid(C))
+      continue;
+    double MX = X(num(C, "time_s") * 1e6), MY = Y(num(C, "energy_j") * 1e3);
+    marker(I, MX, MY, OS,
+           formatv(" class=\"pick\" data-pick=\"{0}\"", Picks[I].Key).str());
+    OS << "><title>" << Picks[I].Label << ": " << esc(configText(C))
+       << "</title></"
+       << (I == 0   ? "circle"
+           : I == 1 ? "rect"
+                    : "path")
+       << ">\n";
+    if (llvm::is_contained(Done, Idx))
+      continue;
+    Done.push_back(Idx);
+    std::string Names = Picks[I].Short;
+    for (size_t J = I + 1; J < NumPicks; ++J)
+      if (PicksObj.getInteger(Picks[J].Key).value_or(-2) == Idx)
+        Names += std::string(" + ") + Picks[J].Short;
+    Label Lb{MX, MY, {Names + ": " + configText(C)}};
+    if (Lb.Lines[0].size() * CharW > PW / 2)
+      Lb.Lines = {Names + ":", configText(C)};
+    for (const std::string &T : Lb.Lines)
+      Lb.Width = std::max(Lb.Width, T.size() * CharW);
+    Lb.Height = Lb.Lines.size() * LineH;
+    Labels.push_back(std::move(Lb));
+  }
+  // Greedy placement, top marker first: each label takes the free slot
+  // nearest its marker's height, right of the marker where it fits, else
+  // left of it; a leader line joins a label moved away from its marker.
+  llvm::stable_sort(Labels,
+                    [](const Label &A, const Label &B) { return A.MY < B.MY; });
+  std::vector<const Label *> Placed;
+  auto Overlaps = [&](const Label &A) {
+    for (const Label *P : Placed)
+      if (A.X < P->X + P->Width + 4 && P->X < A.X + A.Width + 4 &&
+          A.Y < P->Y + P->Height + 2 && P->Y < A.Y + A.Height + 2)
+        return true;
+    return false;
+  };
+  const double MinY = Top + 11, MaxY = H - B - 4;
+  for (Label &Lb : Labels) {
+    Lb.Right = Lb.MX + 10 + Lb.Width <= W - R;
+    Lb.X = Lb.Right ? Lb.MX + 10 : std::max(L + 2, Lb.MX - 10 - Lb.Width);
+    double Want = Lb.MY + 4 - (Lb.Lines.size() - 1) * LineH / 2;
+    for (int Step = 0; Step < 80; ++Step) {
+      double Off = ((Step + 1) / 2) * (LineH / 2) * (Step % 2 ? 1 : -1);
+      double Y = Want + Off;
+      if (Y < MinY || Y + Lb.Height - LineH > MaxY)
+        continue;
+      Lb.Y = Y;
+      if (!Overlaps(Lb))
+        break;
+    }
+    if (Lb.Y == 0)
+      Lb.Y = std::clamp(Want, MinY, MaxY);
+    Placed.push_back(&Lb);
+  }
+  OS << "<g class=\"pick-labels\">\n";
+  for (const Label &Lb : Labels) {
+    double AX = Lb.Right ? Lb.X - 2 : Lb.X + Lb.Width + 2;
+    double AY = std::clamp(Lb.MY, Lb.Y - 10, Lb.Y + Lb.Height - LineH);
+    if (std::abs(AY - Lb.MY) > 2 || std::abs(AX - Lb.MX) > 12)
+      OS << formatv("<line x1=\"{0:F1}\" y1=\"{1:F1}\" x2=\"{2:F1}\" "
+                    "y2=\"{3:F1}\" class=\"leader\"/>",
+                    Lb.MX, Lb.MY, AX, AY);
+    OS << formatv("<text y=\"{0:F1}\" class=\"pick-label\">", Lb.Y);
+    for (size_t I = 0; I < Lb.Lines.size(); ++I) {
+      OS << formatv("<tspan x=\"{0:F1}\"{1}>", Lb.X,
+                    I ? formatv(" dy=\"{0}\"", LineH).str() : std::string());
+      escape(Lb.Lines[I], OS);
+      OS << "</tspan>";
+    }
+    OS << "</text>\n";
+  }
+  OS << "</g>\n</svg>\n";
+  if (NumBeyond)
+    OS << "<p class=\"beyond-note\">" << NumBeyond
+       << " configuration(s) far from the Pareto front lie beyond the axes "
+          "and are drawn as triangles on the edge; hover for their "
+          "figures.</p>\n";
+}
+
 void kernelSection(const json::Object &K, size_t Index, raw_ostream &OS) {
-  StringRef Display = K.getString("display_name").value_or(
-      K.getString("name").value_or("?"));
+  StringRef Display =
+      K.getString("display_name").value_or(K.getString("name").value_or("?"));
   const json::Array *Configs = K.getArray("configs");
   const json::Object *PicksObj = K.getObject("picks");
   const json::Object *Res = K.getObject("resources");
@@ -88,134 +489,47 @@ void kernelSection(const json::Object &K, size_t Index, raw_ostream &OS) {
   if (Res)
     OS << " &middot; " << int64_t(num(Res, "registers")) << " registers ("
        << (Res->getBoolean("registers_exact").value_or(false) ? "ptxas"
-                                                                : "estimated")
+                                                              : "estimated")
        << "), " << int64_t(num(Res, "shared_bytes")) << " B static shared";
   OS << "</p>\n";
   if (!Configs || Configs->empty() || !PicksObj) {
     OS << "<p>No configuration could be evaluated.</p>\n</section>\n";
     return;
   }
-  // Scatter bounds (log-free linear axes with a margin).
-  double TMin = INFINITY, TMax = 0, EMin = INFINITY, EMax = 0;
-  for (const json::Value &V : *Configs) {
-    const json::Object *C = V.getAsObject();
-    if (!C || !C->getBoolean("valid").value_or(true))
-      continue;
-    double T = num(C, "time_s") * 1e6, E = num(C, "energy_j") * 1e3;
-    if (!(T > 0) || !(E > 0))
-      continue;
-    TMin = std::min(TMin, T);
-    TMax = std::max(TMax, T);
-    EMin = std::min(EMin, E);
-    EMax = std::max(EMax, E);
-  }
-  if (!(TMax > 0)) {
+  auto Cfg = [&](int64_t I) -> const json::Object * {
+    return I >= 0 && size_t(I) < Configs->size() ? (*Configs)[I].getAsObject()
+                                                 : nullptr;
+  };
+  bool AnyValid = false;
+  for (const json::Value &V : *Configs)
+    if (const json::Object *C = V.getAsObject())
+      AnyValid |= C->getBoolean("valid").value_or(true) &&
+                  num(C, "time_s") > 0 && num(C, "energy_j") > 0;
+  if (!AnyValid) {
     OS << "<p>No valid configuration.</p>\n</section>\n";
     return;
   }
-  // Zoom on the interesting region: up to 3x the fastest time.
-  TMax = std::min(TMax, TMin * 3);
-  double TSpan = std::max(TMax - TMin, TMin * 0.05);
-  double ESpan = std::max(EMax - EMin, EMin * 0.05);
-  TMin -= TSpan * 0.05;
-  TMax += TSpan * 0.05;
-  EMin -= ESpan * 0.05;
-  EMax += ESpan * 0.05;
-  const double W = 560, H = 360, L = 64, B = 44, R = 16, Top = 12;
-  auto X = [&](double T) { return L + (T - TMin) / (TMax - TMin) * (W - L - R); };
-  auto Y = [&](double E) { return H - B - (E - EMin) / (EMax - EMin) * (H - B - Top); };
-  auto Cfg = [&](size_t I) -> const json::Object * {
-    return I < Configs->size() ? (*Configs)[I].getAsObject() : nullptr;
-  };
-
-  OS << "<div class=\"row\"><svg class=\"scatter\" viewBox=\"0 0 " << W << " "
-     << H << "\" width=\"" << W << "\" height=\"" << H
-     << "\" role=\"img\" aria-label=\"time-energy scatter\">\n";
-  // Axes and ticks.
-  OS << formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" class=\"axis\"/>"
-                "<line x1=\"{0}\" y1=\"{3}\" x2=\"{0}\" y2=\"{1}\" class=\"axis\"/>\n",
-                L, H - B, W - R, Top);
-  for (int I = 0; I <= 4; ++I) {
-    double T = TMin + (TMax - TMin) * I / 4, E = EMin + (EMax - EMin) * I / 4;
-    OS << formatv("<text x=\"{0:F1}\" y=\"{1}\" class=\"tick\" "
-                  "text-anchor=\"middle\">{2}</text>\n",
-                  X(T), H - B + 16, format("%.4g", T));
-    OS << formatv("<text x=\"{0}\" y=\"{1:F1}\" class=\"tick\" "
-                  "text-anchor=\"end\">{2}</text>\n",
-                  L - 6, Y(E) + 4, format("%.4g", E));
-  }
-  OS << formatv("<text x=\"{0}\" y=\"{1}\" class=\"label\" "
-                "text-anchor=\"middle\">time (us)</text>\n",
-                (L + W - R) / 2, H - 8);
-  OS << formatv("<text x=\"14\" y=\"{0}\" class=\"label\" text-anchor=\"middle\" "
-                "transform=\"rotate(-90 14 {0})\">energy (mJ)</text>\n",
-                (Top + H - B) / 2);
-  // Every configuration.
-  OS << "<g class=\"configs\">\n";
-  for (size_t I = 0; I < Configs->size(); ++I) {
-    const json::Object *C = Cfg(I);
-    if (!C || !C->getBoolean("valid").value_or(true))
-      continue;
-    double T = num(C, "time_s") * 1e6, E = num(C, "energy_j") * 1e3;
-    if (T > TMax || T < TMin || !(E > 0))
-      continue;
-    OS << formatv("<circle cx=\"{0:F1}\" cy=\"{1:F1}\" r=\"2.5\"><title>block "
-                  "{2}, min-blocks {3}, {4} W: {5} us, {6} mJ</title></circle>\n",
-                  X(T), Y(E), dims(C, "block"),
-                  int64_t(num(C, "min_blocks_per_sm")),
-                  format("%.0f", num(C, "power_limit_w")), format("%.4g", T),
-                  format("%.4g", E));
-  }
-  OS << "</g>\n";
-  // The Pareto front as a polyline.
-  if (const json::Array *P = K.getArray("pareto")) {
-    OS << "<polyline class=\"pareto\" points=\"";
-    for (const json::Value &V : *P) {
-      const json::Object *C = Cfg(V.getAsInteger().value_or(-1));
-      if (!C)
-        continue;
-      double T = num(C, "time_s") * 1e6, E = num(C, "energy_j") * 1e3;
-      if (T <= TMax)
-        OS << format("%.1f,%.1f ", X(T), Y(E));
-    }
-    OS << "\"/>\n";
-  }
-  // The picks.
-  for (const Pick &Pk : Picks) {
-    auto Idx = PicksObj->getInteger(Pk.Key);
-    const json::Object *C = Idx ? Cfg(*Idx) : nullptr;
+  OS << "<div class=\"row\"><div class=\"plot\">\n";
+  scatter(K, *Configs, *PicksObj, OS);
+  OS << "</div>\n<div class=\"side\">\n<table "
+        "class=\"picks\">\n<tr><th>pick</th>"
+        "<th>block</th><th>min-blocks</th><th>power limit</th><th>clock</th>"
+        "<th>time</th><th>energy</th></tr>\n";
+  for (size_t I = 0; I < NumPicks; ++I) {
+    const json::Object *C =
+        Cfg(PicksObj->getInteger(Picks[I].Key).value_or(-1));
     if (!C)
       continue;
-    double T = num(C, "time_s") * 1e6, E = num(C, "energy_j") * 1e3;
-    if (T > TMax)
-      continue;
-    if (StringRef(Pk.Key) == "occupancy_heuristic")
-      OS << formatv("<path class=\"pick\" data-pick=\"{0}\" d=\"M{1:F1},{2:F1} "
-                    "l10,10 m0,-10 l-10,10\" stroke=\"{3}\" stroke-width=\"2.5\">"
-                    "<title>{4}</title></path>\n",
-                    Pk.Key, X(T) - 5, Y(E) - 5, Pk.Color, Pk.Label);
-    else
-      OS << formatv("<circle class=\"pick\" data-pick=\"{0}\" cx=\"{1:F1}\" "
-                    "cy=\"{2:F1}\" r=\"7\" fill=\"none\" stroke=\"{3}\" "
-                    "stroke-width=\"2.5\"><title>{4}</title></circle>\n",
-                    Pk.Key, X(T), Y(E), Pk.Color, Pk.Label);
-  }
-  OS << "</svg>\n<div class=\"side\">\n<table class=\"picks\">\n<tr><th>pick</th>"
-        "<th>block</th><th>min-blocks</th><th>power limit</th><th>time</th>"
-        "<th>energy</th></tr>\n";
-  for (const Pick &Pk : Picks) {
-    auto Idx = PicksObj->getInteger(Pk.Key);
-    const json::Object *C = Idx ? Cfg(*Idx) : nullptr;
-    if (!C)
-      continue;
-    OS << formatv("<tr><td><span class=\"swatch\" style=\"border-color:{0}\">"
-                  "</span>{1}</td><td>{2}</td><td>{3}</td><td>{4} W</td>"
-                  "<td>{5} us</td><td>{6} mJ</td></tr>\n",
-                  Pk.Color, Pk.Label, dims(C, "block"),
+    OS << "<tr data-pick=\"" << Picks[I].Key << "\"><td>";
+    markerIcon(I, OS);
+    OS << formatv("{0}</td><td>{1}</td><td>{2}</td><td>{3} W</td>"
+                  "<td>{4} MHz</td><td>{5}</td><td>{6}</td></tr>\n",
+                  Picks[I].Label, dims(C, "block"),
                   int64_t(num(C, "min_blocks_per_sm")),
                   format("%.0f", num(C, "power_limit_w")),
-                  format("%.4g", num(C, "time_s") * 1e6),
-                  format("%.4g", num(C, "energy_j") * 1e3));
+                  format("%.0f", num(C, "clock_mhz")),
+                  quantity(num(C, "time_s") * 1e6, timeUnit),
+                  quantity(num(C, "energy_j") * 1e3, energyUnit));
   }
   OS << "</table>\n<p class=\"stats\">" << Configs->size()
      << " configurations, "
@@ -247,17 +561,24 @@ void writeHTMLReport(const json::Value &Report, raw_ostream &OS) {
       GPU = G->getString("name").value_or("?").str();
   OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<title>FlipFlop report: " << esc(GPU) << "</title>\n<style>\n"
-        "body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}\n"
+        "body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}\n"
         "h1{font-size:1.4em}h2{font-size:1.1em;margin-bottom:2px;font-family:monospace}\n"
         ".where{color:#666;margin-top:0}.row{display:flex;gap:24px;flex-wrap:wrap}\n"
         ".scatter{background:#fafafa;border:1px solid #ddd}\n"
-        ".configs circle{fill:#9aa;opacity:.45}\n"
+        ".configs circle,circle.cfg{fill:#8a9a9a;opacity:.5}\n"
+        ".beyond{fill:#b0b8b8;stroke:#778;stroke-width:.6}\n"
+        ".grid{stroke:#e4e4e4}.leader{stroke:#888;stroke-width:.8}\n"
+        ".pick-label{font-size:11px;fill:#111;paint-order:stroke;"
+        "stroke:#fafafa;stroke-width:3px}\n"
+        ".legend-text{font-size:11px;fill:#222}.icon{vertical-align:middle;"
+        "margin-right:4px}.beyond-note{color:#666;font-size:.85em;margin:2px 0}\n"
         ".pareto{fill:none;stroke:#1f77b4;stroke-width:1.5}\n"
-        ".axis{stroke:#444}.tick{font-size:10px;fill:#444}.label{font-size:12px;fill:#222}\n"
-        ".side{flex:1;min-width:360px}table{border-collapse:collapse;font-size:.9em}\n"
-        "td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}\n"
-        ".swatch{display:inline-block;width:9px;height:9px;border:3px solid;"
-        "border-radius:50%;margin-right:6px}\n"
+        ".axis{stroke:#444}.tick{font-size:11px;fill:#444}.label{font-size:12px;fill:#222}\n"
+        ".plot{flex:0 0 642px;max-width:642px}.side{flex:1 1 540px;min-width:0}\n"
+        "table{border-collapse:collapse;font-size:.85em}\n"
+        "td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;"
+        "white-space:nowrap}\ntd:first-child,th{white-space:normal}\n"
+
         ".why{background:#f3f6fb;padding:8px;border-left:3px solid #1f77b4}\n"
         ".held{color:#8a5a00}.guesses{color:#8a5a00;font-size:.9em}\n"
         "section.kernel{border-top:1px solid #ccc;padding-top:8px;margin-top:16px}\n"
@@ -267,8 +588,11 @@ void writeHTMLReport(const json::Value &Report, raw_ostream &OS) {
   OS << "<p>" << (Kernels ? Kernels->size() : 0)
      << " kernel(s). Each dot is a predicted configuration (block shape, "
         "register cap, power limit); the line is the time-energy Pareto "
-        "front; circles mark FlipFlop's picks and the cross NVIDIA's "
-        "occupancy heuristic.</p>\n";
+        "front; each of FlipFlop's picks and NVIDIA's occupancy heuristic has "
+        "its own marker (legend above each plot), labelled with its block, "
+        "power limit and clock. Configurations slower or costlier than 95% "
+        "of the others are drawn on the edge of the axes; an axis spanning "
+        "more than a decade is logarithmic.</p>\n";
   if (Kernels) {
     OS << "<ul class=\"toc\">\n";
     for (size_t I = 0; I < Kernels->size(); ++I)

@@ -18,7 +18,7 @@
 // HOSTILE-DAG: warning: FlipFlop: config file '{{.*}}.flipflop.json': option 'report_dir' refused
 // HOSTILE-DAG: warning: FlipFlop: config file '{{.*}}.flipflop.json': option 'apply_bounds' refused
 // Analysis options from the same file still apply:
-// HOSTILE-DAG: remark: kernel 'saxpy{{.*}}' on A100-SXM4-40GB: for time use
+// HOSTILE-DAG: remark: [FF001] kernel 'saxpy{{.*}}' on A100-SXM4-40GB: for time use
 //
 // The same settings from a file the user names are trusted.
 // RUN: env FLIPFLOP_CONFIG=%t/proj/.flipflop.json %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %t/proj/src/saxpy.cu -I%flipflop_src/test/Inputs -o %t/b.s 2>&1 | FileCheck %s --allow-empty --check-prefix=NAMED
@@ -30,12 +30,12 @@
 // RUN: echo '{"objective": "time"}' > %t/proj/.flipflop.json && chmod 666 %t/proj/.flipflop.json
 // RUN: env -u FLIPFLOP_NO_CONFIG_SEARCH %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %t/proj/src/saxpy.cu -I%flipflop_src/test/Inputs -o %t/c.s -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=WRITABLE
 // WRITABLE: warning: FlipFlop: config file '{{.*}}.flipflop.json' ignored: writable by group or others
-// WRITABLE: remark: kernel 'saxpy{{.*}} for energy use
+// WRITABLE: remark: [FF001] kernel 'saxpy{{.*}} for energy use
 //
 // The search stops at the project root (the directory holding .git).
 // RUN: rm %t/proj/.flipflop.json && echo '{"objective": "time"}' > %t/.flipflop.json
 // RUN: env -u FLIPFLOP_NO_CONFIG_SEARCH %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %t/proj/src/saxpy.cu -I%flipflop_src/test/Inputs -o %t/d.s -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=ROOT
-// ROOT: remark: kernel 'saxpy{{.*}} for energy use
+// ROOT: remark: [FF001] kernel 'saxpy{{.*}} for energy use
 //
 // Not a regular file: refused before reading.
 // RUN: env FLIPFLOP_CONFIG=/dev/zero %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %t/proj/src/saxpy.cu -I%flipflop_src/test/Inputs -o %t/e.s 2>&1 | FileCheck %s --check-prefix=DEVZERO

@@ -11,7 +11,7 @@
 #include "ff_cuda.h"
 
 // CHECK-NOT: kernel 'huge(float*, int)' on
-// CHECK: remark: kernel 'huge(float*, int)': implausible figures, no recommendation: {{[0-9.]+e\+10}} instructions per thread, beyond the plausible 1e+09
+// CHECK: remark: [FF013] kernel 'huge(float*, int)': implausible figures, no recommendation: {{[0-9.]+e\+10}} instructions per thread, beyond the plausible 1e+09
 // CHECK-NOT: kernel 'huge(float*, int)' on
 __global__ void huge(float *x, int n) {
   float acc = 0;
@@ -23,8 +23,8 @@ __global__ void huge(float *x, int n) {
   x[threadIdx.x] = acc;
 }
 
-// CHECK: remark: kernel 'slow(float*, int)' on A100-SXM4-40GB: for energy use block {{[0-9]+}}, {{.*}}: {{[0-9.]+e\+09}} us
-// CHECK: remark: kernel 'slow(float*, int)': check this prediction: the {{[a-z-]+}} configuration is predicted to run {{[0-9.]+e\+03}} s, above 3.6e+03 s: the figures rest on the profile's trip counts
+// CHECK: remark: [FF001] kernel 'slow(float*, int)' on A100-SXM4-40GB: for energy use block {{[0-9]+}}, {{.*}}: {{[0-9.]+e\+(09|10)}} us
+// CHECK: remark: [FF014] kernel 'slow(float*, int)': check this prediction: the {{[a-z-]+}} configuration is predicted to run {{[0-9.]+e\+0[34]}} s, above 3.6e+03 s: the figures rest on the profile's trip counts
 __global__ void slow(float *x, int n) {
   float acc = 0;
 #pragma unroll 1

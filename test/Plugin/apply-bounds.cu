@@ -7,7 +7,7 @@
 // RUN: FileCheck %s --check-prefix=OFF < %t.off.ptx
 #include "ff_cuda.h"
 
-// REMARK: remark: applied launch bounds to kernel 'scale(float*, int)': maxntid {{[0-9]+}}, minctasm {{[0-9]+}}
+// REMARK: remark: [FF030] applied launch bounds to kernel 'scale(float*, int)': maxntid {{[0-9]+}}, minctasm {{[0-9]+}}
 // PTX-LABEL: .entry _Z5scalePfi(
 // PTX: .maxntid {{[0-9]+}}{{$}}
 // OFF-LABEL: .entry _Z5scalePfi(
@@ -18,7 +18,7 @@ __global__ void scale(float *x, int n) {
   if (i < n) x[i] *= 3.0f;
 }
 
-// REMARK: remark: kernel 'authored(float*)' keeps its author's launch bounds; recommended {{[0-9]+}}, {{[0-9]+}} not applied
+// REMARK: remark: [FF031] kernel 'authored(float*)' keeps its author's launch bounds; recommended {{[0-9]+}}, {{[0-9]+}} not applied
 // PTX-LABEL: .entry _Z8authoredPf(
 // PTX: .maxntid 64{{$}}
 // PTX-NEXT: .minnctapersm 3

@@ -10,11 +10,11 @@
 // RUN: FileCheck %s --check-prefix=SAME < %t/both.txt
 // RUN: %clang_ff_cuda -std=c++17 -O2 --cuda-gpu-arch=sm_90 -I%flipflop_src/examples -S %flipflop_src/examples/stencil2d.cu -o %t/s2.ptx -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=ESTIMATED
 // RUN: cmp %t/s.ptx %t/s2.ptx
-// EXACT: remark: kernel 'stencil5{{.*}}, {{[0-9]+}} registers (ptxas)
+// EXACT: remark: [FF001] kernel 'stencil5{{.*}}, {{[0-9]+}} registers (ptxas)
 // SAME: Compiling entry function '_Z8stencil5PKfPfiiff'
 // SAME: Used [[REGS:[0-9]+]] registers
 // SAME: "resources": {
 // SAME: "estimated_registers": {{[0-9]+}},
 // SAME-NEXT: "registers": [[REGS]],
 // SAME-NEXT: "registers_exact": true
-// ESTIMATED: remark: kernel 'stencil5{{.*}}, {{[0-9]+}} registers (estimated)
+// ESTIMATED: remark: [FF001] kernel 'stencil5{{.*}}, {{[0-9]+}} registers (estimated)

@@ -6,7 +6,7 @@
 // RUN: llvm-remarkutil count --parser=yaml --group-by=function --pass-name=flipflop %t/saxpy.opt.yaml | FileCheck %s --check-prefix=COUNT
 // CHECK:      Pass:            flipflop
 // CHECK-NEXT: Name:            FF001
-// CHECK-NEXT: DebugLoc:        { File: '{{.*}}saxpy.cu', Line: 2,
+// CHECK-NEXT: DebugLoc:        { File: '{{.*}}saxpy.cu', Line: 2, Column: 17 }
 // CHECK:      Function:        _Z5saxpyfPKfPfi
 // CHECK-NEXT: Args:
 // CHECK:        - Kernel:          'saxpy(float, float const*, float*, int)'
@@ -17,9 +17,9 @@
 // CHECK:        - PowerLimitW:     '{{[0-9]+}}'
 // CHECK:        - TimeUs:          '{{[0-9.e+-]+}}'
 // CHECK:        - EnergyMJ:        '{{[0-9.e+-]+}}'
-// CHECK:        - EnergyChangePct: '{{-?[0-9.e+-]+}}'
-// CHECK:        - HeuristicBlock:  '{{[0-9]+}}'
 // CHECK:        - Bottleneck:      {{[a-z0-9]+}}
 // CHECK:        - Registers:       '{{[0-9]+}}'
 // CHECK:        - RegisterSource:  {{ptxas|estimated}}
+// CHECK:        - HeuristicBlock:  '{{[0-9]+}}'
+// CHECK:        - EnergyChangePct: '{{-?[0-9.e+-]+}}'
 // COUNT: _Z5saxpyfPKfPfi,1

@@ -7,12 +7,12 @@
 // RUN: %clang_ff_nocuda -fplugin=%ffplugin --cuda-gpu-arch=sm_80 -O2 -S %S/../Plugin/Inputs/saxpy.cu -I%flipflop_src/test/Inputs -o /dev/null -mllvm -flipflop-verbosity=1 -mllvm -flipflop-objective=edp -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=EDP
 // RUN: %clang_ff_nocuda -fplugin=%ffplugin --cuda-gpu-arch=sm_80 -O2 -S %S/../Plugin/Inputs/saxpy.cu -I%flipflop_src/test/Inputs -o /dev/null -mllvm -flipflop-verbosity=1 -mllvm -flipflop-objective=energy-within:10 -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=WITHIN
 
-// TIME: remark: kernel 'saxpy(float, float const*, float*, int)' on A100-SXM4-40GB: for time use block [[B:[0-9x]+]], min-blocks {{[0-9]+}}, power limit [[P:[0-9]+]] W
-// TIME: remark: why: {{.*}}. Fastest: [[B]] threads, {{[^:]*}}, [[P]] W limit: {{.*}}
+// TIME: remark: [FF001] kernel 'saxpy(float, float const*, float*, int)' on A100-SXM4-40GB: for time use block [[B:[0-9x]+]], min-blocks {{[0-9]+}}, power limit [[P:[0-9]+]] W
+// TIME: remark: [FF002] why: {{.*}}. Fastest: [[B]] threads, {{[^:]*}}, [[P]] W limit: {{.*}}
 // TIME-NOT: of the fastest:
 // ENERGY: for energy use block [[B:[0-9x]+]], min-blocks {{[0-9]+}}, power limit [[P:[0-9]+]] W
-// ENERGY: remark: why: {{.*}}. Least energy: [[B]] threads, {{[^:]*}}, [[P]] W limit: {{.*}}
+// ENERGY: remark: [FF002] why: {{.*}}. Least energy: [[B]] threads, {{[^:]*}}, [[P]] W limit: {{.*}}
 // EDP: for edp use block [[B:[0-9x]+]], min-blocks {{[0-9]+}}, power limit [[P:[0-9]+]] W
-// EDP: remark: why: {{.*}}. Least energy x delay: [[B]] threads, {{[^:]*}}, [[P]] W limit: {{.*}}
+// EDP: remark: [FF002] why: {{.*}}. Least energy x delay: [[B]] threads, {{[^:]*}}, [[P]] W limit: {{.*}}
 // WITHIN: for energy-within use block [[B:[0-9x]+]], min-blocks {{[0-9]+}}, power limit [[P:[0-9]+]] W
-// WITHIN: remark: why: {{.*}}. Least energy within 10% of the fastest: [[B]] threads, {{[^:]*}}, [[P]] W limit: {{.*}}
+// WITHIN: remark: [FF002] why: {{.*}}. Least energy within 10% of the fastest: [[B]] threads, {{[^:]*}}, [[P]] W limit: {{.*}}

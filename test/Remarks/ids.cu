@@ -1,4 +1,5 @@
-// The text of each remark ID (docs/remarks/), and its YAML arguments.
+// The text of each remark ID (docs/remarks/), which starts with the ID in
+// brackets, and its YAML arguments.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang_ff_nocuda -fplugin=%ffplugin --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t/k.s -mllvm -flipflop-verbosity=2 -Rpass-analysis=flipflop -Rpass-missed=flipflop -fsave-optimization-record -foptimization-record-file=%t/k.yaml 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=YAML < %t/k.yaml
@@ -9,10 +10,10 @@
 // RUN: test -s %t/k1.s
 #include "ff_cuda.h"
 
-// CHECK: remark: kernel 'tiled(float*, float const*)' on A100-SXM4-40GB: for energy use block 16x16
-// CHECK: remark: why: {{.*}}block shape held: indexes by threadIdx without reading blockDim; shared tile [16][16]
-// CHECK: remark: pareto 0: block 16x16, min-blocks {{[0-9]+}}, {{[0-9]+}} W: {{[0-9.e+]+}} us, {{[0-9.e+]+}} mJ
-// CHECK: remark: kernel 'tiled(float*, float const*)': block shape kept at 16x16: indexes by threadIdx without reading blockDim; shared tile [16][16]; only register caps and power limits are tuned [-Rpass-missed=flipflop]
+// CHECK: remark: [FF001] kernel 'tiled(float*, float const*)' on A100-SXM4-40GB: for energy use block 16x16
+// CHECK: remark: [FF002] why: {{.*}}block shape held: indexes by threadIdx without reading blockDim; shared tile [16][16]
+// CHECK: remark: [FF003] pareto 0: block 16x16, min-blocks {{[0-9]+}}, {{[0-9]+}} W: {{[0-9.e+]+}} us, {{[0-9.e+]+}} mJ
+// CHECK: remark: [FF010] kernel 'tiled(float*, float const*)': block shape kept at 16x16: indexes by threadIdx without reading blockDim; shared tile [16][16]; only register caps and power limits are tuned [-Rpass-missed=flipflop]
 __global__ void tiled(float *out, const float *in) {
   __shared__ float t[16][16];
   t[threadIdx.y][threadIdx.x] = in[(blockIdx.x * 16 + threadIdx.y) * 16 + threadIdx.x];
@@ -20,9 +21,9 @@ __global__ void tiled(float *out, const float *in) {
   out[(blockIdx.x * 16 + threadIdx.x) * 16 + threadIdx.y] = t[threadIdx.x][threadIdx.y];
 }
 
-// CHECK: remark: kernel 'dyn(float*, int)' on A100-SXM4-40GB
-// CHECK: remark: kernel 'dyn(float*, int)' uses dynamic shared memory of unknown size; occupancy assumes 0 bytes
-// CHECK: remark: kernel 'dyn(float*, int)': {{[0-9]+}} loop trip count(s) guessed (loop at line [[@LINE+4]]: trip count depends on kernel argument #1, assumed 16); give -flipflop-args or -flipflop-problem-size
+// CHECK: remark: [FF001] kernel 'dyn(float*, int)' on A100-SXM4-40GB
+// CHECK: remark: [FF011] kernel 'dyn(float*, int)' uses dynamic shared memory of unknown size; occupancy assumes 0 bytes
+// CHECK: remark: [FF012] kernel 'dyn(float*, int)': {{[0-9]+}} loop trip count(s) guessed (loop at line [[@LINE+4]]: trip count depends on kernel argument #1, assumed 16); give -flipflop-args or -flipflop-problem-size
 __global__ void dyn(float *x, int n) {
   extern __shared__ float buf[];
   float acc = 0;
@@ -31,8 +32,8 @@ __global__ void dyn(float *x, int n) {
   x[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
-// CHECK: remark: kernel 'bounded(float*)' on A100-SXM4-40GB
-// CHECK: remark: kernel 'bounded(float*)' has __launch_bounds__(128, 2): predicted {{[0-9.e+]+}} us, {{[0-9.e+]+}} mJ against the recommendation's {{[0-9.e+]+}} us, {{[0-9.e+]+}} mJ
+// CHECK: remark: [FF001] kernel 'bounded(float*)' on A100-SXM4-40GB
+// CHECK: remark: [FF020] kernel 'bounded(float*)' has __launch_bounds__(128, 2): predicted {{[0-9.e+]+}} us, {{[0-9.e+]+}} mJ at block 128, [[P:[0-9]+]] W against the recommendation's {{[0-9.e+]+}} us, {{[0-9.e+]+}} mJ at block {{[0-9x]+}} [-Rpass-analysis=flipflop]
 __global__ void __launch_bounds__(128, 2) bounded(float *x) {
   x[blockIdx.x * blockDim.x + threadIdx.x] *= 2.0f;
 }
@@ -51,4 +52,4 @@ __global__ void __launch_bounds__(128, 2) bounded(float *x) {
 // YAML-NEXT:   - String:          ', '
 // YAML-NEXT:   - AuthorMinBlocks: '2'
 // ONE: 3
-// FF902: remark: FlipFlop could not write its report: cannot create '/proc/flipflop-cannot-exist'
+// FF902: remark: [FF902] FlipFlop could not write its report: cannot create '/proc/flipflop-cannot-exist'
