@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 using namespace flipflop;
 namespace mc = flipflop::modelconst;
@@ -245,6 +246,34 @@ static Eval evaluate(const Context &X, double FMHz) {
 }
 
 static double lanes(double L) { return L > 0 ? L : mc::FallbackLanes; }
+
+/// Exponent of the issue soft maximum; FLIPFLOP_FIT_UNIT_NORM overrides it
+/// for scripts/fit-time-model.py only (not a user option).
+static double unitOverlapNorm() {
+  static const double N = [] {
+    if (const char *E = std::getenv("FLIPFLOP_FIT_UNIT_NORM")) {
+      double V = std::strtod(E, nullptr);
+      if (V >= 1 && V <= 64)
+        return V;
+    }
+    return mc::UnitOverlapNorm;
+  }();
+  return N;
+}
+
+/// p-norm of the unit times and the scheduler time, scaled so that it never
+/// falls below their maximum (a soft maximum).
+static double softMax(const double (&Units)[NumUnits], double Sched, double P) {
+  double Max = Sched;
+  for (double C : Units)
+    Max = std::max(Max, C);
+  if (Max <= 0)
+    return 0;
+  double Sum = std::pow(Sched / Max, P);
+  for (double C : Units)
+    Sum += std::pow(C / Max, P);
+  return Max * std::pow(Sum, 1 / P);
+}
 
 static double dramPJPerByte(const std::string &Type) {
   if (Type.find("HBM") != std::string::npos)
@@ -500,9 +529,7 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
     TensorRate = 2 * lanes(U.FP32); // Emulated on the FP32 pipes.
   W.UnitCycles[UTensor] = K.TensorFlops * S * Lanes / TensorRate;
   W.SchedCycles = WarpsPerBlock * WarpInstr / Sched;
-  W.IssueCycles = W.SchedCycles;
-  for (double C : W.UnitCycles)
-    W.IssueCycles = std::max(W.IssueCycles, C);
+  W.IssueCycles = softMax(W.UnitCycles, W.SchedCycles, unitOverlapNorm());
 
   // Shared memory: wavefronts (bank conflicts included) at 1 per clock.
   double Waves = std::max(K.SharedWavefronts, K.SharedBytes * 32.0 / 128.0);

@@ -374,6 +374,9 @@ class BlockDepAnalysis {
 public:
   explicit BlockDepAnalysis(SReg Which = SReg::CtaId) : Which(Which) {}
   static constexpr unsigned Data = 8;
+  /// Loaded from an address that varies along the analysed indices (or
+  /// returned by a call): an arbitrary value per thread.
+  static constexpr unsigned DataVarying = 16;
   unsigned get(const Value *V, unsigned Depth = 0) {
     auto It = Memo.find(V);
     if (It != Memo.end())
@@ -411,13 +414,21 @@ private:
               M |= get(SI->getValueOperand(), Depth + 1);
         return M;
       }
-      return get(LI->getPointerOperand(), Depth + 1) | Data;
+      unsigned P = get(LI->getPointerOperand(), Depth + 1);
+      return P | Data | ((P & (7u | DataVarying)) ? DataVarying : 0u);
     }
     if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
-      return Data;
+      return Data | DataVarying;
     for (const Use &Op : I->operands())
       if (!isa<BasicBlock>(Op) && !isa<Function>(Op))
         M |= get(Op, Depth + 1);
+    // A data-scaled coordinate (float from indices and warp-uniform data,
+    // converted to an integer) moves smoothly with the index: not a gather
+    // along y/z (docs/MODEL.md, "Data-scaled coordinates"; the PTX front
+    // end's smoothCoordinateTaint).
+    if (isa<FPToSIInst>(I) || isa<FPToUIInst>(I))
+      if ((M & Data) && !(M & DataVarying))
+        M &= ~(Data | 6u);
     return M;
   }
 };
@@ -1052,9 +1063,9 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   if (const auto *LdI = dyn_cast<LoadInst>(&I))
     A.ReadOnly = LdI->hasMetadata(LLVMContext::MD_invariant_load);
   if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
-    A.BlockDims = BlockDeps.get(Ptr);
-    A.ThreadDims = ThreadDeps.get(Ptr) & 7u;
-    A.ThreadDimsKnown = true;
+    A.BlockDims = BlockDeps.get(Ptr) & (7u | AddrDependsOnData);
+  A.ThreadDims = ThreadDeps.get(Ptr) & 7u;
+  A.ThreadDimsKnown = true;
   Stride S = SA.get(Ptr);
   switch (S.Kind) {
   case Stride::Known:
@@ -1352,7 +1363,8 @@ void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
           if (A.Space == AddrSpace::Shared)
             noteSharedUse(CB.getArgOperand(0));
           else
-            A.BlockDims = BlockDeps.get(CB.getArgOperand(0));
+            A.BlockDims =
+                BlockDeps.get(CB.getArgOperand(0)) & (7u | AddrDependsOnData);
           P.Accesses.push_back(A);
         }
         return;

@@ -908,8 +908,31 @@ enum Taint : unsigned {
   TLane = 256,
   TCtaIdX = 512, ///< With TCtaId: which dimension.
   TCtaIdY = 1024,
-  TCtaIdZ = 2048
+  TCtaIdZ = 2048,
+  TMemTid = 4096 ///< Loaded from an address that varies across threads.
 };
+
+/// cvt from a floating-point to an integer type (cvt.rzi.s32.f32 etc.).
+static bool isFloatToInt(const Instr &I) {
+  SmallVector<StringRef, 2> Types;
+  for (size_t K = 1; K < I.Mods.size(); ++K)
+    if (typeBits(I.Mods[K]) && I.Mods[K] != "pred")
+      Types.push_back(I.Mods[K]);
+  return Types.size() == 2 && (Types[0][0] == 's' || Types[0][0] == 'u') &&
+         Types[1][0] == 'f';
+}
+
+/// Data-scaled coordinates: a float value computed from thread or block
+/// indices and data loaded from a warp-uniform address (a table of
+/// coefficients), converted to an integer. Such an index moves smoothly with
+/// the thread index (neighbouring threads land on neighbouring elements), so
+/// its dependence on the y/z indices and on the data is not a gather
+/// (docs/MODEL.md, "Data-scaled coordinates").
+static unsigned smoothCoordinateTaint(unsigned T) {
+  if (!(T & TMem) || (T & TMemTid))
+    return T;
+  return T & ~unsigned(TMem | TTidY | TTidZ | TCtaIdY | TCtaIdZ);
+}
 
 /// Abstract value: bytes per lane along threadIdx.x (Coef), a constant.
 struct AbsVal {
@@ -1718,8 +1741,13 @@ void FunctionAnalysis::analyseValues() {
         T |= taintOf(I.Ops[0]);
       StringRef Base = I.Mods[0];
       if (Base == "ld" || Base == "ldu" || Base == "atom" || Base == "tex" ||
-          Base == "suld")
+          Base == "suld") {
+        if (T & (TTidX | TTidY | TTidZ | TLane | TMemTid))
+          T |= TMemTid;
         T |= I.hasMod("param") ? TParam : TMem;
+      } else if (Base == "cvt" && isFloatToInt(I)) {
+        T = smoothCoordinateTaint(T);
+      }
       for (unsigned R : D) {
         AbsVal NV = D.size() > 1 && !V.uniformV() ? join(Vals[R], AbsVal::top())
                                                   : join(Vals[R], V);

@@ -150,7 +150,25 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
       OS << " readonly";
     if (A.LoopInvariant)
       OS << " invariant";
-    OS << " line=" << A.Line << "\n";
+    OS << " line=" << A.Line;
+    if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic) {
+      auto Dims = [&](const char *Name, unsigned D) {
+        OS << ' ' << Name << '=';
+        if (!(D & 7u))
+          OS << '-';
+        for (unsigned K = 0; K < 3; ++K)
+          if (D & (1u << K))
+            OS << "xyz"[K];
+      };
+      if (A.ThreadDimsKnown)
+        Dims("tid", A.ThreadDims);
+      Dims("ctaid", A.BlockDims);
+      if (A.BlockDims & AddrDependsOnData)
+        OS << " data";
+      if (A.ReusedAcrossBlocks)
+        OS << " reused";
+    }
+    OS << "\n";
   }
   OS << "  memory: global-read=" << Num{P.GlobalBytesRead}
      << " global-written=" << Num{P.GlobalBytesWritten}

@@ -1,0 +1,31 @@
+// Three gathers whose address depends on threadIdx.y through loaded data.
+// (1) A data-scaled coordinate: a per-channel coefficient (the same for the
+//     whole warp) times the row index, converted to an integer (dedispersion,
+//     resampling): neighbouring rows read neighbouring bytes.
+// (2) An indirect index: the index itself is loaded at a per-thread address
+//     (sparse column indices): a true gather.
+// (3) An integer pitch read from memory times the row: rows far apart.
+__global__ void smooth(const unsigned char *in, float *out,
+                       const float *coef, int channels, int stride) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  float acc = 0.0f;
+  for (int c = 0; c < channels; ++c) {
+    unsigned shift = (unsigned)((float)y * coef[c]);
+    acc += in[c * stride + x + shift];
+  }
+  out[y * stride + x] = acc;
+}
+
+__global__ void indirect(const float *in, const int *col, float *out,
+                         int stride) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  out[y * stride + x] = in[col[y * stride + x]];
+}
+
+__global__ void pitched(const float *in, const int *pitch, float *out) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  out[y * 4096 + x] = in[y * pitch[0] + x];
+}
