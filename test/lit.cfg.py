@@ -22,8 +22,10 @@ llvm_bin = config.llvm_bin
 config.environment["PATH"] = os.pathsep.join(
     [config.flipflop_bin, llvm_bin, config.environment.get("PATH", "")])
 # Never let a developer's environment steer the tests.
-for v in ["FLIPFLOP_CONFIG", "FLIPFLOP_GPU", "FLIPFLOP_OBJECTIVE",
-          "FLIPFLOP_REPORT_DIR", "FLIPFLOP_PTXAS", "FLIPFLOP_OPTIONS"]:
+# Every FLIPFLOP_* variable (the plugin reads a dozen; FLIPFLOP_FIT_* are
+# the fitting scripts' hooks), whether lit passed it through or not.
+for v in [k for k in list(os.environ) + list(config.environment)
+          if k.startswith("FLIPFLOP_")]:
     config.environment.pop(v, None)
 config.environment["FLIPFLOP_NO_CONFIG_SEARCH"] = "1"
 
