@@ -38,6 +38,10 @@ if cuda:
     config.available_features.add("cuda")
 else:
     lit_config.note("no CUDA toolkit: tests that need CUDA headers are unsupported")
+# nvcc: CMake 3.25 finds the CUDA toolkit through nvcc even when clang is the
+# CUDA compiler (test/CMakeProject).
+if cuda and os.path.exists(os.path.join(cuda, "bin", "nvcc")):
+    config.available_features.add("nvcc")
 if config.ptxas:
     config.available_features.add("ptxas")
 else:

@@ -11,7 +11,10 @@
 //
 // The pass gathers, calls the model and reports; it never changes code
 // generation unless -flipflop-apply-bounds is on. An internal problem becomes
-// remark FF900 naming the kernel; the compile goes on.
+// remark FF900 naming the kernel, and a warning (warnUser: never an error
+// unless the user opted in); the compile goes on. At -O0 the kernels are
+// analysed on a copy optimised as -O2 would (analyseCanonicalCopy), so
+// every -O level gets the same recommendation.
 //
 //===----------------------------------------------------------------------===//
 #include "flipflop/Plugin/Plugin.h"
@@ -26,6 +29,10 @@
 #include "flipflop/Target/GPUDatabase.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -41,6 +48,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -204,6 +213,99 @@ RemarkT ffRemark(const char *ID, const DiagnosticLocation &Loc,
   return R;
 }
 
+//===----------------------------------------------------------------------===//
+// Warnings: FlipFlop's own problems (FF900..FF902) said without any -R flag
+//===----------------------------------------------------------------------===//
+
+/// What the compiler's command line says about warnings of clang's
+/// backend-plugin group, where FlipFlop's warnings land
+/// (DiagnosticInfoGeneric with DS_Warning becomes warn_fe_backend_plugin).
+/// A pass plugin cannot ask clang's DiagnosticsEngine, so the command line
+/// of the process is read: the clang driver running cc1 in process, or cc1
+/// itself (Linux: /proc/self/cmdline; elsewhere nothing is known).
+struct WarningFlags {
+  bool AllErrors = false;     ///< -Werror (last of -Werror / -Wno-error).
+  int GroupError = -1;        ///< -Werror=backend-plugin (1), -Wno-error=... (0).
+  bool Silenced = false;      ///< -w, -Wno-everything or -Wno-backend-plugin.
+
+  /// A plain -Werror would turn the warning into an error the user did not
+  /// ask for: FlipFlop then prints it itself, as a warning.
+  bool wouldEscalate() const { return AllErrors && GroupError != 1; }
+};
+
+WarningFlags parseWarningFlags(ArrayRef<const char *> Args) {
+  WarningFlags W;
+  bool NoWarnings = false, GroupOff = false;
+  for (StringRef A : Args) {
+    if (A == "-Werror")
+      W.AllErrors = true;
+    else if (A == "-Wno-error")
+      W.AllErrors = false;
+    else if (A == "-Werror=backend-plugin")
+      W.GroupError = 1, GroupOff = false; // -Werror=X also enables X.
+    else if (A == "-Wno-error=backend-plugin")
+      W.GroupError = 0;
+    else if (A == "-w" || A == "-Wno-everything")
+      NoWarnings = true;
+    else if (A == "-Wno-backend-plugin")
+      GroupOff = true;
+    else if (A == "-Wbackend-plugin")
+      GroupOff = false;
+  }
+  W.Silenced = NoWarnings || GroupOff;
+  return W;
+}
+
+const WarningFlags &processWarningFlags() {
+  static const WarningFlags Flags = [] {
+    BumpPtrAllocator Alloc;
+    StringSaver Saver(Alloc);
+    SmallVector<const char *, 64> Args;
+    if (auto Buf = MemoryBuffer::getFileAsStream("/proc/self/cmdline")) {
+      StringRef Rest = (*Buf)->getBuffer();
+      while (!Rest.empty()) {
+        auto [Arg, Tail] = Rest.split('\0');
+        Args.push_back(Saver.save(Arg).data());
+        Rest = Tail;
+      }
+      // Response files (@file) as the driver reads them; errors ignored.
+      (void)cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Args);
+    }
+    return parseWarningFlags(Args);
+  }();
+  return Flags;
+}
+
+/// Says FlipFlop problem \p ID (FF900..FF902, docs/remarks/) as a compiler
+/// diagnostic, visible without any -R flag:
+///  - warnings=off: nothing (the remark still goes to -R and the YAML);
+///  - warnings=error: an error through clang (the compile fails: opt-in);
+///  - otherwise a warning through clang, in clang's backend-plugin group
+///    (-Wno-backend-plugin silences it, -Werror=backend-plugin makes it an
+///    error) -- except under a plain -Werror, which would fail the build
+///    for a FlipFlop problem: FlipFlop then prints the same line itself on
+///    stderr, still a warning.
+void warnUser(LLVMContext &Ctx, const PluginOptions &O, StringRef ID,
+              const Twine &Text) {
+  if (O.Warnings == WarningMode::Off)
+    return;
+  // "FlipFlop: <problem> [FF901]": the ID names the page in docs/remarks/,
+  // where clang puts a warning's flag.
+  std::string Msg = ("FlipFlop: " + Text + " [" + ID + "]").str();
+  if (O.Warnings == WarningMode::Error) {
+    Ctx.diagnose(DiagnosticInfoGeneric(Msg, DS_Error));
+    return;
+  }
+  const WarningFlags &Flags = processWarningFlags();
+  if (!Flags.wouldEscalate()) {
+    Ctx.diagnose(DiagnosticInfoGeneric(Msg, DS_Warning));
+    return;
+  }
+  if (Flags.Silenced)
+    return;
+  WithColor::warning(errs()) << Msg << " [-Wbackend-plugin]\n";
+}
+
 /// Profiles kept between the optimisation pipeline and the PreCodeGen
 /// callback of the same module (clang), keyed by module identity.
 struct DeferredModule {
@@ -228,7 +330,7 @@ std::string archOf(const Module &M) {
 /// Merges what the emitted PTX (and ptxas, when found) says into the IR
 /// profiles, matched by kernel name. A PTX that does not parse leaves the IR
 /// profiles as they are and says so in their warnings.
-void mergeEmittedPTX(StringRef PTX, const std::string &Arch,
+void mergeEmittedPTX(LLVMContext &Ctx, StringRef PTX, const std::string &Arch,
                      DeferredModule &State) {
   PTXParseOptions PO;
   PO.ArgValues = State.Opts.Facts.ArgValues;
@@ -250,6 +352,11 @@ void mergeEmittedPTX(StringRef PTX, const std::string &Arch,
   AO.Ptxas = State.Opts.Ptxas;
   AO.Arch = Arch;
   State.Facts.Ptxas = applyPtxas(*Parsed, PTX, AO);
+  // ptxas was asked for (on, or a path) and could not be used.
+  if (State.Opts.Ptxas != "off" && !State.Facts.Ptxas.Used)
+    warnUser(Ctx, State.Opts, "FF901",
+             "ptxas not used (" + State.Facts.Ptxas.Problem +
+                 "): registers are estimated");
   // The PTX is kept only for ptxas under register caps (Driver::recommend).
   if (State.Facts.Ptxas.Used)
     State.Facts.PTX = PTX.str();
@@ -297,6 +404,9 @@ void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
                << ore::NV("Kernel", K.DisplayName)
                << "': internal error while modelling; no recommendation";
       });
+      warnUser(M.getContext(), O, "FF900",
+               "could not analyse kernel '" + K.DisplayName +
+                   "': internal error while modelling; no recommendation");
     }
   }
   if (!O.ReportDir.empty())
@@ -328,6 +438,9 @@ static void writeReport(const Module &M, const PluginOptions &O,
                                Path);
   if (E) {
     std::string Why = toString(std::move(E));
+    warnUser(M.getContext(), O, "FF902",
+             "could not write the report of '" + M.getSourceFileName() +
+                 "': " + Why);
     for (const Function &F : M)
       if (isKernel(F) && !F.isDeclaration()) {
         DiagnosticLocation Loc = kernelLocation(F, Sources);
@@ -383,7 +496,13 @@ static void reportKernel(Function &FRef, const DiagnosticLocation &Loc,
                << "FlipFlop option problem (default kept): "
                << ore::NV("Problem", E);
       });
-    auto InternalProblem = [&](const std::string &Why) {
+    // An internal failure is also a warning; an unknown GPU was already
+    // one (FF901, once per module, in the pass).
+    auto InternalProblem = [&](const std::string &Why, bool Warn = true) {
+      if (Warn)
+        warnUser(M.getContext(), O, "FF900",
+                 "could not analyse kernel '" + K.DisplayName + "': " + Why +
+                     "; no recommendation");
       ORE.emit([&] {
         return ffRemark<OptimizationRemarkAnalysis>("FF900", Loc, F)
                << "FlipFlop could not analyse kernel '"
@@ -395,7 +514,7 @@ static void reportKernel(Function &FRef, const DiagnosticLocation &Loc,
       return InternalProblem(K.Internal);
     Expected<GPUSpec> GPU = resolveGPU(O.GPU, archOf(*F));
     if (!GPU)
-      return InternalProblem(toString(GPU.takeError()));
+      return InternalProblem(toString(GPU.takeError()), /*Warn=*/false);
     AnalyzeOptions AO;
     AO.Ptxas = O.Ptxas;
     AO.Arch = archOf(*F);
@@ -671,6 +790,164 @@ static void reportKernel(Function &FRef, const DiagnosticLocation &Loc,
 }
 
 //===----------------------------------------------------------------------===//
+// The canonical copy: what the analysis reads when the module was not
+// optimised (-O0), so that every -O level gets the same recommendation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// True when the module's code was not optimised: clang -O0 marks every
+/// function optnone (and the pass is told the pipeline's level).
+bool hasOptNone(const Module &M) {
+  for (const Function &F : M)
+    if (!F.isDeclaration() && F.hasOptNone())
+      return true;
+  return false;
+}
+
+/// Swallows every diagnostic of the copy's context: the copy's remarks and
+/// warnings (an unroll pragma the copy cannot honour...) are not the user's.
+struct SilentDiagnostics : DiagnosticHandler {
+  bool handleDiagnostics(const DiagnosticInfo &) override { return true; }
+};
+
+/// A target machine for the copy: the module's triple, the kernels' CPU and
+/// features, clang's -O2 code generation level, and CUDA's default FP
+/// contraction (clang compiles CUDA with -ffp-contract=fast).
+Expected<std::unique_ptr<TargetMachine>> copyTargetMachine(const Module &M) {
+  Triple TT(M.getTargetTriple());
+  std::string Err;
+  const Target *T = TargetRegistry::lookupTarget(TT, Err);
+  if (!T)
+    return createStringError(inconvertibleErrorCode(), "no target for '%s': %s",
+                             TT.str().c_str(), Err.c_str());
+  std::string CPU, Features;
+  for (const Function &F : M)
+    if (!F.isDeclaration() && F.hasFnAttribute("target-cpu")) {
+      CPU = F.getFnAttribute("target-cpu").getValueAsString().str();
+      if (F.hasFnAttribute("target-features"))
+        Features = F.getFnAttribute("target-features").getValueAsString().str();
+      if (isKernel(F))
+        break;
+    }
+  TargetOptions Options;
+  Options.AllowFPOpFusion = FPOpFusion::Fast;
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      TT, CPU, Features, Options, std::nullopt, std::nullopt,
+      CodeGenOptLevel::Default));
+  if (!TM)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot create a target machine for '%s'",
+                             TT.str().c_str());
+  return TM;
+}
+
+/// Bitcode of unoptimised NVPTX modules as clang's front end made them,
+/// taken at the start of the -O0 pipeline (before the always-inliner), keyed
+/// by module: the -O2 pipeline run on this gives what clang -O2 gives, where
+/// a copy taken at the end of the -O0 pipeline would be inlined in another
+/// order.
+std::mutex SnapshotMutex;
+std::map<const Module *, SmallString<0>> &snapshots() {
+  static std::map<const Module *, SmallString<0>> S;
+  return S;
+}
+
+/// What the analysis of the canonical copy gives: the kernels' profiles and,
+/// when asked, the copy's PTX (for the PTX facts: registers, MLP, guards).
+struct CanonicalAnalysis {
+  std::vector<KernelProfile> Profiles;
+  std::string PTX;
+};
+
+/// Analyses the kernels of an unoptimised module \p M as clang -O2 would
+/// have compiled them: a copy of \p M in a context of its own (bitcode round
+/// trip: nothing reaches \p M, its context or clang's diagnostics), without
+/// optnone/noinline (clang -O0 puts both on every function), through LLVM's
+/// -O2 pipeline on NVPTX's target machine, so that loops are canonical and
+/// ScalarEvolution finds their trip counts; its PTX from -O2 code
+/// generation when \p WantPTX. \p M and its code generation are untouched.
+Expected<CanonicalAnalysis> analyseCanonicalCopy(const Module &M,
+                                                 const LaunchFacts &Facts,
+                                                 bool WantPTX) {
+  Expected<std::unique_ptr<TargetMachine>> TM = copyTargetMachine(M);
+  if (!TM)
+    return TM.takeError();
+  SmallString<0> Bitcode;
+  {
+    std::lock_guard<std::mutex> Lock(SnapshotMutex);
+    auto It = snapshots().find(&M);
+    if (It != snapshots().end()) {
+      Bitcode = std::move(It->second);
+      snapshots().erase(It);
+    }
+  }
+  if (Bitcode.empty()) {
+    raw_svector_ostream OS(Bitcode);
+    WriteBitcodeToFile(M, OS);
+  }
+  LLVMContext Ctx;
+  Ctx.setDiagnosticHandler(std::make_unique<SilentDiagnostics>());
+  Expected<std::unique_ptr<Module>> Copy = parseBitcodeFile(
+      MemoryBufferRef(StringRef(Bitcode.data(), Bitcode.size()), "flipflop-copy"),
+      Ctx);
+  if (!Copy)
+    return Copy.takeError();
+  Module &C = **Copy;
+  for (Function &F : C)
+    if (F.hasOptNone()) {
+      F.removeFnAttr(Attribute::OptimizeNone);
+      F.removeFnAttr(Attribute::NoInline);
+    }
+  CanonicalAnalysis Out;
+  {
+    // clang's -O2 pipeline options (BackendUtil: unrolling, interleaving
+    // and both vectorizers are on from -O2).
+    PipelineTuningOptions PTO;
+    PTO.LoopUnrolling = true;
+    PTO.LoopInterleaving = true;
+    PTO.LoopVectorization = true;
+    PTO.SLPVectorization = true;
+    PTO.CallGraphProfile = false;
+    LoopAnalysisManager LAM;
+    FunctionAnalysisManager FAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PassBuilder PB(TM->get(), PTO);
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    ModulePassManager MPM =
+        PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2);
+    MPM.run(C, MAM);
+    for (auto &KV : KernelProfileAnalysis(Facts).run(C, MAM))
+      Out.Profiles.push_back(std::move(KV.second));
+  }
+  if (WantPTX) {
+    SmallString<0> PTX;
+    raw_svector_ostream PTXStream(PTX);
+    legacy::PassManager CodeGen;
+    CodeGen.add(createTargetTransformInfoWrapperPass((*TM)->getTargetIRAnalysis()));
+    TargetLibraryInfoImpl TLII(C.getTargetTriple());
+    CodeGen.add(new TargetLibraryInfoWrapperPass(TLII));
+    if ((*TM)->addPassesToEmitFile(CodeGen, PTXStream, nullptr,
+                                   CodeGenFileType::AssemblyFile,
+                                   /*DisableVerify=*/true))
+      return createStringError(inconvertibleErrorCode(),
+                               "the target cannot emit PTX");
+    CodeGen.run(C);
+    Out.PTX = PTX.str().str();
+  }
+  // The copy is destroyed before its context (declared after it).
+  Copy->reset();
+  return Out;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -691,24 +968,81 @@ PreservedAnalyses FlipFlopPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!isNVPTXModule(M))
     return PreservedAnalyses::all();
   PluginOptions O = resolveOptions(M.getSourceFileName());
-  // Option problems are warnings in clang's usual form, visible without any
-  // -R flag (-Wno-backend-plugin silences them); each kernel's FF901 remark
-  // repeats them for the YAML record.
+  // Configuration problems are warnings in clang's usual form, visible
+  // without any -R flag (warnUser); each kernel's FF901 remark repeats them
+  // for the YAML record.
+  LLVMContext &Ctx = M.getContext();
   for (const std::string &E : O.Errors)
-    M.getContext().diagnose(DiagnosticInfoGeneric(
-        Twine("FlipFlop: ") + E + " (default kept)", DS_Warning));
-  std::vector<KernelProfile> List = profileKernels(M, MAM, O);
+    warnUser(Ctx, O, "FF901", E + " (default kept)");
+  if (Expected<GPUSpec> GPU = resolveGPU(O.GPU, archOf(M)); !GPU)
+    warnUser(Ctx, O, "FF901",
+             toString(GPU.takeError()) + "; no recommendation");
   // Launch bounds must be in the IR before the back end runs, so with
   // -flipflop-apply-bounds the recommendation is made from IR facts here.
-  if (Deferred && O.PTXAnalysis && !O.ApplyBounds) {
+  const bool UsePTX = Deferred && O.PTXAnalysis && !O.ApplyBounds;
+  // clang tells the pipeline's level; in opt, optnone functions say it (a
+  // function the user marks optnone at -O2 stays as compiled in clang).
+  if (Unoptimised || (!Deferred && hasOptNone(M))) {
+    LaunchFacts Facts = O.Facts;
+    Facts.CrashTestKernel = ClCrashTest;
+    std::optional<CanonicalAnalysis> CA;
+    std::string Why;
+    CrashRecoveryContext CRC;
+    const bool Ran = CRC.RunSafely([&] {
+      Expected<CanonicalAnalysis> R = analyseCanonicalCopy(M, Facts, UsePTX);
+      if (R)
+        CA = std::move(*R);
+      else
+        Why = toString(R.takeError());
+    });
+    if (!Ran)
+      Why = "internal error";
+    if (Ran && CA) {
+      DeferredModule State{std::move(CA->Profiles), std::move(O), {}};
+      if (UsePTX)
+        mergeEmittedPTX(Ctx, CA->PTX, archOf(M), State);
+      reportModule(M, State.Profiles, State.Opts, State.Facts);
+      return State.Opts.ApplyBounds ? PreservedAnalyses::none()
+                                    : PreservedAnalyses::all();
+    }
+    // The unoptimised IR as it is: loops may be misread; the report says so.
+    warnUser(Ctx, O, "FF900",
+             "the -O2 copy of the unoptimised module could not be built (" +
+                 Why + "): its kernels are analysed as compiled");
+    std::vector<KernelProfile> List = profileKernels(M, MAM, O);
+    for (KernelProfile &K : List)
+      K.Warnings.push_back("analysed unoptimised IR (" + Why +
+                           "): loop trip counts may be guesses");
+    if (UsePTX) {
+      std::lock_guard<std::mutex> Lock(DeferredMutex);
+      deferred()[&M] = DeferredModule{std::move(List), std::move(O), {}};
+      return PreservedAnalyses::all();
+    }
+    reportModule(M, List, O, ModuleFacts());
+    return O.ApplyBounds ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  std::vector<KernelProfile> List = profileKernels(M, MAM, O);
+  if (UsePTX) {
     std::lock_guard<std::mutex> Lock(DeferredMutex);
-    deferred()[&M] = DeferredModule{std::move(List), std::move(O)};
+    deferred()[&M] = DeferredModule{std::move(List), std::move(O), {}};
     return PreservedAnalyses::all();
   }
   reportModule(M, List, O, ModuleFacts());
   // Only metadata and string attributes were added (and, opted in, launch
   // bounds): no analysis is invalidated by them.
   return O.ApplyBounds ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+PreservedAnalyses FlipFlopSnapshotPass::run(Module &M,
+                                            ModuleAnalysisManager &) {
+  if (!isNVPTXModule(M))
+    return PreservedAnalyses::all();
+  SmallString<0> Bitcode;
+  raw_svector_ostream OS(Bitcode);
+  WriteBitcodeToFile(M, OS);
+  std::lock_guard<std::mutex> Lock(SnapshotMutex);
+  snapshots()[&M] = std::move(Bitcode);
+  return PreservedAnalyses::all();
 }
 
 PreservedAnalyses ProfilePrinterPass::run(Module &M,
@@ -755,7 +1089,7 @@ bool preCodeGen(Module &M, TargetMachine &TM, CodeGenFileType CGFT,
   }
   CodeGenPasses.run(M);
   OS << PTX;
-  mergeEmittedPTX(PTX, archOf(M), State);
+  mergeEmittedPTX(M.getContext(), PTX, archOf(M), State);
   reportModule(M, State.Profiles, State.Opts, State.Facts);
   return true;
 }
@@ -780,10 +1114,17 @@ void flipflop::registerFlipFlopCallbacks(PassBuilder &PB) {
         }
         return false;
       });
+  // At -O0, the module as the front end made it, for the canonical copy.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (Level == OptimizationLevel::O0)
+          MPM.addPass(FlipFlopSnapshotPass());
+      });
   // Runs at every -O level, -O0 included (the pass is required).
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
-        MPM.addPass(FlipFlopPass(/*Deferred=*/true));
+      [](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase) {
+        MPM.addPass(FlipFlopPass(/*Deferred=*/true,
+                                 /*Unoptimised=*/Level == OptimizationLevel::O0));
       });
 }
 

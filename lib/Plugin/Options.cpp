@@ -55,6 +55,10 @@ cl::opt<std::string> ClLaunch(
     "flipflop-launch", cl::cat(FlipFlopCat),
     cl::desc("Launches to predict into the report: "
              "[GPU@]BX[,BY[,BZ]]:GX[,GY[,GZ]][;...]"));
+cl::opt<std::string> ClWarnings(
+    "flipflop-warnings", cl::cat(FlipFlopCat),
+    cl::desc("FlipFlop's own problems as clang warnings: on (default), off, "
+             "error (fail the compile)"));
 cl::opt<std::string> ClConfig("flipflop-config", cl::cat(FlipFlopCat),
                               cl::desc("Config file (JSON)"));
 
@@ -228,6 +232,19 @@ std::vector<Setting> settings() {
          return true;
        },
        "a number from 1 to 1e9"},
+      {"warnings", &ClWarnings, "FLIPFLOP_WARNINGS",
+       [](PluginOptions &O, StringRef V) {
+         std::string L = V.trim().lower();
+         bool B;
+         if (L == "error")
+           O.Warnings = WarningMode::Error;
+         else if (parseBool(L, B))
+           O.Warnings = B ? WarningMode::On : WarningMode::Off;
+         else
+           return false;
+         return true;
+       },
+       "on, off or error"},
   };
 }
 

@@ -31,6 +31,16 @@ struct LaunchRequest {
   std::array<unsigned, 3> Grid{1, 1, 1};
 };
 
+/// How FlipFlop's own problems (FF900..FF902: a bad option, an unknown GPU,
+/// an unusable ptxas, an unwritable report directory, an internal failure)
+/// reach the user besides their remarks (docs/remarks/README.md).
+enum class WarningMode {
+  Off,     ///< Remarks only.
+  On,      ///< A clang warning (-Wbackend-plugin), never an error under a
+           ///< plain -Werror.
+  Error,   ///< A clang error: the compile fails (opt-in).
+};
+
 struct PluginOptions {
   std::string GPU;               ///< Name or spec file; empty: from sm_XX.
   Objective Obj = Objective::Energy;
@@ -46,6 +56,7 @@ struct PluginOptions {
   std::string Ptxas = "off";
   bool PTXAnalysis = true;       ///< Analyse the emitted PTX (clang only).
   bool ApplyBounds = false;      ///< Write nvvm.maxntid/minctasm (opt-in).
+  WarningMode Warnings = WarningMode::On; ///< Option "warnings".
   LaunchFacts Facts;
   std::vector<LaunchRequest> Launches; ///< Predicted into the JSON report.
   std::string ConfigFile;        ///< Which config file was read, if any.

@@ -29,14 +29,29 @@ struct ModuleFacts {
 /// The FlipFlop pass: profiles every kernel of an NVPTX module, runs the
 /// model and reports. With \p Deferred (clang's pipeline) and PTX analysis
 /// on, reporting waits for the PTX in the PreCodeGen callback.
+/// With \p Unoptimised (clang's -O0 pipeline), or outside clang (opt) when
+/// the module's functions are optnone, the kernels are analysed on a copy optimised as
+/// -O2 would (and its PTX), so every -O level gets the same recommendation;
+/// the module itself and its code generation are untouched.
 class FlipFlopPass : public llvm::PassInfoMixin<FlipFlopPass> {
 public:
-  explicit FlipFlopPass(bool Deferred) : Deferred(Deferred) {}
+  explicit FlipFlopPass(bool Deferred, bool Unoptimised = false)
+      : Deferred(Deferred), Unoptimised(Unoptimised) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
   static bool isRequired() { return true; }
 
 private:
   bool Deferred;
+  bool Unoptimised;
+};
+
+/// At the start of clang's -O0 pipeline: keeps the bitcode of an NVPTX
+/// module as the front end made it, from which FlipFlopPass builds its -O2
+/// copy (the module is unchanged).
+class FlipFlopSnapshotPass : public llvm::PassInfoMixin<FlipFlopSnapshotPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
 };
 
 /// print<flipflop-profile>: the kernel profiles in a FileCheck-able form.
