@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <tuple>
 
 using namespace flipflop;
 namespace mc = flipflop::modelconst;
@@ -126,6 +128,14 @@ double flipflop::clockUnderPowerLimit(const GPUSpec &GPU, double PowerLimitW,
 
 std::string flipflop::powerLimitNote(const GPUSpec &GPU, const Prediction &P) {
   char Buf[320];
+  if (P.ClockOutOfRange) {
+    std::snprintf(Buf, sizeof(Buf),
+                  "locked clock %.0f MHz is outside the %.0f-%.0f MHz of %s "
+                  "(nvidia-smi -lgc refuses it); modelled at %.0f MHz",
+                  P.Config.LockedClockMHz, GPU.MinClockMHz, GPU.topClockMHz(),
+                  GPU.Name.c_str(), P.LeverValue);
+    return Buf;
+  }
   double Asked = P.Config.PowerLimitW;
   if (P.LimitOutOfRange) {
     std::snprintf(Buf, sizeof(Buf),
@@ -152,6 +162,9 @@ std::string flipflop::powerLimitNote(const GPUSpec &GPU, const Prediction &P) {
 
 namespace {
 
+/// Functional units whose busy cycles the issue soft maximum combines.
+/// ULdSt is the memory pipeline: LSU address lanes, then the L1/shared data
+/// path (128-byte wavefronts of global, local and shared accesses).
 enum Unit : unsigned { UFP32, UFP64, UFP16, UInt, UIMul, USFU, UConv, UShfl,
                        ULdSt, UTensor, NumUnits };
 
@@ -160,7 +173,8 @@ struct BlockWork {
   double UnitCycles[NumUnits] = {}; ///< Per block.
   double SchedCycles = 0;           ///< Warp instructions / schedulers.
   double IssueCycles = 0;           ///< max(UnitCycles, SchedCycles).
-  double SharedCycles = 0;
+  double SharedCycles = 0;          ///< Shared part of the data path.
+  bool SharedLeads = false;         ///< Shared wavefronts bound the issue.
   double L2Bytes = 0, DramBytes = 0, SharedBytes = 0, L1Bytes = 0;
   double ChainCycles = 0;   ///< Per warp, core-clock part of the latency path.
   double ChainDramNs = 0;   ///< Per warp, ns part (DRAM off-chip latency).
@@ -285,11 +299,64 @@ static double dramPJPerByte(const std::string &Type) {
 
 
 /// Global traffic per thread: bytes between L2 and SM, and DRAM bytes.
+/// Sibling loads (same base pointer, stride and count; MemAccess::BaseId)
+/// whose offsets fill the gaps of their lane stride: per access, the share
+/// of its lines that the group does not already bring into L1. A thread
+/// reading a contiguous row of N floats as N loads at lane stride 4N moves
+/// the row once, not N times the stride.
+static std::vector<double> siblingShare(const KernelProfile &K) {
+  std::vector<double> Share(K.Accesses.size(), 1.0);
+  std::map<std::tuple<unsigned, int64_t, double>, std::vector<size_t>> Groups;
+  for (size_t I = 0; I < K.Accesses.size(); ++I) {
+    const MemAccess &A = K.Accesses[I];
+    if (A.BaseId && !A.IsStore && !A.IsAtomic &&
+        A.Pattern == AccessPattern::Strided &&
+        std::llabs(A.StrideBytes) > int64_t(A.Bytes) &&
+        (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic))
+      Groups[{A.BaseId, A.StrideBytes, A.Count}].push_back(I);
+  }
+  for (auto &[Key, Members] : Groups) {
+    // Members sorted by offset, cut into windows of one lane stride: only
+    // offsets inside one window fill each other's gaps.
+    int64_t Stride = std::llabs(std::get<1>(Key));
+    std::sort(Members.begin(), Members.end(), [&](size_t A, size_t B) {
+      return K.Accesses[A].Offset < K.Accesses[B].Offset;
+    });
+    for (size_t Begin = 0; Begin < Members.size();) {
+      size_t End = Begin;
+      int64_t Start = K.Accesses[Members[Begin]].Offset;
+      double Covered = 0, Alone = 0;
+      int64_t Reach = Start;
+      while (End < Members.size() &&
+             K.Accesses[Members[End]].Offset < Start + Stride) {
+        const MemAccess &A = K.Accesses[Members[End]];
+        int64_t B = std::max(A.Offset, Reach);
+        int64_t E = std::min(A.Offset + int64_t(A.Bytes), Start + Stride);
+        if (E > B) {
+          Covered += double(E - B);
+          Reach = E;
+        }
+        // Alone, each access moves its lane's sector(s).
+        Alone += std::ceil(A.Bytes / 32.0) * 32.0;
+        ++End;
+      }
+      // Together, the window's covered bytes once (at least one sector).
+      double F = std::min(1.0, std::max(32.0, Covered) / Alone);
+      for (size_t I = Begin; I < End; ++I)
+        Share[Members[I]] = F;
+      Begin = End;
+    }
+  }
+  return Share;
+}
+
 static void globalTraffic(const KernelProfile &K, const LaunchConfig &C,
                           double &L2B, double &DramB) {
   L2B = DramB = 0;
   bool Any = false;
-  for (const MemAccess &A : K.Accesses) {
+  std::vector<double> Sibling = siblingShare(K);
+  for (size_t AI = 0; AI < K.Accesses.size(); ++AI) {
+    const MemAccess &A = K.Accesses[AI];
     if (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic)
       continue;
     Any = true;
@@ -323,7 +390,7 @@ static void globalTraffic(const KernelProfile &K, const LaunchConfig &C,
           InBlock *= Ext / InWarp;
       }
     }
-    double PerLane = Sectors * 32.0 / 32.0; // Bytes moved per lane.
+    double PerLane = Sectors * 32.0 / 32.0 * Sibling[AI]; // Bytes per lane.
     double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
     L2B += PerLane * Count / InBlock;
     if (A.Pattern != AccessPattern::Uniform && !A.IsAtomic)
@@ -333,6 +400,54 @@ static void globalTraffic(const KernelProfile &K, const LaunchConfig &C,
   if (!Any) {
     L2B = DramB = K.GlobalSectorBytes;
   }
+}
+
+/// L1 data-path wavefronts per warp (loop weighted) of the global and
+/// generic accesses, hits included. The L1 serves a warp request in passes
+/// of 128 bytes of lane data (32 lanes of 4 bytes, 16 of 8, 8 of 16: the
+/// CUDA guide's rule for 64- and 128-bit accesses), and each pass costs one
+/// wavefront per 128-byte line its lanes touch. Lanes that share an address
+/// (it does not depend on their threadIdx dimension) share a line within a
+/// pass, not across passes.
+static double globalWavefronts(const KernelProfile &K, const LaunchConfig &C) {
+  double Waves = 0;
+  for (const MemAccess &A : K.Accesses) {
+    if (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic)
+      continue;
+    double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
+    double Bytes = std::clamp(double(A.Bytes), 1.0, 16.0);
+    double PassLanes = std::min(32.0, 128.0 / std::max(4.0, Bytes));
+    double Passes = 32.0 / PassLanes;
+    if (A.Pattern == AccessPattern::Uniform) {
+      Waves += Count * Passes;
+      continue;
+    }
+    // Distinct addresses among one pass's lanes (x first).
+    double Distinct = PassLanes, Span = PassLanes;
+    for (unsigned D = 0; D < 3; ++D) {
+      double Ext = std::max(1u, C.Block[D]);
+      double InPass = std::min(Ext, std::max(1.0, Span));
+      Span /= Ext;
+      if (A.ThreadDimsKnown && !(A.BlockDims & AddrDependsOnData) &&
+          !(A.ThreadDims & (1u << D)))
+        Distinct /= InPass;
+    }
+    Distinct = std::max(1.0, Distinct);
+    double Lines;
+    if (A.Pattern == AccessPattern::Coalesced ||
+        A.Pattern == AccessPattern::Strided) {
+      double Step = std::max(Bytes, double(std::llabs(A.StrideBytes)));
+      Lines = Distinct * std::min(Step, 128.0) / 128.0;
+    } else {
+      double Sectors = A.SectorsPerRequest > 0
+                           ? A.SectorsPerRequest
+                           : sectorsPerRequest(A.Bytes, A.StrideBytes,
+                                               A.Pattern);
+      Lines = Sectors / Passes * Distinct / PassLanes * 32.0 / 128.0;
+    }
+    Waves += Count * Passes * std::max(1.0, Lines);
+  }
+  return Waves;
 }
 
 /// Everything of predict() that does not depend on the power limit. Returns
@@ -454,14 +569,26 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
   X.Curve = powerCurve(G);
   BlockWork &W = X.W;
   const double S = WorkScale * Useful; // Per-thread multiplier.
-  const double Div = 1 + std::clamp(K.DivergentWorkFraction, 0.0, 1.0);
+  // Divergent branches: both sides of a branch are already counted at full
+  // weight per thread (no branch probabilities), which is what a divergent
+  // warp issues; no further factor (DivergentWorkFraction is explanation).
   const UnitThroughput &U = G.Throughput;
   const double Sched = std::max(1u, G.SchedulersPerSM);
 
   // Spills: ptxas-reported, or estimated from the registers cut by the cap.
+  // ptxas reports static spill bytes; the allocator spills where pressure
+  // peaks, the innermost loop of the deepest nest, so each static spill
+  // access runs once per iteration of that nest (K.Loops is in preorder).
   double MaxTrip = 1;
-  for (const LoopRecord &L : K.Loops)
-    MaxTrip = std::max(MaxTrip, L.Trip);
+  {
+    std::vector<double> Nest;
+    for (const LoopRecord &L : K.Loops) {
+      Nest.resize(std::max(1u, L.Depth));
+      double Outer = L.Depth > 1 ? Nest[L.Depth - 2] : 1;
+      Nest[L.Depth - 1] = Outer * std::max(1.0, L.Trip);
+      MaxTrip = std::max(MaxTrip, Nest[L.Depth - 1]);
+    }
+  }
   double TotalOps = 0;
   for (double O : K.Ops)
     TotalOps += O;
@@ -507,13 +634,13 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
   double WarpInstr = OtherInstr;
   double ChainMin = OtherInstr;
   for (unsigned I = 0; I < UTensor; ++I) {
-    double WI = Instr[I] * S * Div; // Warp instructions per warp.
+    double WI = Instr[I] * S; // Warp instructions per warp.
     W.UnitCycles[I] = WarpsPerBlock * WI * G.WarpSize / UnitLanes[I];
     WarpInstr += WI;
     ChainMin += WI * std::max(1.0, G.WarpSize * Sched / UnitLanes[I]);
   }
-  WarpInstr = (WarpInstr - OtherInstr) + OtherInstr * S * Div;
-  ChainMin = (ChainMin - OtherInstr) + OtherInstr * S * Div;
+  WarpInstr = (WarpInstr - OtherInstr) + OtherInstr * S;
+  ChainMin = (ChainMin - OtherInstr) + OtherInstr * S;
   // Tensor cores: FLOPs per block over the dense rate of the type.
   double TensorRate = 0;
   const std::string &TT = K.TensorType;
@@ -529,15 +656,32 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
     TensorRate = 2 * lanes(U.FP32); // Emulated on the FP32 pipes.
   W.UnitCycles[UTensor] = K.TensorFlops * S * Lanes / TensorRate;
   W.SchedCycles = WarpsPerBlock * WarpInstr / Sched;
-  W.IssueCycles = softMax(W.UnitCycles, W.SchedCycles, unitOverlapNorm());
-
   // Shared memory: wavefronts (bank conflicts included) at 1 per clock.
   double Waves = std::max(K.SharedWavefronts, K.SharedBytes * 32.0 / 128.0);
   if (Waves == 0)
     Waves = K.op(OpClass::LoadShared) + K.op(OpClass::StoreShared) +
             K.op(OpClass::AtomicShared);
-  W.SharedCycles =
-      WarpsPerBlock * Waves * S / mc::SharedWavefrontsPerClk;
+  // The L1/shared data path: global and local wavefronts (one per 128-byte
+  // line a pass touches; a local access of 4 bytes per lane is one line) and
+  // shared wavefronts share it, at L1BytesPerClkPerSM.
+  double L1B = G.L1BytesPerClkPerSM > 0 ? G.L1BytesPerClkPerSM : 128.0;
+  W.SharedCycles = WarpsPerBlock * Waves * S / mc::SharedWavefrontsPerClk *
+                   128.0 / L1B;
+  // Address issue (LSU lanes) and data wavefronts are stages of one
+  // pipeline: the slower one sets its throughput.
+  double DataCycles =
+      WarpsPerBlock * S * (globalWavefronts(K, Cfg) + LocalOps) * 128.0 / L1B +
+      W.SharedCycles;
+  W.UnitCycles[ULdSt] = std::max(W.UnitCycles[ULdSt], DataCycles);
+  W.IssueCycles = softMax(W.UnitCycles, W.SchedCycles, unitOverlapNorm());
+  // Shared memory leads when the memory pipeline is the busiest unit and
+  // shared wavefronts are most of its work (the bottleneck's name).
+  double OtherMax = W.SchedCycles;
+  for (unsigned I = 0; I < NumUnits; ++I)
+    if (I != ULdSt)
+      OtherMax = std::max(OtherMax, W.UnitCycles[I]);
+  W.SharedLeads = W.UnitCycles[ULdSt] >= OtherMax &&
+                  W.SharedCycles >= 0.5 * W.UnitCycles[ULdSt];
   W.SharedBytes = K.SharedBytes * S * Lanes;
 
   // Global traffic.
@@ -568,7 +712,7 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
                 K.op(OpClass::FP64) * mc::LatFP64 + K.op(OpClass::SFU) * mc::LatSFU +
                 K.op(OpClass::Conv) * mc::LatConv +
                 K.op(OpClass::Shuffle) * mc::LatShuffle +
-                K.op(OpClass::LoadShared) * mc::LatShared) * S * Div / ILP;
+                K.op(OpClass::LoadShared) * mc::LatShared) * S / ILP;
   double SpillLoads = SpillAccesses * 0.5 * S;
   double LocalLat = (SpillLoads + K.op(OpClass::LoadLocal) * S) *
                     (LocalHit * mc::LatL1 + (1 - LocalHit) * mc::LatL2Cycles) / ILP;
@@ -587,7 +731,7 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
        K.op(OpClass::Conv) * mc::WConv + K.op(OpClass::Shuffle) * mc::WShuffle +
        K.op(OpClass::Branch) * mc::WBranch + K.op(OpClass::Barrier) * mc::WBarrier +
        (K.op(OpClass::Other) + K.op(OpClass::LoadConst)) * mc::WOther +
-       Instr[ULdSt] * mc::WLdSt) * S * Div +
+       Instr[ULdSt] * mc::WLdSt) * S +
       K.TensorFlops * S * mc::WTensorFlop;
   W.EnergyUnits = PerThreadUnits * Lanes + W.L2Bytes * mc::WL2Byte +
                   W.SharedBytes * mc::WSharedByte + W.L1Bytes * mc::WL1Byte;
@@ -627,8 +771,10 @@ static bool prepare(const KernelProfile &K, const GPUSpec &G,
 
 /// DVFS and the figures at the resulting clock. \p FloorMHz: a clock known
 /// to fit the limit (from a lower limit), to narrow the search.
+static void setLever(const GPUSpec &G, double TopMHz, Prediction &P);
+
 static void finish(const Context &X, double LimitW, double FloorMHz,
-                   Prediction &P) {
+                   Prediction &P, double LockMHz = 0) {
   const GPUSpec &G = X.G;
   const BlockWork &W = X.W;
   // --- DVFS: the highest clock whose average board power fits the limit.
@@ -649,11 +795,16 @@ static void finish(const Context &X, double LimitW, double FloorMHz,
             E.EDram) /
            (E.T + TLaunch);
   };
-  double F = X.Curve.FMaxMHz;
+  // A locked clock is the highest the board may run; the limit may still
+  // hold it lower (docs/MODEL.md "Levers").
+  double Top = X.Curve.FMaxMHz;
+  if (LockMHz > 0)
+    Top = std::min(std::max(LockMHz, X.Curve.FMinMHz), X.Curve.FMaxMHz);
+  double F = Top;
   Eval E = evaluate(X, F);
   if (AvgPower(E, F) > Limit) {
     P.PowerCapped = true;
-    double Lo = std::max(X.Curve.FMinMHz, FloorMHz), Hi = X.Curve.FMaxMHz;
+    double Lo = std::min(std::max(X.Curve.FMinMHz, FloorMHz), Top), Hi = Top;
     Eval ELo = evaluate(X, Lo);
     if (Lo > X.Curve.FMinMHz && AvgPower(ELo, Lo) > Limit) {
       Lo = X.Curve.FMinMHz;
@@ -706,11 +857,14 @@ static void finish(const Context &X, double LimitW, double FloorMHz,
       Best = Pt.T;
       P.Bound = Pt.B;
     }
+  if (P.Bound == Bottleneck::Issue && X.W.SharedLeads)
+    P.Bound = Bottleneck::SharedMemory;
   P.BoundShare = E.T > 0 ? std::min(1.0, Best / E.T) : 0;
   if (TLaunch > E.T)
     P.Bound = Bottleneck::Launch;
   else if (P.TailFactor >= 1.33)
     P.Bound = Bottleneck::Tail;
+  setLever(G, Top, P);
 }
 
 Prediction flipflop::predict(const KernelProfile &K, const GPUSpec &G,
@@ -718,7 +872,7 @@ Prediction flipflop::predict(const KernelProfile &K, const GPUSpec &G,
   Prediction P;
   Context X(G);
   if (prepare(K, G, Cfg, Opts, P, X))
-    finish(X, Cfg.PowerLimitW, 0, P);
+    finish(X, Cfg.PowerLimitW, 0, P, Cfg.LockedClockMHz);
   return P;
 }
 
@@ -750,11 +904,62 @@ void flipflop::predictLimits(const KernelProfile &K, const GPUSpec &G,
         Q.PowerLimitW = std::max(Q.PowerLimitW, PS.MinLimitW);
       Q.LimitOutOfRange = L > 0 && ((PS.MinLimitW > 0 && L < PS.MinLimitW) ||
                                     (PS.MaxLimitW > 0 && L > PS.MaxLimitW));
+      setLever(G, 0, Q);
       PrevLimit = L;
       continue;
     }
     finish(X, L, L >= PrevLimit ? Floor : 0, Q);
     Floor = Q.LimitUnreachable ? 0 : Q.ClockMHz;
     PrevLimit = L;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Levers (docs/MODEL.md "Levers, bands and ties").
+//===----------------------------------------------------------------------===//
+
+const char *flipflop::leverName(Lever L) {
+  switch (L) {
+  case Lever::None: return "none";
+  case Lever::PowerLimit: return "power_limit";
+  case Lever::LockedClock: return "locked_clock";
+  }
+  return "none";
+}
+
+/// The lever of \p P: a locked clock (at \p TopMHz, the lock within the
+/// clock range), a power limit other than the default, or none.
+static void setLever(const GPUSpec &G, double TopMHz, Prediction &P) {
+  P.PowerLever = Lever::None;
+  P.LeverValue = 0;
+  P.ClockOutOfRange = false;
+  if (P.Config.LockedClockMHz > 0) {
+    P.PowerLever = Lever::LockedClock;
+    P.LeverValue = TopMHz > 0 ? TopMHz : P.Config.LockedClockMHz;
+    P.ClockOutOfRange = std::fabs(P.LeverValue - P.Config.LockedClockMHz) > 0.5;
+    return;
+  }
+  double Def = G.Power.DefaultLimitW;
+  if (P.Config.PowerLimitW > 0 && P.PowerLimitW > 0 &&
+      !(Def > 0 && std::fabs(P.PowerLimitW - Def) < 0.5)) {
+    P.PowerLever = Lever::PowerLimit;
+    P.LeverValue = P.PowerLimitW;
+  }
+}
+
+void flipflop::predictLockedClocks(const KernelProfile &K, const GPUSpec &G,
+                                   const LaunchConfig &Cfg,
+                                   const std::vector<double> &ClocksMHz,
+                                   const ModelOptions &Opts,
+                                   std::vector<Prediction> &Out) {
+  Prediction P;
+  Context X(G);
+  bool Ok = prepare(K, G, Cfg, Opts, P, X);
+  for (double F : ClocksMHz) {
+    Out.push_back(P);
+    Prediction &Q = Out.back();
+    Q.Config.LockedClockMHz = F;
+    if (Ok)
+      finish(X, Cfg.PowerLimitW, 0, Q, F);
   }
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "flipflop/Model/Recommender.h"
+#include "flipflop/Model/ModelConstants.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <cstdlib>
 
 using namespace flipflop;
+namespace mc = flipflop::modelconst;
 
 const char *flipflop::objectiveName(Objective O) {
   switch (O) {
@@ -61,13 +63,145 @@ bool flipflop::parseObjective(const std::string &S, Objective &O,
 }
 
 size_t SweepResult::pick(Objective O) const {
+  const Picks &P = HasAdvice ? Advice : Pick;
   switch (O) {
-  case Objective::Energy: return Pick.LeastEnergy;
-  case Objective::Time: return Pick.Fastest;
-  case Objective::EDP: return Pick.BestEDP;
-  case Objective::EnergyWithinBudget: return Pick.EnergyWithinBudget;
+  case Objective::Energy: return P.LeastEnergy;
+  case Objective::Time: return P.Fastest;
+  case Objective::EDP: return P.BestEDP;
+  case Objective::EnergyWithinBudget: return P.EnergyWithinBudget;
   }
-  return Pick.EnergyWithinBudget;
+  return P.EnergyWithinBudget;
+}
+
+const PickTie &SweepResult::tie(Objective O) const {
+  switch (O) {
+  case Objective::Energy: return TieLeastEnergy;
+  case Objective::Time: return TieFastest;
+  case Objective::EDP: return TieEDP;
+  case Objective::EnergyWithinBudget: return TieBudget;
+  }
+  return TieBudget;
+}
+
+//===----------------------------------------------------------------------===//
+// Levers, bands, intrusiveness.
+//===----------------------------------------------------------------------===//
+
+unsigned flipflop::intrusiveness(const Prediction &P,
+                                 const std::array<unsigned, 3> &DefaultBlock) {
+  return unsigned(P.PowerLever != Lever::None) +
+         unsigned(P.Config.Block != DefaultBlock) +
+         unsigned(P.Config.MinBlocksPerSM != 0);
+}
+
+Bands flipflop::absoluteBands() {
+  Bands B;
+  B.Time = mc::TimeBandRel;
+  B.Power = mc::PowerBandRel;
+  B.Energy = std::sqrt(B.Time * B.Time + B.Power * B.Power);
+  return B;
+}
+
+Bands flipflop::comparisonBands() {
+  Bands B;
+  B.Time = mc::CompareTimeBandRel;
+  B.Power = mc::ComparePowerBandRel;
+  B.Energy = std::sqrt(B.Time * B.Time + B.Power * B.Power);
+  return B;
+}
+
+Bands flipflop::leverComparisonBands() {
+  Bands B;
+  B.Time = mc::CompareLeverTimeBandRel;
+  B.Power = mc::ComparePowerBandRel;
+  B.Energy = std::sqrt(B.Time * B.Time + B.Power * B.Power);
+  return B;
+}
+
+std::array<double, 2> flipflop::band(double V, double Rel) {
+  return {V * (1 - Rel), V * (1 + Rel)};
+}
+
+static std::string fmt0(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.0f", V);
+  return Buf;
+}
+
+LeverCommand flipflop::leverCommand(const std::string &Lever, double Value,
+                                    double DefaultLimitW) {
+  LeverCommand C;
+  C.Lever = Lever;
+  C.Value = Value;
+  if (Lever == "power_limit") {
+    C.Unit = "W";
+    C.Command = "nvidia-smi -pl " + fmt0(Value);
+    C.NVML = "nvmlDeviceSetPowerManagementLimit(device, " +
+             fmt0(std::round(Value) * 1000) + ") /* mW */";
+    C.Reset = DefaultLimitW > 0 ? "nvidia-smi -pl " + fmt0(DefaultLimitW)
+                                : "nvidia-smi -pl <default limit>";
+    C.NeedsRoot = true;
+  } else if (Lever == "locked_clock") {
+    C.Unit = "MHz";
+    C.Command = "nvidia-smi -lgc " + fmt0(Value) + "," + fmt0(Value);
+    C.NVML = "nvmlDeviceSetGpuLockedClocks(device, " + fmt0(Value) + ", " +
+             fmt0(Value) + ")";
+    C.Reset = "nvidia-smi -rgc (nvmlDeviceResetGpuLockedClocks)";
+    C.NeedsRoot = true;
+  } else {
+    C.Lever = "none";
+    C.Value = 0;
+  }
+  return C;
+}
+
+LeverCommand flipflop::leverCommand(const Prediction &P, const GPUSpec &G) {
+  return leverCommand(leverName(P.PowerLever), P.LeverValue,
+                      G.Power.DefaultLimitW);
+}
+
+std::string flipflop::leverTooShortNote(const std::string &Lever,
+                                        double TimeS) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  if (Lever == "power_limit" && TimeS < mc::PowerLimitWindowS)
+    OS << "too short for a power limit of its own: "
+       << llvm::format("%.3g", TimeS * 1e3)
+       << " ms per launch, while the limit is enforced on power averaged "
+          "over ~"
+       << llvm::format("%.0f", mc::PowerLimitWindowS * 1e3)
+       << " ms; set it for the whole application instead";
+  else if (Lever == "locked_clock" &&
+           TimeS < mc::ClockLockMinSwitches * mc::ClockSwitchS)
+    OS << "too short to lock the clock around it: "
+       << llvm::format("%.3g", TimeS * 1e3)
+       << " ms per launch, while setting and resetting the clock costs ~"
+       << llvm::format("%.0f", mc::ClockSwitchS * 1e3)
+       << " ms each; set it for the whole application instead";
+  return Out;
+}
+
+std::vector<double> flipflop::lockableClocks(const GPUSpec &G,
+                                             double StepMHz) {
+  std::vector<double> Out;
+  double Top = G.topClockMHz();
+  double Lo = G.MinClockMHz > 0 ? std::min(G.MinClockMHz, Top) : 0;
+  if (Top <= 0 || Lo <= 0)
+    return Out;
+  Out.push_back(std::round(Lo));
+  if (!(StepMHz > 0))
+    StepMHz = 100;
+  for (double F = std::ceil(Lo / StepMHz) * StepMHz; F < Top; F += StepMHz)
+    if (F - Out.back() >= StepMHz / 2)
+      Out.push_back(F);
+  if (std::round(Top) - Out.back() >= 1) {
+    // The top clock replaces a grid point closer than half a step.
+    if (Out.size() > 1 && std::round(Top) - Out.back() < StepMHz / 2)
+      Out.back() = std::round(Top);
+    else
+      Out.push_back(std::round(Top));
+  }
+  return Out;
 }
 
 double SweepResult::energySavingPct(size_t I) const {
@@ -158,7 +292,8 @@ static long findNeighbour(const SweepResult &R, const Prediction &P,
     const Prediction &Q = R.Configs[I];
     if (!Q.Valid || Q.Config.blockThreads() != Threads ||
         Q.Config.MinBlocksPerSM != MinBlocks ||
-        std::fabs(Q.Config.PowerLimitW - Limit) > 1e-6)
+        std::fabs(Q.Config.PowerLimitW - Limit) > 1e-6 ||
+        Q.Config.LockedClockMHz != P.Config.LockedClockMHz)
       continue;
     if (Best < 0 || Q.Config.Block[1] == P.Config.Block[1])
       Best = long(I);
@@ -191,11 +326,31 @@ std::string flipflop::explainConfig(const SweepResult &R, size_t I,
        << P.RegisterCap << " registers)";
   else
     OS << "no register cap";
+  // The lever, its value and how to set it (no ':' before the limit: the
+  // remark tests read "<limit> W limit:").
+  LeverCommand LC = leverCommand(P, G);
+  switch (P.PowerLever) {
+  case Lever::None:
+    OS << ", no lever (default power limit, clocks not locked)";
+    break;
+  case Lever::PowerLimit:
+    OS << ", lever power limit " << llvm::format("%.0f", P.LeverValue)
+       << " W (" << LC.Command << ", " << LC.NVML << "; needs root)";
+    break;
+  case Lever::LockedClock:
+    OS << ", lever SM clock locked at " << llvm::format("%.0f", P.LeverValue)
+       << " MHz under the default power limit (" << LC.Command << ", "
+       << LC.NVML << "; needs root)";
+    break;
+  }
   OS << ", " << llvm::format("%.0f", P.PowerLimitW) << " W limit: ";
+  Bands AB = absoluteBands();
   printTime(OS, P.TimeS);
-  OS << ", ";
+  OS << llvm::format(" (+/-%.0f%%)", AB.Time * 100) << ", ";
   printEnergy(OS, P.EnergyJ);
-  OS << llvm::format(" (%.0f W at %.0f MHz)", P.AvgPowerW, P.ClockMHz);
+  OS << llvm::format(" (+/-%.0f%%)", AB.Energy * 100);
+  OS << llvm::format(" (%.0f W +/-%.0f%% at %.0f MHz)", P.AvgPowerW,
+                     AB.Power * 100, P.ClockMHz);
   if (I != R.Pick.OccupancyHeuristic)
     OS << llvm::format("; %.1f%% less energy and %.2fx the speed of the "
                        "occupancy heuristic",
@@ -206,7 +361,10 @@ std::string flipflop::explainConfig(const SweepResult &R, size_t I,
                        (P.TailFactor - 1) * 100);
   else if (P.Bound != Bottleneck::Launch)
     OS << llvm::format(" (%.0f%% of the time)", P.BoundShare * 100);
-  if (P.PowerCapped)
+  if (P.PowerCapped && P.PowerLever == Lever::LockedClock)
+    OS << "; the default power limit holds the clock below the lock, at "
+       << llvm::format("%.0f MHz", P.ClockMHz);
+  else if (P.PowerCapped)
     OS << "; the power limit lowers the clock to "
        << llvm::format("%.0f MHz", P.ClockMHz);
   double ES = P.PStaticW, EC = P.PComputeW, ED = P.PMemoryW,
@@ -246,15 +404,17 @@ std::string flipflop::explainConfig(const SweepResult &R, size_t I,
   }
   // The next lower power limit.
   double Lower = -1;
-  for (double L : R.PowerLimits)
-    if (L < C.PowerLimitW - 1e-6 && L > Lower)
-      Lower = L;
+  if (C.LockedClockMHz == 0)
+    for (double L : R.PowerLimits)
+      if (L < C.PowerLimitW - 1e-6 && L > Lower)
+        Lower = L;
   if (Lower > 0) {
     long Q = -1;
     for (size_t J = 0; J < R.Configs.size(); ++J) {
       const Prediction &X = R.Configs[J];
       if (X.Valid && X.Config.Block == C.Block &&
           X.Config.MinBlocksPerSM == C.MinBlocksPerSM &&
+          X.Config.LockedClockMHz == 0 &&
           std::fabs(X.Config.PowerLimitW - Lower) < 1e-6) {
         Q = long(J);
         break;
@@ -273,6 +433,78 @@ std::string flipflop::explainConfig(const SweepResult &R, size_t I,
       OS << (J ? "; " : "") << K.Guesses[J];
     OS << ".";
   }
+  return Out;
+}
+
+/// The least intrusive valid configuration whose disadvantage against the
+/// optimum \p Opt in \p Metric lies inside \p BandRel (and that meets
+/// \p Allowed); \p Opt itself when none is less intrusive.
+template <typename MetricFn, typename AllowFn>
+static size_t resolveTie(const SweepResult &R, size_t Opt, MetricFn Metric,
+                         double CodeBand, double LeverBand, AllowFn Allowed,
+                         PickTie &Tie) {
+  Tie = PickTie();
+  Tie.Optimum = Opt;
+  const Prediction &O = R.Configs[Opt];
+  const double MO = Metric(O);
+  const unsigned OptIn = intrusiveness(O, R.DefaultBlock);
+  size_t Chosen = Opt;
+  unsigned ChosenIn = OptIn;
+  double ChosenM = MO;
+  if (!(MO > 0))
+    return Opt;
+  for (size_t I = 0; I < R.Configs.size(); ++I) {
+    const Prediction &P = R.Configs[I];
+    if (!P.Valid || !Allowed(P))
+      continue;
+    unsigned In = intrusiveness(P, R.DefaultBlock);
+    double M = Metric(P);
+    // Same code (block and cap), another lever: only the clock scaling and
+    // the power curve differ between the two; else the time model's
+    // configuration-to-configuration scatter counts too.
+    bool SameCode = P.Config.Block == O.Config.Block &&
+                    P.Config.MinBlocksPerSM == O.Config.MinBlocksPerSM;
+    double BandRel = SameCode ? LeverBand : CodeBand;
+    if (In >= OptIn || M / MO - 1 > BandRel)
+      continue;
+    // Least intrusive first, then the better figure (then the index).
+    if (In < ChosenIn || (In == ChosenIn && M < ChosenM)) {
+      Chosen = I;
+      ChosenIn = In;
+      ChosenM = M;
+      Tie.BandPct = BandRel * 100;
+    }
+  }
+  if (Chosen != Opt) {
+    Tie.Tied = true;
+    Tie.AdvantagePct = (ChosenM / MO - 1) * 100;
+  } else {
+    Tie.BandPct = 0;
+  }
+  return Chosen;
+}
+
+/// The explanation of the recommended configuration for \p Obj, with the
+/// tie that chose it.
+static std::string explainPick(const SweepResult &R, Objective Obj,
+                               const KernelProfile &K, const GPUSpec &G) {
+  std::string Out = explainConfig(R, R.pick(Obj), K, G);
+  const PickTie &T = R.tie(Obj);
+  if (!T.Tied)
+    return Out;
+  const Prediction &O = R.Configs[T.Optimum];
+  llvm::raw_string_ostream OS(Out);
+  OS << " Tie: the model's optimum (";
+  printShape(OS, O.Config);
+  OS << " threads, min-blocks " << O.Config.MinBlocksPerSM << ", "
+     << leverName(O.PowerLever);
+  if (O.PowerLever != Lever::None)
+    OS << " " << llvm::format("%.0f", O.LeverValue)
+       << (O.PowerLever == Lever::PowerLimit ? " W" : " MHz");
+  OS << ") is better by "
+     << llvm::format("%.1f%%, inside the +/-%.0f%%", T.AdvantagePct, T.BandPct)
+     << " band of a comparison, so the less intrusive configuration is "
+        "recommended.";
   return Out;
 }
 
@@ -355,10 +587,13 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
   // power limits. A validated spec file stays below it (docs/SECURITY.md);
   // a GPUSpec built otherwise might not.
   const double MaxSweepConfigs = 4e6;
+  if (Opts.SweepClocks)
+    R.LockedClocks = lockableClocks(G, Opts.ClockStepMHz);
   double Bound = std::max(616.0, double(G.MaxThreadsPerBlock) /
                                      std::max(1u, G.WarpSize)) *
                  (1.0 + G.MaxBlocksPerSM) *
-                 (Opts.SweepPower ? 1.0 + Opts.PowerSteps : 1.0);
+                 ((Opts.SweepPower ? 1.0 + Opts.PowerSteps : 1.0) +
+                  double(R.LockedClocks.size()));
   if (Bound > MaxSweepConfigs) {
     llvm::raw_string_ostream(R.Implausible)
         << "the GPU's limits allow up to " << llvm::format("%.3g", Bound)
@@ -428,6 +663,11 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
       C.Block = S;
       C.MinBlocksPerSM = M;
       predictLimits(K, G, C, R.PowerLimits, Opts.Model, R.Configs);
+      // The second lever: the SM clock locked, under the default limit.
+      if (!R.LockedClocks.empty()) {
+        C.PowerLimitW = Def;
+        predictLockedClocks(K, G, C, R.LockedClocks, Opts.Model, R.Configs);
+      }
     }
   }
 
@@ -446,7 +686,7 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
   for (size_t I = 0; I < R.Configs.size(); ++I) {
     const LaunchConfig &C = R.Configs[I].Config;
     if (C.Block == HShape && C.MinBlocksPerSM == 0 &&
-        std::fabs(C.PowerLimitW - Def) < 0.5) {
+        C.LockedClockMHz == 0 && std::fabs(C.PowerLimitW - Def) < 0.5) {
       HIdx = long(I);
       break;
     }
@@ -459,6 +699,7 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
     HIdx = long(R.Configs.size() - 1);
   }
   R.Pick.OccupancyHeuristic = size_t(HIdx);
+  R.DefaultBlock = HShape;
 
   // Plausibility: a non-finite prediction, or one longer than MaxTimeS, is
   // not a figure; it is never picked.
@@ -537,18 +778,43 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
   R.SearchSpaceReduction =
       NValid ? 1 - double(R.Pareto.size()) / double(NValid) : 0;
 
-  R.ExplainFastest = explainConfig(R, R.Pick.Fastest, K, G);
-  R.ExplainLeastEnergy = explainConfig(R, R.Pick.LeastEnergy, K, G);
-  R.ExplainBudget = explainConfig(R, R.Pick.EnergyWithinBudget, K, G);
-  R.ExplainEDP = explainConfig(R, R.Pick.BestEDP, K, G);
+  // Ties: each pick against the less intrusive configurations.
+  R.Advice = R.Pick;
+  R.HasAdvice = Opts.ResolveTies;
+  if (Opts.ResolveTies) {
+    Bands CB = comparisonBands(), LB = leverComparisonBands();
+    auto T = [](const Prediction &P) { return P.TimeS; };
+    auto E = [](const Prediction &P) { return P.EnergyJ; };
+    auto ED = [](const Prediction &P) { return P.EnergyJ * P.TimeS; };
+    auto Any = [](const Prediction &) { return true; };
+    auto InBudget = [&](const Prediction &P) { return P.TimeS <= Budget; };
+    // EDP = P x T^2: its relative error is about 2 dT + dP.
+    auto EDPBand = [](const Bands &B) {
+      return std::sqrt(4 * B.Time * B.Time + B.Power * B.Power);
+    };
+    R.Advice.Fastest = resolveTie(R, R.Pick.Fastest, T, CB.Time, LB.Time, Any,
+                                  R.TieFastest);
+    R.Advice.LeastEnergy = resolveTie(R, R.Pick.LeastEnergy, E, CB.Energy,
+                                      LB.Energy, Any, R.TieLeastEnergy);
+    R.Advice.EnergyWithinBudget =
+        resolveTie(R, R.Pick.EnergyWithinBudget, E, CB.Energy, LB.Energy,
+                   InBudget, R.TieBudget);
+    R.Advice.BestEDP = resolveTie(R, R.Pick.BestEDP, ED, EDPBand(CB),
+                                  EDPBand(LB), Any, R.TieEDP);
+  }
+
+  R.ExplainFastest = explainPick(R, Objective::Time, K, G);
+  R.ExplainLeastEnergy = explainPick(R, Objective::Energy, K, G);
+  R.ExplainBudget = explainPick(R, Objective::EnergyWithinBudget, K, G);
+  R.ExplainEDP = explainPick(R, Objective::EDP, K, G);
   R.ExplainHeuristic = explainConfig(R, R.Pick.OccupancyHeuristic, K, G);
   // A pick longer than WarnTimeS stands, with a warning.
   const std::pair<const char *, size_t> Named[] = {
-      {"fastest", R.Pick.Fastest},
-      {"least-energy", R.Pick.LeastEnergy},
-      {"energy-within-budget", R.Pick.EnergyWithinBudget},
-      {"best-EDP", R.Pick.BestEDP}};
-  size_t Slowest = R.Pick.Fastest;
+      {"fastest", R.pick(Objective::Time)},
+      {"least-energy", R.pick(Objective::Energy)},
+      {"energy-within-budget", R.pick(Objective::EnergyWithinBudget)},
+      {"best-EDP", R.pick(Objective::EDP)}};
+  size_t Slowest = R.pick(Objective::Time);
   const char *SlowestName = "fastest";
   for (const auto &[Name, I] : Named)
     if (R.Configs[I].TimeS > R.Configs[Slowest].TimeS) {
@@ -568,8 +834,9 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
   }
   llvm::raw_string_ostream OS(R.Explanation);
   OS << NValid << " launchable configurations (" << R.NumShapes
-     << " block shapes x register caps x " << R.PowerLimits.size()
-     << " power limits); " << R.Pareto.size() << " are Pareto-optimal ("
+     << " block shapes x register caps x (" << R.PowerLimits.size()
+     << " power limits + " << R.LockedClocks.size()
+     << " locked clocks)); " << R.Pareto.size() << " are Pareto-optimal ("
      << llvm::format("%.1f%%", R.SearchSpaceReduction * 100)
      << " of the space ruled out)";
   if (R.ShapeHeld)

@@ -2589,6 +2589,8 @@ void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
         A.ThreadDims = ((T & (TTidX | TLane)) ? 1u : 0u) |
                        ((T & TTidY) ? 2u : 0u) | ((T & TTidZ) ? 4u : 0u);
         A.ThreadDimsKnown = true;
+        A.BaseId = unsigned(R) + 1;
+        A.Offset = AddrOp->Value;
         const AbsVal &V = Vals[R];
         if (V.known()) {
           if (V.Coef == 0) {
@@ -3050,6 +3052,7 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
     Into.TensorByType[T] += V * W;
   for (MemAccess A : From.Accesses) {
     A.Count *= W;
+    A.BaseId = 0; // Registers of another function: no siblings here.
     Into.Accesses.push_back(A);
   }
   for (const LoopRecord &L : From.Loops)

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "flipflop/Report/HTMLReport.h"
+#include "flipflop/Model/Recommender.h"
+#include "flipflop/Report/AppAdvice.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -536,6 +538,51 @@ void kernelSection(const json::Object &K, size_t Index, raw_ostream &OS) {
      << (K.getArray("pareto") ? K.getArray("pareto")->size() : 0)
      << " on the Pareto front (search space reduced by "
      << format("%.1f", 100 * num(&K, "search_space_reduction")) << "%).</p>\n";
+  // Each pick's lever, how to set it, its bands, and a tie.
+  OS << "<ul class=\"levers\">\n";
+  const json::Object *Recs = K.getObject("recommendations");
+  const json::Object *Ties = K.getObject("ties");
+  for (size_t I = 0; I < NumPicks; ++I) {
+    const json::Object *C =
+        Cfg(PicksObj->getInteger(Picks[I].Key).value_or(-1));
+    if (!C)
+      continue;
+    const json::Object *Rec = Recs ? Recs->getObject(Picks[I].Key) : nullptr;
+    std::string Lever = C->getString("lever").value_or("none").str();
+    OS << "<li data-pick=\"" << Picks[I].Key << "\">" << Picks[I].Label
+       << ": ";
+    if (Lever == "power_limit")
+      OS << "power limit " << format("%.0f", num(C, "lever_value")) << " W";
+    else if (Lever == "locked_clock")
+      OS << "SM clock locked at " << format("%.0f", num(C, "lever_value"))
+         << " MHz";
+    else
+      OS << "no lever (default power limit, clocks not locked)";
+    if (Rec && Rec->getString("command"))
+      OS << " &middot; <code>" << esc(*Rec->getString("command"))
+         << "</code> (<code>" << esc(Rec->getString("nvml").value_or(""))
+         << "</code>), needs root/admin";
+    auto Band = [&](StringRef F, double Scale, Unit (*U)(double)) {
+      const json::Array *B = C->getArray(F);
+      if (!B || B->size() != 2)
+        return std::string("?");
+      return quantity((*B)[0].getAsNumber().value_or(0) * Scale, U) + " to " +
+             quantity((*B)[1].getAsNumber().value_or(0) * Scale, U);
+    };
+    OS << " &middot; time " << Band("time_band_s", 1e6, timeUnit)
+       << ", energy " << Band("energy_band_j", 1e3, energyUnit);
+    if (Rec && Rec->getString("note"))
+      OS << " &middot; " << esc(*Rec->getString("note"));
+    if (const json::Object *T = Ties ? Ties->getObject(Picks[I].Key) : nullptr)
+      OS << formatv(" &middot; <span class=\"tie\">tie: the model's optimum "
+                    "is better by {0}%, inside the &plusmn;{1}% band of a "
+                    "comparison; the less intrusive configuration is "
+                    "shown</span>",
+                    format("%.1f", num(T, "advantage_pct")),
+                    format("%.0f", num(T, "band_pct")));
+    OS << "</li>\n";
+  }
+  OS << "</ul>\n";
   if (K.getBoolean("shape_held").value_or(false))
     OS << "<p class=\"held\">Block shape held: "
        << esc(K.getString("shape_reason").value_or("")) << "</p>\n";
@@ -551,9 +598,80 @@ void kernelSection(const json::Object &K, size_t Index, raw_ostream &OS) {
   OS << "</div></div>\n</section>\n";
 }
 
+/// The application-level advice (one setting for the whole program).
+void adviceSection(const json::Value &Report, const AppAdviceOptions &AO,
+                   raw_ostream &OS) {
+  std::vector<AppAdvice> Advice = computeAppAdvice(Report, AO);
+  if (Advice.empty())
+    return;
+  Bands AB = absoluteBands();
+  OS << "<section class=\"advice\">\n<h2>Application-level advice</h2>\n";
+  for (const AppAdvice &A : Advice) {
+    double T0 = A.Default.TimeS * 1e6, E0 = A.Default.EnergyJ * 1e3;
+    OS << "<p class=\"app\">" << esc(A.GPU) << ": one setting for the whole "
+       << "program, from " << A.Kernels.size()
+       << " kernel(s) weighted by their share of its GPU time (each at its "
+       << esc(A.At) << " configuration; " << A.NumSettings
+       << " settings). Default (no lever): "
+       << quantity(T0, timeUnit) << " &plusmn;"
+       << format("%.0f", AB.Time * 100) << "%, "
+       << quantity(E0, energyUnit) << " &plusmn;"
+       << format("%.0f", AB.Energy * 100) << "%.</p>\n<p class=\"app\">";
+    if (A.Best.Lever == "none") {
+      OS << "<b>Keep the default</b>: no power limit or locked clock saves "
+            "energy within the slowdown budget.";
+    } else {
+      std::string What =
+          A.Best.Lever == "power_limit"
+              ? formatv("power limit {0} W", format("%.0f", A.Best.Value)).str()
+              : formatv("SM clock locked at {0} MHz",
+                        format("%.0f", A.Best.Value))
+                    .str();
+      if (A.Tie) {
+        OS << "<b>Tie: keep the default</b> (no lever). The best setting, "
+           << What << ", saves " << format("%.1f", A.SavingPct)
+           << "% energy, inside the &plusmn;" << format("%.0f", A.BandPct)
+           << "% band of a comparison.";
+      } else {
+        LeverCommand LC =
+            leverCommand(A.Best.Lever, A.Best.Value, A.DefaultLimitW);
+        OS << "<b>" << What << "</b> for the whole application: "
+           << quantity(A.Best.TimeS * 1e6, timeUnit) << " ("
+           << format("%+.1f", A.SlowdownPct) << "% time), "
+           << quantity(A.Best.EnergyJ * 1e3, energyUnit) << " ("
+           << format("%+.1f", -A.SavingPct)
+           << "% energy; comparison band &plusmn;"
+           << format("%.0f", A.BandPct) << "%). Apply with <code>"
+           << esc(LC.Command) << "</code> (NVML <code>" << esc(LC.NVML)
+           << "</code>); needs root/admin; undo with <code>" << esc(LC.Reset)
+           << "</code>.";
+      }
+    }
+    OS << "</p>\n<table class=\"app\"><tr><th>kernel</th><th>launches</th>"
+          "<th>time/launch</th><th>share of GPU time</th></tr>\n";
+    for (const AppKernel &K : A.Kernels)
+      OS << "<tr><td>" << esc(K.DisplayName) << "</td><td>"
+         << format("%.0f", K.Launches) << (K.LaunchesGiven ? "" : "*")
+         << "</td><td>" << quantity(K.TimeS * 1e6, timeUnit) << "</td><td>"
+         << format("%.1f", K.Share * 100) << "%</td></tr>\n";
+    OS << "</table>\n<ul class=\"app\">\n";
+    for (const AppKernel &K : A.Kernels)
+      OS << "<li>" << esc(K.DisplayName) << ": " << esc(K.Advice) << "</li>\n";
+    for (const std::string &N : A.Notes)
+      OS << "<li class=\"note\">* " << esc(N) << "</li>\n";
+    OS << "</ul>\n";
+  }
+  OS << "</section>\n";
+}
+
 } // namespace
 
 void writeHTMLReport(const json::Value &Report, raw_ostream &OS) {
+  writeHTMLReport(Report, OS, AppAdviceOptions());
+}
+
+void writeHTMLReport(const json::Value &Report, raw_ostream &OS,
+                     const AppAdviceOptions &AO) {
   const json::Object *Top = Report.getAsObject();
   std::string GPU = "?";
   if (Top)
@@ -581,6 +699,9 @@ void writeHTMLReport(const json::Value &Report, raw_ostream &OS) {
 
         ".why{background:#f3f6fb;padding:8px;border-left:3px solid #1f77b4}\n"
         ".held{color:#8a5a00}.guesses{color:#8a5a00;font-size:.9em}\n"
+        ".levers{font-size:.85em;padding-left:18px}.tie{color:#8a5a00}\n"
+        "section.advice{background:#f6f9f2;padding:8px 12px;"
+        "border:1px solid #cdb}\n"
         "section.kernel{border-top:1px solid #ccc;padding-top:8px;margin-top:16px}\n"
         "</style>\n</head>\n<body>\n<h1>FlipFlop report &middot; "
      << esc(GPU) << "</h1>\n";
@@ -602,6 +723,7 @@ void writeHTMLReport(const json::Value &Report, raw_ostream &OS) {
                   K->getString("name").value_or("?")))
            << "</a></li>\n";
     OS << "</ul>\n";
+    adviceSection(Report, AO, OS);
     for (size_t I = 0; I < Kernels->size(); ++I)
       if (const json::Object *K = (*Kernels)[I].getAsObject())
         kernelSection(*K, I, OS);

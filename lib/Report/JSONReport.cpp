@@ -7,8 +7,10 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace llvm;
 
@@ -51,7 +53,26 @@ json::Value predictionToJSON(const Prediction &P) {
       {"limiter", occLimiterName(P.Occ.Limiter)},
       {"power_capped", P.PowerCapped},
       {"valid", P.Valid},
+      {"lever", leverName(P.PowerLever)},
   };
+  if (P.PowerLever != Lever::None)
+    O["lever_value"] = round10(P.LeverValue);
+  if (P.Config.LockedClockMHz > 0)
+    O["locked_clock_mhz"] = round10(P.LeverValue);
+  if (P.ClockOutOfRange) {
+    O["clock_out_of_range"] = true;
+    O["requested_locked_clock_mhz"] = round10(P.Config.LockedClockMHz);
+  }
+  // Bands (docs/MODEL.md "Levers, bands and ties"): [low, high].
+  if (P.Valid && P.TimeS > 0) {
+    Bands B = absoluteBands();
+    auto Arr = [](std::array<double, 2> A) {
+      return json::Array{round10(A[0]), round10(A[1])};
+    };
+    O["time_band_s"] = Arr(band(P.TimeS, B.Time));
+    O["power_band_w"] = Arr(band(P.AvgPowerW, B.Power));
+    O["energy_band_j"] = Arr(band(P.EnergyJ, B.Energy));
+  }
   if (P.LimitUnreachable)
     O["limit_unreachable"] = true;
   if (P.LimitOutOfRange) {
@@ -61,6 +82,29 @@ json::Value predictionToJSON(const Prediction &P) {
   if (!P.Valid)
     O["invalid"] = P.Invalid;
   return json::Value(std::move(O));
+}
+
+/// How to apply the lever of \p P, and whether it can act on a launch this
+/// short (docs/REPORT-SCHEMA.md "recommendations").
+static json::Object recommendationJSON(const Prediction &P, size_t Index,
+                                       double DefaultLimitW) {
+  LeverCommand C = leverCommand(leverName(P.PowerLever), P.LeverValue,
+                                DefaultLimitW);
+  json::Object O{{"config", static_cast<int64_t>(Index)},
+                 {"lever", C.Lever},
+                 {"needs_root", C.NeedsRoot}};
+  if (C.Lever != "none") {
+    O["value"] = round10(C.Value);
+    O["unit"] = C.Unit;
+    O["command"] = C.Command;
+    O["nvml"] = C.NVML;
+    O["reset"] = C.Reset;
+    std::string Note = leverTooShortNote(C.Lever, P.TimeS);
+    O["acts_per_kernel"] = Note.empty();
+    if (!Note.empty())
+      O["note"] = Note;
+  }
+  return O;
 }
 
 json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
@@ -107,18 +151,41 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
     Configs.push_back(predictionToJSON(P));
   for (size_t I : R.Pareto)
     Pareto.push_back(static_cast<int64_t>(I));
-  const size_t PickIdx[5] = {R.Pick.Fastest, R.Pick.LeastEnergy,
-                             R.Pick.EnergyWithinBudget, R.Pick.BestEDP,
+  // The recommended configurations (after ties); "model_picks" keeps the
+  // model's strict optima.
+  const size_t PickIdx[5] = {R.pick(Objective::Time),
+                             R.pick(Objective::Energy),
+                             R.pick(Objective::EnergyWithinBudget),
+                             R.pick(Objective::EDP),
                              R.Pick.OccupancyHeuristic};
+  const size_t OptIdx[5] = {R.Pick.Fastest, R.Pick.LeastEnergy,
+                            R.Pick.EnergyWithinBudget, R.Pick.BestEDP,
+                            R.Pick.OccupancyHeuristic};
+  const PickTie *Ties[4] = {&R.TieFastest, &R.TieLeastEnergy, &R.TieBudget,
+                            &R.TieEDP};
   const std::string *Explain[5] = {&R.ExplainFastest, &R.ExplainLeastEnergy,
                                    &R.ExplainBudget, &R.ExplainEDP,
                                    &R.ExplainHeuristic};
-  json::Object Picks, Explanations;
+  json::Object Picks, Explanations, ModelPicks, TieObj, Recs;
+  // The default limit the configurations resolved (for the reset command).
+  double DefW = 0;
+  if (!R.Configs.empty() &&
+      R.Pick.OccupancyHeuristic < R.Configs.size())
+    DefW = R.Configs[R.Pick.OccupancyHeuristic].PowerLimitW;
   if (!R.Configs.empty())
     for (unsigned I = 0; I < 5; ++I) {
       Picks[ReportPickNames[I]] = static_cast<int64_t>(PickIdx[I]);
+      ModelPicks[ReportPickNames[I]] = static_cast<int64_t>(OptIdx[I]);
       if (!Explain[I]->empty())
         Explanations[ReportPickNames[I]] = *Explain[I];
+      if (PickIdx[I] < R.Configs.size())
+        Recs[ReportPickNames[I]] =
+            recommendationJSON(R.Configs[PickIdx[I]], PickIdx[I], DefW);
+      if (I < 4 && Ties[I]->Tied)
+        TieObj[ReportPickNames[I]] = json::Object{
+            {"model_optimum", static_cast<int64_t>(Ties[I]->Optimum)},
+            {"advantage_pct", round10(Ties[I]->AdvantagePct)},
+            {"band_pct", round10(Ties[I]->BandPct)}};
     }
   json::Object O{
       {"name", K.Name},
@@ -130,6 +197,9 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
       {"configs", std::move(Configs)},
       {"pareto", std::move(Pareto)},
       {"picks", std::move(Picks)},
+      {"model_picks", std::move(ModelPicks)},
+      {"ties", std::move(TieObj)},
+      {"recommendations", std::move(Recs)},
       {"pick_explanations", std::move(Explanations)},
       {"search_space_reduction", round10(R.SearchSpaceReduction)},
       {"shape_held", R.ShapeHeld},
@@ -154,11 +224,25 @@ json::Value reportToJSON(const GPUSpec &GPU, std::vector<json::Value> Kernels,
       {"power_default_w", round10(GPU.Power.DefaultLimitW)},
       {"power_min_w", round10(GPU.Power.MinLimitW)},
       {"power_max_w", round10(GPU.Power.MaxLimitW)},
+      {"min_clock_mhz", round10(GPU.MinClockMHz)},
+      {"max_clock_mhz", round10(GPU.topClockMHz())},
       {"from_file", GPU.FromFile},
   };
+  Bands A = absoluteBands(), C = comparisonBands();
+  json::Object BandsObj{
+      {"time_rel", round10(A.Time)},
+      {"power_rel", round10(A.Power)},
+      {"energy_rel", round10(A.Energy)},
+      {"compare_time_rel", round10(C.Time)},
+      {"compare_power_rel", round10(C.Power)},
+      {"compare_energy_rel", round10(C.Energy)},
+      {"compare_lever_time_rel", round10(leverComparisonBands().Time)},
+      {"compare_lever_energy_rel", round10(leverComparisonBands().Energy)},
+      {"source", "docs/MODEL.md, Levers, bands and ties"}};
   return json::Value(json::Object{{"schema_version", ReportSchemaVersion},
                                   {"tool", Tool},
                                   {"gpu", std::move(G)},
+                                  {"bands", std::move(BandsObj)},
                                   {"kernels", std::move(KA)}});
 }
 
@@ -332,6 +416,8 @@ bool readKernel(const json::Value &V, ReportKernel &K, json::Path P) {
     if (!readDims(*Block, Pick.Block, CP.field("block")))
       return false;
     Pick.PowerLimitW = CObj->getNumber("power_limit_w").value_or(0);
+    Pick.Lever = CObj->getString("lever").value_or("none").str();
+    Pick.LeverValue = CObj->getNumber("lever_value").value_or(0);
     Pick.TimeS = CObj->getNumber("time_s").value_or(0);
     Pick.EnergyJ = CObj->getNumber("energy_j").value_or(0);
     K.Picks[Name] = Pick;

@@ -46,6 +46,7 @@ void setArch(GPUSpec &G, unsigned Major, unsigned Minor) {
   G.WarpSize = 32;
   G.WarpAllocGranularity = 4;
   G.SchedulersPerSM = 4;
+  G.L1BytesPerClkPerSM = 128;
 
   const std::vector<unsigned> Volta = {0, 8, 16, 32, 64, 96};
   const std::vector<unsigned> Turing = {32, 64};
@@ -66,6 +67,7 @@ void setArch(GPUSpec &G, unsigned Major, unsigned Minor) {
     G.MaxThreadsPerSM = 1024;
     G.MaxBlocksPerSM = 16;
     T = {64, 2, 128, 64, 64, 16, 16, 16, 1024, 0, 2048, 0};
+    G.L1BytesPerClkPerSM = 64;
     break;
   case 80: // Ampere GA100.
     G.SharedCarveoutsKB = GA100;
@@ -438,6 +440,7 @@ void printGPUDetails(const GPUSpec &G, raw_ostream &OS) {
                G.MemoryBandwidthGBs);
   OS << format("  L2:                 %.0f KB, %.1f B/clk/SM\n", G.L2SizeKB,
                G.L2BandwidthBytesPerClkPerSM);
+  OS << format("  L1/shared path:     %.0f B/clk/SM\n", G.L1BytesPerClkPerSM);
   OS << format("  registers:          %u/SM, %u/block, %u/thread max, "
                "alloc unit %u\n",
                G.RegistersPerSM, G.RegistersPerBlock, G.MaxRegistersPerThread,

@@ -78,6 +78,7 @@ template <typename T, typename Fn> void forEachField(T &G, Fn F, GPUSpec *) {
   F("DramEfficiency", G.DramEfficiency);
   F("L2SizeKB", G.L2SizeKB);
   F("L2BandwidthBytesPerClkPerSM", G.L2BandwidthBytesPerClkPerSM);
+  F("L1BytesPerClkPerSM", G.L1BytesPerClkPerSM);
   F("RegistersPerSM", G.RegistersPerSM);
   F("RegistersPerBlock", G.RegistersPerBlock);
   F("MaxRegistersPerThread", G.MaxRegistersPerThread);
@@ -175,6 +176,16 @@ bool read(const json::Value &V, UnitThroughput &Out, json::Path P,
           bool Partial);
 bool read(const json::Value &V, PowerSpec &Out, json::Path P, bool Partial);
 
+/// Fields added after spec files were first written: absent in a full spec,
+/// they take the value of the spec's compute capability (defaultsByArch).
+bool isOptionalField(StringRef Key) { return Key == "L1BytesPerClkPerSM"; }
+
+/// Values of optional fields a full spec file left out.
+void defaultsByArch(const json::Object &O, GPUSpec &G) {
+  if (!O.get("L1BytesPerClkPerSM"))
+    G.L1BytesPerClkPerSM = G.CCMajor == 7 && G.CCMinor == 5 ? 64 : 128;
+}
+
 /// Reads an object of fields. In \p Partial mode (a spec with a base) absent
 /// fields keep their current value.
 template <typename T>
@@ -195,7 +206,7 @@ bool readObject(const json::Value &V, T &Out, json::Path P, bool Partial,
       return;
     const json::Value *FV = O->get(Key);
     if (!FV) {
-      if (!Partial) {
+      if (!Partial && !isOptionalField(Key)) {
         P.field(Key).report("missing value");
         Ok = false;
       }
@@ -386,6 +397,8 @@ std::optional<SpecProblem> validate(const GPUSpec &G) {
   V.range({"L2SizeKB"}, G.L2SizeKB, 0, true, 1 << 20, "KB");
   V.range({"L2BandwidthBytesPerClkPerSM"}, G.L2BandwidthBytesPerClkPerSM, 0,
           false, 1e5, "bytes per clock");
+  V.range({"L1BytesPerClkPerSM"}, G.L1BytesPerClkPerSM, 0, true, 1e5,
+          "bytes per clock");
   // Registers and shared memory.
   V.count({"RegistersPerSM"}, G.RegistersPerSM, 1, 1u << 20);
   V.count({"RegistersPerBlock"}, G.RegistersPerBlock, 1, G.RegistersPerSM);
@@ -492,8 +505,10 @@ json::Value toJSON(const GPUSpec &G) { return writeObject(G); }
 
 bool fromJSON(const json::Value &V, GPUSpec &G, json::Path P) {
   GPUSpec Result;
-  if (!readObject(V, Result, P, /*Partial=*/false) ||
-      !reportProblem(validate(Result), P))
+  if (!readObject(V, Result, P, /*Partial=*/false))
+    return false;
+  defaultsByArch(*V.getAsObject(), Result);
+  if (!reportProblem(validate(Result), P))
     return false;
   Result.FromFile = G.FromFile;
   G = std::move(Result);
@@ -571,6 +586,8 @@ Expected<GPUSpec> loadGPUSpecFile(StringRef Path) {
   }
   if (!readObject(*V, G, P, Partial, ExtraKeys))
     return pathError(Path, Root);
+  if (!Partial)
+    defaultsByArch(*O, G);
   if (std::optional<SpecProblem> Problem = validate(G))
     return problemError(Path, *Problem);
   G.FromFile = true;

@@ -20,6 +20,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
@@ -58,6 +59,11 @@ cl::opt<unsigned> MinBlocks("min-blocks",
 cl::opt<double> PowerLimit("power-limit",
                            cl::desc("GPU power limit in watts (0: default)"),
                            cl::init(0), cl::cat(Cat));
+cl::opt<double> LockedClock(
+    "locked-clock",
+    cl::desc("With --block: the SM clock locked at this many MHz "
+             "(nvidia-smi -lgc F,F) under the power limit (0: not locked)"),
+    cl::init(0), cl::cat(Cat));
 cl::list<std::string>
     ArgOpt("arg",
            cl::desc("Kernel parameter values for trip counts and bounds: "
@@ -132,10 +138,44 @@ double limitOf(const Prediction &P) {
   return P.PowerLimitW > 0 ? P.PowerLimitW : P.Config.PowerLimitW;
 }
 
+/// "lever none", "lever power limit 200 W", "lever locked clock 1200 MHz".
+std::string leverText(const Prediction &P) {
+  switch (P.PowerLever) {
+  case Lever::None: return "lever none";
+  case Lever::PowerLimit:
+    return formatv("lever power limit {0} W", format("%.0f", P.LeverValue));
+  case Lever::LockedClock:
+    return formatv("lever locked clock {0} MHz", format("%.0f", P.LeverValue));
+  }
+  return "lever none";
+}
+/// How to set the lever of \p P (and that it needs root), or nothing.
+void printLeverCommand(const Prediction &P, const GPUSpec &G, StringRef Indent,
+                       raw_ostream &OS) {
+  LeverCommand C = leverCommand(P, G);
+  if (C.Lever == "none")
+    return;
+  OS << Indent << "set with: " << C.Command << "  (NVML: " << C.NVML
+     << "); needs root/admin; undo: " << C.Reset << "\n";
+  if (std::string Note = leverTooShortNote(C.Lever, P.TimeS); !Note.empty())
+    OS << Indent << "note: " << Note << "\n";
+}
+/// "time 61.1-113 us, power 233-267 W, energy 14.5-27.3 mJ".
+void printBands(const Prediction &P, StringRef Indent, raw_ostream &OS) {
+  Bands B = absoluteBands();
+  auto T = band(P.TimeS, B.Time), W = band(P.AvgPowerW, B.Power),
+       E = band(P.EnergyJ, B.Energy);
+  OS << Indent
+     << format("band: time %.4g-%.4g s (+/-%.0f%%), power %.4g-%.4g W "
+               "(+/-%.0f%%), energy %.4g-%.4g J (+/-%.0f%%)\n",
+               T[0], T[1], B.Time * 100, W[0], W[1], B.Power * 100, E[0], E[1],
+               B.Energy * 100);
+}
 void printPrediction(const Prediction &P, const GPUSpec &G, raw_ostream &OS) {
-  OS << format("  block %-10s grid %-14s min-blocks %-2u power-limit %5.0f W\n",
+  OS << format("  block %-10s grid %-14s min-blocks %-2u power-limit %5.0f W",
                dimsStr(P.Config.Block).c_str(), dimsStr(P.Config.Grid).c_str(),
-               P.Config.MinBlocksPerSM, limitOf(P));
+               P.Config.MinBlocksPerSM, limitOf(P))
+     << "  " << leverText(P) << "\n";
   if (!P.Valid) {
     OS << "  cannot launch: " << P.Invalid << "\n";
     return;
@@ -147,17 +187,24 @@ void printPrediction(const Prediction &P, const GPUSpec &G, raw_ostream &OS) {
                "MHz, bound by %s\n",
                P.TimeS, P.AvgPowerW, P.EnergyJ, P.ClockMHz,
                bottleneckName(P.Bound));
+  printBands(P, "  ", OS);
+  printLeverCommand(P, G, "  ", OS);
   if (std::string Note = powerLimitNote(G, P); !Note.empty())
     OS << "  note: " << Note << "\n";
 }
 
 void printRow(size_t I, const Prediction &P, raw_ostream &OS) {
+  std::string Lever = P.PowerLever == Lever::PowerLimit
+                          ? formatv("limit {0} W", format("%.0f", P.LeverValue)).str()
+                      : P.PowerLever == Lever::LockedClock
+                          ? formatv("lock {0} MHz", format("%.0f", P.LeverValue)).str()
+                          : std::string("-");
   OS << format("  %5zu  %-10s %4u  %6.0f  %5.3f  %12.6g  %8.1f  %12.6g  %6.0f  "
-               "%-9s %s\n",
+               "%-9s %-10s %s\n",
                I, dimsStr(P.Config.Block).c_str(), P.Config.MinBlocksPerSM,
                limitOf(P), P.Occ.Occupancy, P.TimeS, P.AvgPowerW, P.EnergyJ,
                P.ClockMHz, bottleneckName(P.Bound),
-               occLimiterName(P.Occ.Limiter));
+               occLimiterName(P.Occ.Limiter), Lever.c_str());
 }
 
 void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
@@ -178,12 +225,15 @@ void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
     OS << "  block shape held: " << R.ShapeReason << "\n";
   OS << "  Pareto front:\n";
   OS << "      #  block      minB   power    occ      time(s)  power(W)"
-        "     energy(J)   clock  bound     limiter\n";
+        "     energy(J)   clock  bound     limiter    lever\n";
   for (size_t I : R.Pareto)
     printRow(I, R.Configs[I], OS);
-  const size_t Idx[5] = {R.Pick.Fastest, R.Pick.LeastEnergy,
-                         R.Pick.EnergyWithinBudget, R.Pick.BestEDP,
-                         R.Pick.OccupancyHeuristic};
+  // The recommended configurations (ties resolved).
+  const size_t Idx[5] = {R.pick(Objective::Time), R.pick(Objective::Energy),
+                         R.pick(Objective::EnergyWithinBudget),
+                         R.pick(Objective::EDP), R.Pick.OccupancyHeuristic};
+  const PickTie *Ties[5] = {&R.TieFastest, &R.TieLeastEnergy, &R.TieBudget,
+                            &R.TieEDP, nullptr};
   const char *Labels[5] = {"fastest", "least energy", "energy within budget",
                            "best EDP", "occupancy heuristic"};
   const std::string *Why[5] = {&R.ExplainFastest, &R.ExplainLeastEnergy,
@@ -198,6 +248,14 @@ void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
                  "time %.6g s  energy %.6g J\n",
                  Labels[I], Idx[I], dimsStr(P.Config.Block).c_str(),
                  P.Config.MinBlocksPerSM, limitOf(P), P.TimeS, P.EnergyJ);
+    OS << "      " << leverText(P) << "\n";
+    printLeverCommand(P, G, "      ", OS);
+    printBands(P, "      ", OS);
+    if (Ties[I] && Ties[I]->Tied)
+      OS << format("      tie: the model's optimum #%zu is better by %.1f%%, "
+                   "inside the +/-%.0f%% comparison band; the less intrusive "
+                   "configuration is recommended\n",
+                   Ties[I]->Optimum, Ties[I]->AdvantagePct, Ties[I]->BandPct);
     if (!Why[I]->empty())
       OS << "      " << *Why[I] << "\n";
   }
@@ -209,16 +267,16 @@ void printCSVHeader(raw_ostream &OS) {
   OS << "kernel,index,block_x,block_y,block_z,grid_x,grid_y,grid_z,"
         "min_blocks_per_sm,power_limit_w,occupancy,blocks_per_sm,registers,"
         "time_s,avg_power_w,energy_j,clock_mhz,bottleneck,limiter,valid,"
-        "pareto,picks\n";
+        "pareto,picks,lever,lever_value\n";
 }
 
 void printCSV(const KernelProfile &K, const SweepResult &R, raw_ostream &OS) {
   std::vector<bool> InPareto(R.Configs.size(), false);
   for (size_t I : R.Pareto)
     InPareto[I] = true;
-  const size_t Idx[5] = {R.Pick.Fastest, R.Pick.LeastEnergy,
-                         R.Pick.EnergyWithinBudget, R.Pick.BestEDP,
-                         R.Pick.OccupancyHeuristic};
+  const size_t Idx[5] = {R.pick(Objective::Time), R.pick(Objective::Energy),
+                         R.pick(Objective::EnergyWithinBudget),
+                         R.pick(Objective::EDP), R.Pick.OccupancyHeuristic};
   for (size_t I = 0; I < R.Configs.size(); ++I) {
     const Prediction &P = R.Configs[I];
     std::string Picks;
@@ -236,7 +294,8 @@ void printCSV(const KernelProfile &K, const SweepResult &R, raw_ostream &OS) {
                  P.AvgPowerW, P.EnergyJ, P.ClockMHz)
        << ',' << bottleneckName(P.Bound) << ',' << occLimiterName(P.Occ.Limiter)
        << ',' << (P.Valid ? 1 : 0) << ',' << (InPareto[I] ? 1 : 0) << ','
-       << Picks << "\n";
+       << Picks << ',' << leverName(P.PowerLever) << ','
+       << format("%g", P.LeverValue) << "\n";
   }
 }
 } // namespace
@@ -279,6 +338,11 @@ int main(int argc, char **argv) {
     fail("--ptxas and --no-ptxas are mutually exclusive");
   if (MinBlocks && BlockOpt.empty())
     fail("--min-blocks needs --block");
+  if (LockedClock != 0 && BlockOpt.empty())
+    fail("--locked-clock needs --block (the sweep already tries locked "
+         "clocks)");
+  if (!(LockedClock >= 0))
+    fail("--locked-clock expects a clock in MHz");
 
   auto Buf = MemoryBuffer::getFileOrSTDIN(Input, /*IsText=*/true);
   if (!Buf)
@@ -326,6 +390,16 @@ int main(int argc, char **argv) {
                   "nearest settable limit\n",
                   double(PowerLimit), GPU->Power.MinLimitW,
                   GPU->Power.MaxLimitW, GPU->Name.c_str());
+  // So is a locked clock outside the GPU's clock range.
+  if (LockedClock > 0 &&
+      ((GPU->MinClockMHz > 0 && LockedClock < GPU->MinClockMHz) ||
+       LockedClock > GPU->topClockMHz()))
+    WithColor::warning(errs(), Tool)
+        << format("--locked-clock %.0f MHz is outside the %.0f-%.0f MHz of "
+                  "%s (nvidia-smi -lgc refuses it); predictions use the "
+                  "nearest clock\n",
+                  double(LockedClock), GPU->MinClockMHz, GPU->topClockMHz(),
+                  GPU->Name.c_str());
   AnalyzeOptions AO;
   AO.Ptxas = NoPtxas ? std::string("off") : PtxasPath.getValue();
   AO.Arch = ptxasArch(*GPU, M->Target);
@@ -351,6 +425,7 @@ int main(int argc, char **argv) {
   Base.TotalThreads = Threads;
   Base.PowerLimitW = PowerLimit;
   Base.MinBlocksPerSM = MinBlocks;
+  Base.LockedClockMHz = LockedClock;
 
   std::vector<json::Value> JSONKernels;
   if (CSV)
@@ -370,7 +445,9 @@ int main(int argc, char **argv) {
       KO.Sweep.Grid = Base.Grid;
       KO.Sweep.TotalThreads = Threads;
       if (PowerLimit > 0) {
+        // The user fixed the power setting: neither lever is swept.
         KO.Sweep.SweepPower = false;
+        KO.Sweep.SweepClocks = false;
         KO.Sweep.PowerMinW = KO.Sweep.PowerMaxW = PowerLimit;
       }
       // recommend() adds ptxas facts for the register caps it tries.

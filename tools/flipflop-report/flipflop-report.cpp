@@ -4,6 +4,11 @@
 //   flipflop-report merge   [-o OUT.json] INPUT...   (files or directories)
 //   flipflop-report html    [-o OUT.html] INPUT...
 //   flipflop-report summary INPUT...
+//   flipflop-report advice  [--launches K=N,...] [--launches-file F.json] INPUT...
+//
+// summary and html end with the application-level advice (one power limit
+// or locked clock for the whole program, docs/MODEL.md "Levers, bands and
+// ties"); advice prints only that.
 //
 // Inputs are JSON reports (docs/REPORT-SCHEMA.md); a directory stands for
 // every *.flipflop.json / *.json in it. Merging is deterministic: inputs are
@@ -14,6 +19,7 @@
 // build's reports); a file named on the command line must be valid.
 //
 //===----------------------------------------------------------------------===//
+#include "flipflop/Report/AppAdvice.h"
 #include "flipflop/Report/HTMLReport.h"
 #include "flipflop/Support/WriteFile.h"
 #include "flipflop/Report/JSONReport.h"
@@ -22,6 +28,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -36,13 +43,37 @@ using namespace flipflop;
 
 static cl::OptionCategory Cat("flipflop-report options");
 static cl::opt<std::string> Command(cl::Positional, cl::Required,
-                                    cl::desc("<merge|html|summary>"), cl::cat(Cat));
+                                    cl::desc("<merge|html|summary|advice>"),
+                                    cl::cat(Cat));
 static cl::list<std::string> Inputs(cl::Positional, cl::OneOrMore,
                                     cl::desc("<report.json or directory>..."),
                                     cl::cat(Cat));
 static cl::opt<std::string> Output("o", cl::desc("Output file ('-': stdout)"),
                                    cl::value_desc("file"), cl::init("-"),
                                    cl::cat(Cat));
+
+static cl::list<std::string>
+    LaunchesOpt("launches",
+                cl::desc("Launches per kernel for the application-level "
+                         "advice: KERNEL=N[,KERNEL=N...] (mangled name, "
+                         "demangled name or function name); repeatable. "
+                         "Kernels not named count once"),
+                cl::value_desc("K=N,..."), cl::cat(Cat));
+static cl::opt<std::string>
+    LaunchesFile("launches-file",
+                 cl::desc("Launches per kernel as a JSON object "
+                          "{\"KERNEL\": N, ...}"),
+                 cl::value_desc("file.json"), cl::cat(Cat));
+static cl::opt<double>
+    Slowdown("slowdown",
+             cl::desc("Application-level advice: least energy within this "
+                      "slowdown (percent) of the default setting"),
+             cl::init(5), cl::cat(Cat));
+static cl::opt<std::string>
+    AdviceAt("advice-at",
+             cl::desc("The pick whose block and register cap each kernel is "
+                      "taken to launch for the application-level advice"),
+             cl::init("occupancy_heuristic"), cl::cat(Cat));
 
 static const char *ToolName = "flipflop-report";
 
@@ -232,6 +263,46 @@ static void summary(const json::Value &V, raw_ostream &OS) {
         OS << format("  %+6.1f%% energy %+6.1f%% time", 100 * (E - HE) / HE,
                      100 * (T - HT) / HT);
       OS << "\n";
+      // The lever, how to set it, the bands, and a tie.
+      const json::Object *Rec =
+          K->getObject("recommendations")
+              ? K->getObject("recommendations")->getObject(Key)
+              : nullptr;
+      std::string Lever = C->getString("lever").value_or("none").str();
+      OS << "  " << std::string(22, ' ') << " lever: ";
+      if (Lever == "none")
+        OS << "none (default power limit, clocks not locked)";
+      else if (Lever == "power_limit")
+        OS << format("power limit %.0f W", C->getNumber("lever_value").value_or(0));
+      else
+        OS << format("SM clock locked at %.0f MHz",
+                     C->getNumber("lever_value").value_or(0));
+      if (Rec && Rec->getString("command"))
+        OS << ": " << *Rec->getString("command") << " ("
+           << Rec->getString("nvml").value_or("") << "); needs root/admin";
+      auto Band = [&](StringRef F, double Scale) {
+        const json::Array *B = C->getArray(F);
+        if (!B || B->size() != 2)
+          return std::string("?");
+        return formatv("{0}-{1}", format("%.4g", (*B)[0].getAsNumber().value_or(0) * Scale),
+                       format("%.4g", (*B)[1].getAsNumber().value_or(0) * Scale))
+            .str();
+      };
+      OS << "; band: time " << Band("time_band_s", 1e6) << " us, energy "
+         << Band("energy_band_j", 1e3) << " mJ, power "
+         << Band("power_band_w", 1) << " W";
+      if (Rec && Rec->getString("note"))
+        OS << "; " << *Rec->getString("note");
+      OS << "\n";
+      if (const json::Object *Ties = K->getObject("ties"))
+        if (const json::Object *T = Ties->getObject(Key))
+          OS << "  " << std::string(22, ' ')
+             << format(" tie: the model's optimum (config #%lld) is better by "
+                       "%.1f%%, inside the +/-%.0f%% comparison band; the "
+                       "less intrusive configuration is recommended\n",
+                       (long long)T->getInteger("model_optimum").value_or(-1),
+                       T->getNumber("advantage_pct").value_or(0),
+                       T->getNumber("band_pct").value_or(0));
     }
     if (auto Why = K->getString("explanation"); Why && !Why->empty())
       OS << "  why: " << *Why << "\n";
@@ -260,13 +331,43 @@ int main(int argc, char **argv) {
     fail("no readable report in the inputs");
   json::Value Merged =
       Files.size() == 1 ? std::move(Reports.front()) : merge(Reports);
+  // Application-level advice: launch counts from the user.
+  AppAdviceOptions AO;
+  for (const std::string &L : LaunchesOpt)
+    if (Error E = parseLaunchCounts(L, AO.Launches))
+      fail("--launches: " + toString(std::move(E)));
+  if (!LaunchesFile.empty())
+    if (Error E = readLaunchCountsFile(LaunchesFile, AO.Launches))
+      fail("--launches-file: " + toString(std::move(E)));
+  if (!(Slowdown >= 0) || Slowdown > 1000)
+    fail("--slowdown expects a percentage in 0..1000");
+  AO.SlowdownBudgetPct = Slowdown;
+  AO.At = AdviceAt;
+  bool KnownPick = false;
+  for (const char *P : ReportPickNames)
+    KnownPick |= AO.At == P;
+  if (!KnownPick)
+    fail("--advice-at expects one of fastest, least_energy, "
+         "energy_within_budget, best_edp, occupancy_heuristic");
+  std::vector<std::string> Unmatched;
+  std::vector<AppAdvice> Advice = computeAppAdvice(Merged, AO, &Unmatched);
+  if (Command == "summary" || Command == "html" || Command == "advice")
+    for (const std::string &U : Unmatched)
+      WithColor::warning(errs(), ToolName)
+          << "launch count for '" << U << "': no such kernel in the reports\n";
   if (Command == "merge")
     emit([&](raw_ostream &OS) { printJSON(Merged, OS); });
   else if (Command == "html")
-    emit([&](raw_ostream &OS) { writeHTMLReport(Merged, OS); });
+    emit([&](raw_ostream &OS) { writeHTMLReport(Merged, OS, AO); });
   else if (Command == "summary")
-    emit([&](raw_ostream &OS) { summary(Merged, OS); });
+    emit([&](raw_ostream &OS) {
+      summary(Merged, OS);
+      printAppAdvice(Advice, OS);
+    });
+  else if (Command == "advice")
+    emit([&](raw_ostream &OS) { printAppAdvice(Advice, OS); });
   else
-    fail("unknown command '" + Command + "' (expected merge, html or summary)");
+    fail("unknown command '" + Command +
+         "' (expected merge, html, summary or advice)");
   return 0;
 }

@@ -242,6 +242,72 @@ TEST(Traffic, NarrowBlocksOf2DKernels) {
   EXPECT_DOUBLE_EQ(predict(H, G, C).DramBytes, 204800.0 * 8);
 }
 
+/// A thread reading its own row of 16 floats (lane stride 64 B) as 16
+/// scalar loads, plus 64 FMAs per row: the L1 data path and the sibling
+/// loads' shared lines (docs/MODEL.md, "L1 data path").
+KernelProfile rowKernel(unsigned Bytes, int64_t OffsetStep) {
+  KernelProfile K = fmaKernel(64);
+  unsigned N = 64 / Bytes;
+  for (unsigned I = 0; I < N; ++I) {
+    MemAccess A = globalAccess(false, Bytes, 1, AccessPattern::Strided);
+    A.StrideBytes = 64;
+    A.SectorsPerRequest = 32;
+    A.ThreadDims = 1;
+    A.ThreadDimsKnown = true;
+    A.BaseId = 1;
+    A.Offset = I * OffsetStep;
+    K.Accesses.push_back(A);
+  }
+  K.op(OpClass::LoadGlobal) = N;
+  finalizeProfile(K);
+  return K;
+}
+
+TEST(Traffic, SiblingLoadsShareTheirLines) {
+  GPUSpec G = handGPU();
+  // 16 loads at offsets 0, 4, .. 60 of a 64-byte lane stride: the row moves
+  // once, 64 B per thread, not 16 sectors of 32 B.
+  Prediction Row = predict(rowKernel(4, 4), G, config(256, 204800));
+  EXPECT_DOUBLE_EQ(Row.DramBytes, 204800.0 * 64);
+  // The same loads 1 MiB apart are 16 separate sectors per thread.
+  Prediction Far = predict(rowKernel(4, 1 << 20), G, config(256, 204800));
+  EXPECT_DOUBLE_EQ(Far.DramBytes, 204800.0 * 16 * 32);
+  EXPECT_LT(Row.TimeS, Far.TimeS);
+}
+
+TEST(Time, L1DataPathBytesPerClock) {
+  // Four 16-byte loads per row at lane stride 64: each pass of 8 lanes
+  // touches 4 lines, 16 wavefronts per load per warp. Halving the data path
+  // (Turing's 64 B/clk) slows this kernel; an FMA-only kernel is unchanged.
+  // Blocks of 8 x 32: the 32 rows share each address (L2 sees it once per
+  // block), so the data path, not DRAM, bounds the kernel.
+  GPUSpec Fast = handGPU(), Slow = handGPU();
+  Slow.L1BytesPerClkPerSM = 64;
+  KernelProfile K = rowKernel(16, 16);
+  LaunchConfig C = config(256, 204800);
+  C.Block = {8, 32, 1};
+  double TFast = predict(K, Fast, C).TimeS, TSlow = predict(K, Slow, C).TimeS;
+  EXPECT_GT(TSlow, 1.5 * TFast);
+  KernelProfile F = fmaKernel(1000);
+  EXPECT_DOUBLE_EQ(predict(F, Fast, C).TimeS, predict(F, Slow, C).TimeS);
+}
+
+TEST(Registers, SpillsRunInTheInnermostNest) {
+  // ptxas reports static spill bytes; they execute once per iteration of
+  // the deepest nest (128 x 16), not of its longest single loop (128).
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel(1000);
+  K.Res.SpillLoadBytes = 8;
+  LoopRecord Outer, Inner;
+  Outer.Depth = 1;
+  Outer.Trip = 128;
+  Inner.Depth = 2;
+  Inner.Trip = 16;
+  K.Loops = {Outer, Inner};
+  Prediction P = predict(K, G, config(256, 204800));
+  EXPECT_DOUBLE_EQ(P.SpillBytesPerThread, 8.0 * 128 * 16);
+}
+
 TEST(Registers, CapAndSpillEstimate) {
   GPUSpec G = handGPU();
   KernelProfile K = fmaKernel(1000);

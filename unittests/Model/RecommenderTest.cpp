@@ -59,7 +59,8 @@ TEST(Sweep, SpaceOfA1DKernel) {
   // too, deduplicated): four register counts.
   unsigned N256 = 0;
   for (const Prediction &P : R.Configs)
-    N256 += P.Config.Block[0] == 256 && P.Config.PowerLimitW == 100;
+    N256 += P.Config.Block[0] == 256 && P.Config.PowerLimitW == 100 &&
+            P.PowerLever == Lever::None;
   EXPECT_EQ(N256, 4u);
   EXPECT_FALSE(R.ShapeHeld);
   // Picks are consistent.

@@ -333,6 +333,7 @@ void expectSameSpec(const GPUSpec &A, const GPUSpec &B) {
   SAME(Source);
   SAME(CCMajor);
   SAME(CCMinor);
+  SAME(L1BytesPerClkPerSM);
   SAME(SMCount);
   SAME(BaseClockMHz);
   SAME(BoostClockMHz);
@@ -454,6 +455,34 @@ TEST_F(SpecFileTest, RoundTripEveryGPU) {
        I.increment(EC))
     ++Files;
   EXPECT_EQ(Files, allGPUs().size() + 1);
+}
+
+TEST_F(SpecFileTest, L1DataPathDefaultsByArch) {
+  // Spec files written before L1BytesPerClkPerSM existed lack it: a full
+  // spec takes its compute capability's value (64 on Turing, 128 else).
+  for (const char *Name : {"RTX-2080-Ti", "A100-PCIE-40GB"}) {
+    SCOPED_TRACE(Name);
+    const GPUSpec &G = *findGPU(Name);
+    json::Value V = toJSON(G);
+    V.getAsObject()->erase("L1BytesPerClkPerSM");
+    GPUSpec Back;
+    json::Path::Root Root("$");
+    ASSERT_TRUE(fromJSON(V, Back, Root));
+    EXPECT_EQ(Back.L1BytesPerClkPerSM, G.L1BytesPerClkPerSM);
+  }
+  EXPECT_EQ(findGPU("RTX-2080-Ti")->L1BytesPerClkPerSM, 64);
+  EXPECT_EQ(findGPU("RTX-3090")->L1BytesPerClkPerSM, 128);
+  // A value given is read; zero is refused.
+  json::Value V = toJSON(*findGPU("a100"));
+  (*V.getAsObject())["L1BytesPerClkPerSM"] = 96.0;
+  GPUSpec Back;
+  json::Path::Root Root("$");
+  ASSERT_TRUE(fromJSON(V, Back, Root));
+  EXPECT_EQ(Back.L1BytesPerClkPerSM, 96);
+  (*V.getAsObject())["L1BytesPerClkPerSM"] = 0.0;
+  json::Path::Root Root2("$");
+  EXPECT_FALSE(fromJSON(V, Back, Root2));
+  consumeError(Root2.getError());
 }
 
 TEST_F(SpecFileTest, BaseWithOverrides) {

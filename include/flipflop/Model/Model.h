@@ -25,9 +25,19 @@ struct LaunchConfig {
   uint64_t TotalThreads = 0;  ///< Problem size in threads (0: model default).
   unsigned MinBlocksPerSM = 0; ///< __launch_bounds__ min blocks (0: none).
   double PowerLimitW = 0;      ///< 0: the GPU's default limit.
+  /// SM clock locked with nvidia-smi -lgc F,F (0: not locked). The kernel
+  /// runs at min(F, the clock PowerLimitW allows) (docs/MODEL.md "Levers").
+  double LockedClockMHz = 0;
   unsigned DynamicSharedBytes = 0;
   unsigned blockThreads() const { return Block[0] * Block[1] * Block[2]; }
 };
+
+/// The power lever a configuration uses: none (default power limit, clocks
+/// not locked), a power limit (nvidia-smi -pl) or a locked SM clock
+/// (nvidia-smi -lgc).
+enum class Lever : unsigned { None, PowerLimit, LockedClock };
+/// "none", "power_limit", "locked_clock".
+const char *leverName(Lever L);
 
 enum class Bottleneck : unsigned {
   DRAM, L2, SharedMemory, Issue, Latency, Tail, Launch
@@ -57,6 +67,13 @@ struct Prediction {
   /// holds the limit the board would apply (see powerLimitNote()).
   bool LimitOutOfRange = false;
   double PowerLimitW = 0;        ///< The limit applied (default resolved).
+  /// The lever and its value (W for a power limit, MHz for a locked clock,
+  /// 0 for none): a limit equal to the default is no lever.
+  Lever PowerLever = Lever::None;
+  double LeverValue = 0;
+  /// The requested locked clock was outside the GPU's clock range;
+  /// LeverValue holds the clock the board would lock (powerLimitNote()).
+  bool ClockOutOfRange = false;
   // Traffic the model counted (whole launch, bytes), for reports and tests.
   double DramBytes = 0, L2Bytes = 0, SharedBytes = 0, LocalBytes = 0;
   /// Per-thread work multiplier relative to the profile's counts (block-
@@ -126,6 +143,15 @@ double boardPower(const GPUSpec &GPU, double ClockMHz, double ActivityFraction);
 /// meet even at its lowest clock. Empty when the limit applies as asked.
 /// Front ends print it instead of clamping silently.
 std::string powerLimitNote(const GPUSpec &GPU, const Prediction &P);
+
+/// predict() with the SM clock locked at each of \p ClocksMHz (under
+/// C.PowerLimitW, 0: the default), sharing the clock-independent work;
+/// appends to \p Out.
+void predictLockedClocks(const KernelProfile &K, const GPUSpec &GPU,
+                         const LaunchConfig &C,
+                         const std::vector<double> &ClocksMHz,
+                         const ModelOptions &Opts,
+                         std::vector<Prediction> &Out);
 
 /// Share of the kernel's work that a launch of \p Block x \p Grid threads
 /// does, given its bounds checks (KernelProfile::Guarded): 1 when every

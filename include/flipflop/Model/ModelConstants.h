@@ -98,6 +98,53 @@ constexpr double SpillFreeCut = 0.2;
 /// L1 bytes per SM beyond the configurable shared memory (unified L1).
 constexpr double L1ExtraBytes = 32 * 1024;
 
+// --- Uncertainty bands and the levers' time scales (docs/MODEL.md "Levers,
+// bands and ties").
+/// Relative band of a predicted kernel time: the median absolute percentage
+/// error of absolute time on the fidelity data, median over the 7 (kernel,
+/// GPU) pairs of the PTX front end (docs/FIDELITY.md "Now": 2.7-41.8 %,
+/// median 29.7 %).
+constexpr double TimeBandRel = 0.30;
+/// Relative band of a predicted average power: the RMS error of the
+/// power-vs-clock curve on the GPU left out of the fit, the worse of the two
+/// GPUs (docs/MODEL.md section 5: 6.29 % A100, 6.67 % RTX A4000).
+constexpr double PowerBandRel = 0.067;
+/// Relative band of a predicted time *ratio* between two configurations of
+/// one kernel on one GPU whose code differs (block or register cap): what
+/// decides a tie. Errors common to both cancel; what is left is the scatter
+/// of the model's error from one configuration to another: the median
+/// absolute deviation of log(predicted/measured) about its per-pair median,
+/// median over the 7 (kernel, GPU) pairs of the fidelity data (PTX front
+/// end, 300 configurations each: dedispersion 1.6-3.2 %, gemm 23.5-28.4 %;
+/// docs/MODEL.md "Levers, bands and ties").
+constexpr double CompareTimeBandRel = 0.235;
+/// The same for two configurations with the same code and another lever:
+/// only the time model's clock scaling differs. Measured on the FP32 kernel
+/// of ../shared/data/power-vs-clock (time x clock constant within 0.15 %
+/// median, 0.67 % worst pair); memory-bound work splits its time between
+/// clock-bound and clock-free parts, which no data here measures: 5 % is an
+/// assumption covering that split, not a fit.
+constexpr double CompareLeverTimeBandRel = 0.05;
+/// Relative band of a predicted power ratio between two clocks of one GPU:
+/// the median absolute difference of the joint power fit's relative
+/// residuals between two clocks of the same GPU (docs/MODEL.md section 5,
+/// 90 pairs: 2.55 %).
+constexpr double ComparePowerBandRel = 0.026;
+/// A power limit is enforced on board power averaged over a window: the
+/// on-board sensor of A100/H100 reports power over ~100 ms periods (Yang,
+/// Adamek, Armour, "Accurate and Convenient Energy Measurements for GPUs",
+/// SC'24, arXiv:2312.02741), and NVML's power reading on Ampere and newer is
+/// a 1 s average (NVML API reference, nvmlDeviceGetPowerUsage). A launch
+/// shorter than the window is not governed by a limit of its own.
+constexpr double PowerLimitWindowS = 0.1;
+/// Cost of setting (or resetting) a locked SM clock: an assumption of the
+/// order of a millisecond (a driver call and a PLL/voltage transition), not
+/// measured here (flipflop-measure can time it).
+constexpr double ClockSwitchS = 1e-3;
+/// A per-kernel clock lock is advised only for launches of at least this
+/// many switch costs (set + reset cost at most 10 % of the launch).
+constexpr double ClockLockMinSwitches = 20;
+
 } // namespace modelconst
 } // namespace flipflop
 

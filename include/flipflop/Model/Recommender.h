@@ -22,7 +22,18 @@ struct SweepOptions {
   unsigned PowerSteps = 8;          ///< Power limits considered.
   double SlowdownBudgetPct = 5;     ///< For EnergyWithinBudget.
   bool SweepPower = true;
+  /// Sweep the second lever, a locked SM clock (nvidia-smi -lgc F,F), side
+  /// by side with the power limits: the GPU's settable clocks from
+  /// MinClockMHz to its top clock, every ClockStepMHz (multiples of it) plus
+  /// both ends, each under the default power limit.
+  bool SweepClocks = true;
+  double ClockStepMHz = 100;
   bool SweepMinBlocks = true;
+  /// Ties (docs/MODEL.md "Levers, bands and ties"): a pick whose advantage
+  /// over a less intrusive configuration lies inside the comparison band
+  /// gives way to the least intrusive one. Off: the picks are the model's
+  /// strict optima.
+  bool ResolveTies = true;
   /// The objective whose pick SweepResult::Explanation explains (the pick
   /// FF001 names).
   Objective Obj = Objective::EnergyWithinBudget;
@@ -37,6 +48,55 @@ struct Picks {
   size_t Fastest = 0, LeastEnergy = 0, EnergyWithinBudget = 0, BestEDP = 0,
          OccupancyHeuristic = 0;
 };
+
+/// A pick decided by a tie: the model's optimum (Optimum) is better than
+/// the recommended configuration by AdvantagePct, which lies inside the
+/// comparison band (BandPct), and the recommended one is less intrusive.
+struct PickTie {
+  bool Tied = false;
+  size_t Optimum = 0;
+  double AdvantagePct = 0, BandPct = 0;
+};
+
+/// How intrusive a configuration is to apply (the order that breaks ties):
+/// one point each for a lever (power limit or locked clock: root, device-
+/// wide), a block other than \p DefaultBlock (a code or launch change) and a
+/// register cap (__launch_bounds__ min blocks).
+unsigned intrusiveness(const Prediction &P,
+                       const std::array<unsigned, 3> &DefaultBlock);
+
+/// The relative half-widths of the bands of a prediction (docs/MODEL.md
+/// "Levers, bands and ties"): absolute figures, and comparisons of two
+/// configurations of one kernel on one GPU (which decide ties).
+struct Bands {
+  double Time = 0, Power = 0, Energy = 0;
+};
+Bands absoluteBands();
+/// Two configurations whose code differs (block or register cap).
+Bands comparisonBands();
+/// Two configurations with the same code and another lever (only the clock
+/// scaling and the power curve differ between them).
+Bands leverComparisonBands();
+/// [lo, hi] of \p V with relative half-width \p Rel.
+std::array<double, 2> band(double V, double Rel);
+
+/// How to apply a lever: the nvidia-smi command, the NVML call, how to undo
+/// it, and whether it needs root/admin (every lever does; "none" does not).
+struct LeverCommand {
+  std::string Lever;   ///< "none", "power_limit", "locked_clock".
+  double Value = 0;    ///< W or MHz.
+  std::string Unit;    ///< "W", "MHz" or "".
+  std::string Command, NVML, Reset;
+  bool NeedsRoot = false;
+};
+LeverCommand leverCommand(const Prediction &P, const GPUSpec &GPU);
+/// From a report's fields (lever name, value, the GPU's default limit).
+LeverCommand leverCommand(const std::string &Lever, double Value,
+                          double DefaultLimitW);
+/// One sentence saying whether \p Lever can act on a kernel of \p TimeS
+/// per launch: a power limit is enforced on power averaged over ~100 ms, a
+/// locked clock costs ~ms to set and reset. Empty when it acts.
+std::string leverTooShortNote(const std::string &Lever, double TimeS);
 
 struct SweepResult {
   std::vector<Prediction> Configs;
@@ -60,6 +120,15 @@ struct SweepResult {
   /// Plausibility warnings about the picks (e.g. longer than an hour); the
   /// recommendation stands.
   std::vector<std::string> Warnings;
+  /// Pick holds the model's strict optima. Advice holds the recommended
+  /// configurations after ties (HasAdvice; SweepOptions::ResolveTies): the
+  /// optimum, or a less intrusive configuration whose disadvantage lies
+  /// inside the comparison band. The heuristic is the same in both.
+  Picks Advice;
+  bool HasAdvice = false;
+  PickTie TieFastest, TieLeastEnergy, TieBudget, TieEDP;
+  const PickTie &tie(Objective O) const;
+  /// The recommended configuration for \p O (Advice, else Pick).
   size_t pick(Objective O) const;
   /// Predicted energy saving of Configs[I] against the occupancy heuristic
   /// in percent (positive: less energy), and its speedup (heuristic time /
@@ -68,12 +137,21 @@ struct SweepResult {
   double speedup(size_t I) const;
   /// Register caps and power limits the sweep enumerated (for reports).
   std::vector<double> PowerLimits;
+  /// Locked SM clocks the sweep enumerated (MHz, ascending).
+  std::vector<double> LockedClocks;
+  /// The default block: the occupancy heuristic's (the author's when the
+  /// shape is held); least intrusive in a tie.
+  std::array<unsigned, 3> DefaultBlock{0, 0, 0};
   size_t NumShapes = 0;
 };
 
 /// Enumerates the configuration space of \p K on \p GPU and chooses.
 SweepResult sweep(const KernelProfile &K, const GPUSpec &GPU,
                   const SweepOptions &Opts = {});
+
+/// The locked clocks swept on \p GPU: the settable range's ends and every
+/// multiple of \p StepMHz between them.
+std::vector<double> lockableClocks(const GPUSpec &GPU, double StepMHz = 100);
 
 /// Indices of the (time, energy) Pareto-optimal points, sorted by time.
 std::vector<size_t> paretoFront(const std::vector<Prediction> &Ps);

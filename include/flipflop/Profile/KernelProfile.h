@@ -93,6 +93,11 @@ struct MemAccess {
   /// most of its traffic hits in L2 rather than DRAM.
   bool ReusedAcrossBlocks = false;
   unsigned Line = 0;         ///< Source line (0 unknown).
+  /// Accesses with the same nonzero BaseId address BaseId's pointer plus
+  /// their constant Offset (bytes): siblings that fill each other's stride
+  /// gaps hit in L1 (the model counts their lines once).
+  unsigned BaseId = 0;
+  int64_t Offset = 0;
 };
 
 /// A loop and how its trip count was found.

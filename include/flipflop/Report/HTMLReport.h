@@ -2,6 +2,7 @@
 #ifndef FLIPFLOP_REPORT_HTMLREPORT_H
 #define FLIPFLOP_REPORT_HTMLREPORT_H
 
+#include "flipflop/Report/AppAdvice.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -10,7 +11,11 @@ namespace flipflop {
 /// Writes one self-contained HTML page (inline CSS and SVG, no scripts, no
 /// external resources) for a report in the schema of docs/REPORT-SCHEMA.md.
 /// Deterministic: the same report gives the same bytes.
+/// The page starts with the application-level advice (AppAdvice.h), with
+/// launch counts from \p Advice (default: one launch per kernel, said so).
 void writeHTMLReport(const llvm::json::Value &Report, llvm::raw_ostream &OS);
+void writeHTMLReport(const llvm::json::Value &Report, llvm::raw_ostream &OS,
+                     const AppAdviceOptions &Advice);
 
 } // namespace flipflop
 

@@ -54,6 +54,8 @@ struct ReportPick {
   unsigned MinBlocksPerSM = 0;
   double PowerLimitW = 0;
   double TimeS = 0, EnergyJ = 0;
+  std::string Lever = "none"; ///< "none", "power_limit", "locked_clock".
+  double LeverValue = 0;      ///< W or MHz.
 };
 
 /// What a reader needs of a kernel.

@@ -74,6 +74,9 @@ struct GPUSpec {
   double DramEfficiency = 0;
   double L2SizeKB = 0;
   double L2BandwidthBytesPerClkPerSM = 0; ///< L2 -> SM bytes per clock per SM.
+  /// L1/shared data path per SM, bytes per clock (hits included): 128 on
+  /// Volta, Ampere, Ada, Hopper, Blackwell; 64 on Turing (docs/GPUS.md).
+  double L1BytesPerClkPerSM = 128;
   // Registers.
   unsigned RegistersPerSM = 65536;
   unsigned RegistersPerBlock = 65536;

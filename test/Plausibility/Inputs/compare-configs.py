@@ -71,8 +71,10 @@ def main():
                 refs[int(k["display_name"][len(pre):].split(">")[0])] = k
 
     def key(c):
+        # A locked SM clock is a lever of its own beside the power limit.
         return (c["block"][0] * c["block"][1] * c["block"][2],
-                c["power_limit_w"], c["min_blocks_per_sm"])
+                c["power_limit_w"], c["min_blocks_per_sm"],
+                c.get("locked_clock_mhz", 0))
 
     pairs, worst, bad = 0, 1.0, []
     for c in target["configs"]:
