@@ -128,7 +128,14 @@ std::vector<Setting> settings() {
        "a GPU name or spec file", &PluginOptions::GPUFrom},
       {"objective", &ClObjective, "FLIPFLOP_OBJECTIVE",
        [](PluginOptions &O, StringRef V) {
-         return parseObjective(V.trim().str(), O.Obj, O.BudgetPct);
+         // Parsed into locals: a bad value leaves the option as it was.
+         Objective Obj = O.Obj;
+         double Budget = O.BudgetPct;
+         if (!parseObjective(V.trim().str(), Obj, Budget))
+           return false;
+         O.Obj = Obj;
+         O.BudgetPct = Budget;
+         return true;
        },
        "energy, time, edp or energy-within:<percent>",
        &PluginOptions::ObjectiveFrom},
@@ -145,18 +152,23 @@ std::vector<Setting> settings() {
        "MIN:MAX in watts"},
       {"power_steps", &ClPowerSteps, "FLIPFLOP_POWER_STEPS",
        [](PluginOptions &O, StringRef V) {
-         return parseNumber(V, O.PowerSteps) && O.PowerSteps >= 1 &&
-                O.PowerSteps <= 64;
+         unsigned N;
+         if (!parseNumber(V, N) || N < 1 || N > 64)
+           return false;
+         O.PowerSteps = N;
+         return true;
        },
        "an integer 1..64"},
       {"problem_size", &ClProblemSize, "FLIPFLOP_PROBLEM_SIZE",
        [](PluginOptions &O, StringRef V) {
-         if (!parseNumber(V, O.ProblemSize))
+         uint64_t N;
+         if (!parseNumber(V, N) || N < 1 || N > (uint64_t(1) << 50))
            return false;
-         O.Facts.TotalThreads = O.ProblemSize;
+         O.ProblemSize = N;
+         O.Facts.TotalThreads = N;
          return true;
        },
-       "a thread count"},
+       "a thread count from 1 to 2^50"},
       {"report_dir", &ClReportDir, "FLIPFLOP_REPORT_DIR",
        [](PluginOptions &O, StringRef V) {
          O.ReportDir = V.trim().str();
@@ -165,7 +177,11 @@ std::vector<Setting> settings() {
        "a directory", &PluginOptions::ReportDirFrom, /*Privileged=*/true},
       {"verbosity", &ClVerbosity, "FLIPFLOP_VERBOSITY",
        [](PluginOptions &O, StringRef V) {
-         return parseNumber(V, O.Verbosity) && O.Verbosity <= 2;
+         unsigned N;
+         if (!parseNumber(V, N) || N > 2)
+           return false;
+         O.Verbosity = N;
+         return true;
        },
        "0, 1 or 2"},
       {"ptxas", &ClPtxas, "FLIPFLOP_PTXAS",
@@ -189,14 +205,16 @@ std::vector<Setting> settings() {
        [](PluginOptions &O, StringRef V) {
          SmallVector<StringRef, 4> Parts;
          V.split(Parts, ',', -1, /*KeepEmpty=*/false);
+         auto Values = O.Facts.ArgValues;
          for (StringRef P : Parts) {
            auto [I, Val] = P.split('=');
            unsigned Idx;
            long long X;
            if (I.trim().getAsInteger(10, Idx) || Val.trim().getAsInteger(10, X))
              return false;
-           O.Facts.ArgValues[Idx] = X;
+           Values[Idx] = X;
          }
+         O.Facts.ArgValues = std::move(Values);
          return true;
        },
        "INDEX=VALUE[,INDEX=VALUE...]"},

@@ -886,6 +886,8 @@ private:
   BlockDepAnalysis BlockDeps;
   BlockDepAnalysis ThreadDeps{SReg::Tid};
   unsigned MaxGlobalLoadsPerBlock = 0;
+  /// MemAccess::BaseId of each base pointer (sibling loads).
+  DenseMap<const Value *, unsigned> BaseIds;
 
   void walk(Function &F, double Weight, unsigned Depth);
   const LoopRecord &loopRecord(const Loop *L, ScalarEvolution &SE,
@@ -1066,6 +1068,13 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     A.BlockDims = BlockDeps.get(Ptr) & (7u | AddrDependsOnData);
   A.ThreadDims = ThreadDeps.get(Ptr) & 7u;
   A.ThreadDimsKnown = true;
+  // Siblings: the same base pointer plus a constant byte offset (as PTX's
+  // [%rd+off]); values are unique in the module, so callees differ.
+  int64_t Off = 0;
+  if (const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Off, DL)) {
+    A.BaseId = BaseIds.try_emplace(Base, BaseIds.size() + 1).first->second;
+    A.Offset = Off;
+  }
   Stride S = SA.get(Ptr);
   switch (S.Kind) {
   case Stride::Known:

@@ -1137,6 +1137,9 @@ private:
     LoopRecord Rec;
     /// Counted loops: the induction register.
     int IVReg = -1;
+    /// Several exits: the trip count is the smallest counted one (an upper
+    /// bound when another exit is not counted).
+    bool MultiExit = false;
   };
   std::vector<Loop> Loops;
   StringMap<unsigned> RegIds;
@@ -1210,6 +1213,7 @@ private:
   void estimateRegisters();
   void classify(const Instr &I, double W, unsigned BlockIdx);
   std::optional<double> countedTrip(Loop &L);
+  std::optional<double> countedTripThrough(Loop &L, unsigned ExitBlock);
 
   int regId(StringRef Name) const {
     auto It = RegIds.find(Name);
@@ -2305,22 +2309,58 @@ void FunctionAnalysis::analyseGuards() {
 }
 
 std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
-  // The one exiting conditional branch of the loop.
-  const Instr *Exit = nullptr;
-  unsigned ExitBlock = 0;
+  // Exiting blocks. With several exits (a bounds check turned into an early
+  // exit: `for (t = 0; t < T; ++t) if (x + t*s >= n) break;`), each exit
+  // whose block runs on every iteration (it dominates every latch) bounds
+  // the trip count; the smallest counted bound is used, and is an upper
+  // bound when another exit is uncounted.
+  SmallVector<unsigned, 4> Exiting, Latches;
   for (unsigned BI : L.Body.set_bits()) {
     const Block &B = Blocks[BI];
     bool Exits = false;
-    for (unsigned Sx : B.Succs)
+    for (unsigned Sx : B.Succs) {
       if (!L.Body.test(Sx))
         Exits = true;
+      if (Sx == L.Header)
+        Latches.push_back(BI);
+    }
     if (!Exits)
       continue;
-    if (Exit || B.End == B.Begin)
+    if (B.End == B.Begin)
       return std::nullopt;
-    Exit = Instrs[B.End - 1];
-    ExitBlock = BI;
+    Exiting.push_back(BI);
   }
+  if (Exiting.size() == 1)
+    return countedTripThrough(L, Exiting.front());
+  std::optional<double> Best;
+  Loop Chosen = L;
+  std::string FirstDesc;
+  for (unsigned EB : Exiting) {
+    if (!llvm::all_of(Latches, [&](unsigned LB) { return dominates(EB, LB); }))
+      continue;
+    Loop Try = L;
+    std::optional<double> T = countedTripThrough(Try, EB);
+    if (FirstDesc.empty())
+      FirstDesc = Try.ExitDesc;
+    if (T && (!Best || *T < *Best)) {
+      Best = T;
+      Chosen = std::move(Try);
+    }
+  }
+  if (!Best) {
+    L.ExitDesc = FirstDesc;
+    return std::nullopt;
+  }
+  L.ExitDesc = Chosen.ExitDesc;
+  L.ConstBound = Chosen.ConstBound;
+  L.IVReg = Chosen.IVReg;
+  L.MultiExit = true;
+  return Best;
+}
+
+std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
+                                                           unsigned ExitBlock) {
+  const Instr *Exit = Instrs[Blocks[ExitBlock].End - 1];
   if (!Exit || Exit->Mods[0] != "bra" || Exit->Guard.empty() ||
       Exit->Ops.empty())
     return std::nullopt;
@@ -2945,7 +2985,10 @@ FuncSummary FunctionAnalysis::run() {
       R.Line = Instrs[K]->Loc.Line;
     if (auto T = countedTrip(L)) {
       R.Trip = *T;
-      R.Exact = true;
+      R.Exact = !L.MultiExit;
+      if (L.MultiExit)
+        R.Symbolic = "at most " + std::to_string(uint64_t(*T)) +
+                     " (several exits; " + L.ExitDesc + ")";
     } else {
       R.Trip = Opts.DefaultTripCount;
       R.Guessed = true;

@@ -167,6 +167,8 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
         OS << " data";
       if (A.ReusedAcrossBlocks)
         OS << " reused";
+      if (A.BaseId)
+        OS << " base=" << A.BaseId << (A.Offset < 0 ? "" : "+") << A.Offset;
     }
     OS << "\n";
   }

@@ -195,4 +195,23 @@ TEST(Sweep, ThousandConfigsWithPowerLimits) {
   EXPECT_GE(R.Configs.size(), 1000u);
 }
 
+TEST(Sweep, CapOnConfigurationsPerSweep) {
+  // A GPUSpec built in code (not a validated spec file) whose limits allow
+  // more than 4e6 configurations is refused with one sentence, before any
+  // configuration is allocated; a real GPU stays far below the cap.
+  GPUSpec G = *findGPU("A100-PCIE-40GB");
+  G.MaxThreadsPerBlock = 1u << 20;
+  G.MaxBlocksPerSM = 1024;
+  SweepResult R = sweep(fmaKernel(), G, SweepOptions());
+  EXPECT_TRUE(R.Configs.empty());
+  EXPECT_NE(R.Implausible.find("above the cap of 4e6 per sweep"),
+            std::string::npos)
+      << R.Implausible;
+  EXPECT_EQ(R.Explanation.rfind("no recommendation: ", 0), 0u);
+  SweepResult Real = sweep(fmaKernel(), *findGPU("H100-SXM5-80GB"),
+                           SweepOptions());
+  EXPECT_TRUE(Real.Implausible.empty());
+  EXPECT_FALSE(Real.Configs.empty());
+}
+
 } // namespace

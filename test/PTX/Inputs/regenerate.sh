@@ -24,3 +24,7 @@ for src in saxpy tiled math wmma misc guards gathers; do
       -e 's|/usr/lib/llvm-[0-9]*/lib/clang/[0-9]*/include/|clang/include/|g' "$f"
   done
 done
+# A loop with two exits, kept a loop (no unrolling): two-exits.test.
+"$CLANGXX" -x cuda --cuda-device-only -S --cuda-gpu-arch="$ARCH" \
+  --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version -O2 -fno-unroll-loops \
+  -w -o two-exits.clang.ptx two-exits.cu

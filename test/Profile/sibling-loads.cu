@@ -1,0 +1,24 @@
+// Sibling loads in the IR front end: a thread's row of 16 floats read as 16
+// loads off one base pointer at constant offsets 0..60 (lane stride 64) get
+// one BaseId and their offsets, so the model moves the row once
+// (docs/MODEL.md, "Sibling loads"); the PTX front end does the same from
+// [%rd+off] (test/PTX/sibling-loads.test).
+// RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
+// RUN: %profile %t.ll | FileCheck %s
+// RUN: flipflop-ptx --no-ptxas --dump-profile --kernel rowread %S/../PTX/Inputs/rows.ptx | FileCheck %s --check-prefix=PTX
+
+// CHECK-LABEL: kernel _Z6rowsumPKfPf
+// CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[B:[0-9]+]]+0
+// CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[B]]+4
+// CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[B]]+60
+// PTX: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[P:[0-9]+]]+0
+// PTX: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[P]]+60
+__global__ void rowsum(const float *in, float *out) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const float *r = in + x * 16;
+  float s = 0;
+#pragma unroll
+  for (int i = 0; i < 16; ++i)
+    s += r[i];
+  out[x] = s;
+}
