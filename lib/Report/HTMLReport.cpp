@@ -524,12 +524,20 @@ void kernelSection(const json::Object &K, size_t Index, raw_ostream &OS) {
       continue;
     OS << "<tr data-pick=\"" << Picks[I].Key << "\"><td>";
     markerIcon(I, OS);
-    OS << formatv("{0}</td><td>{1}</td><td>{2}</td><td>{3} W</td>"
-                  "<td>{4} MHz</td><td>{5}</td><td>{6}</td></tr>\n",
+    // The lever a pick needs, under the figure it sets (a second line keeps
+    // the table as narrow as before): "set" under a power limit, "locked"
+    // under a clock; a pick without a lever has neither.
+    StringRef LeverKind = C->getString("lever").value_or("none");
+    const char *LimitNote =
+        LeverKind == "power_limit" ? "<br><small>set</small>" : "";
+    const char *ClockNote =
+        LeverKind == "locked_clock" ? "<br><small>locked</small>" : "";
+    OS << formatv("{0}</td><td>{1}</td><td>{2}</td><td>{3} W{4}</td>"
+                  "<td>{5} MHz{6}</td><td>{7}</td><td>{8}</td></tr>\n",
                   Picks[I].Label, dims(C, "block"),
                   int64_t(num(C, "min_blocks_per_sm")),
-                  format("%.0f", num(C, "power_limit_w")),
-                  format("%.0f", num(C, "clock_mhz")),
+                  format("%.0f", num(C, "power_limit_w")), LimitNote,
+                  format("%.0f", num(C, "clock_mhz")), ClockNote,
                   quantity(num(C, "time_s") * 1e6, timeUnit),
                   quantity(num(C, "energy_j") * 1e3, energyUnit));
   }
