@@ -565,7 +565,16 @@ static void reportKernel(Function &FRef, const DiagnosticLocation &Loc,
           << ore::NV("Objective", objectiveName(O.Obj)) << " use block "
           << ore::NV("Block", fmtDims(C.Block)) << ", min-blocks "
           << ore::NV("MinBlocks", C.MinBlocksPerSM) << ", power limit "
-          << ore::NV("PowerLimitW", LimitW) << " W; at block "
+          << ore::NV("PowerLimitW", LimitW) << " W";
+      // A locked-clock pick names its lever and how to set it (the limit is
+      // the default one it runs under).
+      if (Best.PowerLever == Lever::LockedClock) {
+        LeverCommand LC = leverCommand(Best, *GPU);
+        Rem << ", SM clock locked at "
+            << ore::NV("LockedClockMHz", static_cast<int64_t>(LC.Value + 0.5))
+            << " MHz (" << LC.Command << ", needs root)";
+      }
+      Rem << "; at block "
           << fmtDims(C.Block) << ", grid " << ore::NV("Grid", fmtDims(C.Grid))
           << ", " << std::to_string(LimitW)
           << " W: " << numArg("TimeUs", Best.TimeS * 1e6) << " us, "
