@@ -94,28 +94,21 @@ unsigned flipflop::intrusiveness(const Prediction &P,
          unsigned(P.Config.MinBlocksPerSM != 0);
 }
 
+/// Energy = power x time: their relative errors add in quadrature.
+static Bands bandsOf(double Time, double Power) {
+  return {Time, Power, std::sqrt(Time * Time + Power * Power)};
+}
+
 Bands flipflop::absoluteBands() {
-  Bands B;
-  B.Time = mc::TimeBandRel;
-  B.Power = mc::PowerBandRel;
-  B.Energy = std::sqrt(B.Time * B.Time + B.Power * B.Power);
-  return B;
+  return bandsOf(mc::TimeBandRel, mc::PowerBandRel);
 }
 
 Bands flipflop::comparisonBands() {
-  Bands B;
-  B.Time = mc::CompareTimeBandRel;
-  B.Power = mc::ComparePowerBandRel;
-  B.Energy = std::sqrt(B.Time * B.Time + B.Power * B.Power);
-  return B;
+  return bandsOf(mc::CompareTimeBandRel, mc::ComparePowerBandRel);
 }
 
 Bands flipflop::leverComparisonBands() {
-  Bands B;
-  B.Time = mc::CompareLeverTimeBandRel;
-  B.Power = mc::ComparePowerBandRel;
-  B.Energy = std::sqrt(B.Time * B.Time + B.Power * B.Power);
-  return B;
+  return bandsOf(mc::CompareLeverTimeBandRel, mc::ComparePowerBandRel);
 }
 
 std::array<double, 2> flipflop::band(double V, double Rel) {

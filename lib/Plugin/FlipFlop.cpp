@@ -991,6 +991,7 @@ PreservedAnalyses FlipFlopPass::run(Module &M, ModuleAnalysisManager &MAM) {
   const bool UsePTX = Deferred && O.PTXAnalysis && !O.ApplyBounds;
   // clang tells the pipeline's level; in opt, optnone functions say it (a
   // function the user marks optnone at -O2 stays as compiled in clang).
+  std::string CopyFailure; // Why the -O2 copy could not be analysed.
   if (Unoptimised || (!Deferred && hasOptNone(M))) {
     LaunchFacts Facts = O.Facts;
     Facts.CrashTestKernel = ClCrashTest;
@@ -1018,19 +1019,13 @@ PreservedAnalyses FlipFlopPass::run(Module &M, ModuleAnalysisManager &MAM) {
     warnUser(Ctx, O, "FF900",
              "the -O2 copy of the unoptimised module could not be built (" +
                  Why + "): its kernels are analysed as compiled");
-    std::vector<KernelProfile> List = profileKernels(M, MAM, O);
-    for (KernelProfile &K : List)
-      K.Warnings.push_back("analysed unoptimised IR (" + Why +
-                           "): loop trip counts may be guesses");
-    if (UsePTX) {
-      std::lock_guard<std::mutex> Lock(DeferredMutex);
-      deferred()[&M] = DeferredModule{std::move(List), std::move(O), {}};
-      return PreservedAnalyses::all();
-    }
-    reportModule(M, List, O, ModuleFacts());
-    return O.ApplyBounds ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    CopyFailure = Why;
   }
   std::vector<KernelProfile> List = profileKernels(M, MAM, O);
+  if (!CopyFailure.empty())
+    for (KernelProfile &K : List)
+      K.Warnings.push_back("analysed unoptimised IR (" + CopyFailure +
+                           "): loop trip counts may be guesses");
   if (UsePTX) {
     std::lock_guard<std::mutex> Lock(DeferredMutex);
     deferred()[&M] = DeferredModule{std::move(List), std::move(O), {}};
