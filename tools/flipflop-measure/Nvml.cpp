@@ -1,11 +1,10 @@
 //===- Nvml.cpp - NVML loaded at run time ---------------------------------===//
 #include "Nvml.h"
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <unistd.h>
+#include <memory>
 
 namespace flipflop {
 namespace measure {
@@ -196,106 +195,41 @@ std::vector<PowerSample> PowerSampler::stop() {
   return Samples;
 }
 
-//===-- DeviceSettingsGuard -----------------------------------------------===//
+//===-- NvmlSettingsControl -----------------------------------------------===//
+//
+// No signal handler here: the supervisor (core/Supervisor.h) restores in
+// normal context after the measuring process has ended, however it ended.
 
-namespace {
-// What the signal handler and the exit hook need to restore.
-const NvmlApi *GuardApi = nullptr;
-nvmlDevice_t GuardDev = nullptr;
-volatile std::sig_atomic_t GuardActive = 0;
-volatile std::sig_atomic_t LimitChanged = 0;
-volatile std::sig_atomic_t ClocksLocked = 0;
-unsigned SavedLimitMilliW = 0;
-bool HooksInstalled = false;
-
-nvmlReturn_t restoreSettings() {
-  nvmlReturn_t Worst = NVML_SUCCESS;
-  if (!GuardActive)
-    return Worst;
-  if (LimitChanged) {
-    nvmlReturn_t R = GuardApi->SetPowerManagementLimit(GuardDev, SavedLimitMilliW);
-    if (R == NVML_SUCCESS)
-      LimitChanged = 0;
-    else
-      Worst = R;
-  }
-  if (ClocksLocked && GuardApi->ResetGpuLockedClocks) {
-    nvmlReturn_t R = GuardApi->ResetGpuLockedClocks(GuardDev);
-    if (R == NVML_SUCCESS)
-      ClocksLocked = 0;
-    else
-      Worst = R;
-  }
-  return Worst;
-}
-
-extern "C" void flipflopRestoreOnSignal(int Sig) {
-  // NVML is not documented as async-signal-safe; restoring the card's
-  // settings is worth the risk, and we exit right after.
-  restoreSettings();
-  const char Msg[] = "flipflop: interrupted; GPU settings restored\n";
-  ssize_t Ignored = write(2, Msg, sizeof(Msg) - 1);
-  (void)Ignored;
-  std::signal(Sig, SIG_DFL);
-  std::raise(Sig);
-}
-
-extern "C" void flipflopRestoreAtExit() { restoreSettings(); }
-} // namespace
-
-DeviceSettingsGuard::DeviceSettingsGuard(const NvmlDevice &D) : Dev(D) {
-  assert(!GuardActive && "only one DeviceSettingsGuard at a time");
-  GuardApi = &D.api();
-  GuardDev = D.handle();
-  GuardActive = 1;
-  if (!HooksInstalled) {
-    HooksInstalled = true;
-    std::atexit(flipflopRestoreAtExit);
-    for (int Sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
-      std::signal(Sig, flipflopRestoreOnSignal);
-  }
-}
-
-DeviceSettingsGuard::~DeviceSettingsGuard() {
-  if (Error E = restore())
-    std::fprintf(stderr, "flipflop: warning: %s\n", E.message().c_str());
-  GuardActive = 0;
-}
-
-Error DeviceSettingsGuard::restore() {
-  nvmlReturn_t R = restoreSettings();
-  if (R != NVML_SUCCESS)
-    return makeError(Dev.errorText("restoring the GPU's power limit/clocks", R));
-  return Error::success();
-}
-
-Error DeviceSettingsGuard::setPowerLimitW(double W) {
+Result<unsigned> NvmlSettingsControl::powerLimitMilliW() {
   const NvmlApi &A = Dev.api();
-  if (!A.SetPowerManagementLimit || !A.GetPowerManagementLimit)
+  if (!A.GetPowerManagementLimit || !A.SetPowerManagementLimit)
     return makeError("this NVML cannot set power limits");
-  double Min = 0, Max = 0;
+  unsigned Cur = 0;
+  nvmlReturn_t R = A.GetPowerManagementLimit(Dev.handle(), &Cur);
+  if (R != NVML_SUCCESS)
+    return makeError(Dev.errorText("nvmlDeviceGetPowerManagementLimit", R));
+  return Cur;
+}
+
+Error NvmlSettingsControl::setPowerLimitMilliW(unsigned MilliW) {
+  const NvmlApi &A = Dev.api();
+  if (!A.SetPowerManagementLimit)
+    return makeError("this NVML cannot set power limits");
+  double W = MilliW / 1000.0, Min = 0, Max = 0;
   if (Dev.limitConstraintsW(Min, Max) && (W < Min - 0.5 || W > Max + 0.5))
     return makeError("power limit " + std::to_string(int(W)) +
                      " W is outside the card's range [" + std::to_string(int(Min)) +
                      ", " + std::to_string(int(Max)) + "] W");
-  if (!LimitChanged) {
-    unsigned Cur = 0;
-    nvmlReturn_t R = A.GetPowerManagementLimit(Dev.handle(), &Cur);
-    if (R != NVML_SUCCESS)
-      return makeError(Dev.errorText("nvmlDeviceGetPowerManagementLimit", R));
-    SavedLimitMilliW = Cur;
-  }
-  nvmlReturn_t R = A.SetPowerManagementLimit(Dev.handle(), unsigned(W * 1000 + 0.5));
+  nvmlReturn_t R = A.SetPowerManagementLimit(Dev.handle(), MilliW);
   if (R == NVML_ERROR_NO_PERMISSION)
     return makeError("nvmlDeviceSetPowerManagementLimit: no permission "
                      "(setting a power limit needs root)");
   if (R != NVML_SUCCESS)
     return makeError(Dev.errorText("nvmlDeviceSetPowerManagementLimit", R));
-  LimitChanged = 1;
   return Error::success();
 }
 
-Error DeviceSettingsGuard::lockClocksMHz(unsigned MinMHz, unsigned MaxMHz) {
+Error NvmlSettingsControl::lockClocksMHz(unsigned MinMHz, unsigned MaxMHz) {
   const NvmlApi &A = Dev.api();
   if (!A.SetGpuLockedClocks || !A.ResetGpuLockedClocks)
     return makeError("this NVML cannot lock clocks");
@@ -305,8 +239,27 @@ Error DeviceSettingsGuard::lockClocksMHz(unsigned MinMHz, unsigned MaxMHz) {
                      "(locking clocks needs root)");
   if (R != NVML_SUCCESS)
     return makeError(Dev.errorText("nvmlDeviceSetGpuLockedClocks", R));
-  ClocksLocked = 1;
   return Error::success();
+}
+
+Error NvmlSettingsControl::resetLockedClocks() {
+  const NvmlApi &A = Dev.api();
+  if (!A.ResetGpuLockedClocks)
+    return makeError("this NVML cannot reset locked clocks");
+  nvmlReturn_t R = A.ResetGpuLockedClocks(Dev.handle());
+  if (R != NVML_SUCCESS)
+    return makeError(Dev.errorText("nvmlDeviceResetGpuLockedClocks", R));
+  return Error::success();
+}
+
+Error restoreRecordedSettings(SettingsRecord &Rec) {
+  bool NoNvml = false;
+  Result<NvmlDevice *> D = NvmlDevice::open(Rec.Device, NoNvml);
+  if (!D)
+    return D.takeError();
+  std::unique_ptr<NvmlDevice> Owned(*D);
+  NvmlSettingsControl C(*Owned);
+  return restoreSettings(C, Rec);
 }
 
 } // namespace measure

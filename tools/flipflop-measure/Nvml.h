@@ -11,6 +11,7 @@
 
 #include "Result.h"
 #include "Stats.h"
+#include "Supervisor.h"
 #include <atomic>
 #include <string>
 #include <thread>
@@ -107,23 +108,25 @@ private:
 /// Seconds on the steady clock (the sampler's time base).
 double steadySeconds();
 
-/// Changes the power limit and/or locks the graphics clock for as long as it
-/// lives, and restores the previous settings when destroyed, at exit(), and
-/// on SIGINT/SIGTERM/SIGHUP. Only one may exist at a time.
-class DeviceSettingsGuard {
+/// The power limit and locked clocks of one NVML device, for a
+/// SettingsChanger (which records what to restore before each change) and
+/// for the supervisor's restore (Supervisor.h).
+class NvmlSettingsControl : public SettingsControl {
 public:
-  explicit DeviceSettingsGuard(const NvmlDevice &D);
-  ~DeviceSettingsGuard();
-  /// Sets the power limit (W); the first call records the limit to restore.
-  Error setPowerLimitW(double W);
-  /// Locks the graphics clock to [MinMHz, MaxMHz]; reset on restore.
-  Error lockClocksMHz(unsigned MinMHz, unsigned MaxMHz);
-  /// Restores now (idempotent).
-  Error restore();
+  explicit NvmlSettingsControl(const NvmlDevice &D) : Dev(D) {}
+  Result<unsigned> powerLimitMilliW() override;
+  /// Checks the card's settable range, then sets.
+  Error setPowerLimitMilliW(unsigned MilliW) override;
+  Error lockClocksMHz(unsigned MinMHz, unsigned MaxMHz) override;
+  Error resetLockedClocks() override;
 
 private:
   const NvmlDevice &Dev;
 };
+
+/// The supervisor's restore: opens NVML on the device \p Rec names and puts
+/// back what it records. Runs in the supervisor after the worker has ended.
+Error restoreRecordedSettings(SettingsRecord &Rec);
 
 } // namespace measure
 } // namespace flipflop

@@ -154,121 +154,143 @@ std::vector<uint32_t> cyclicChain(uint32_t Lines, uint32_t WordsPerLine,
   return Buf;
 }
 
-} // namespace
+//===-- The sections of a calibration run ---------------------------------===//
 
-int main(int Argc, char **Argv) {
-  Result<ParsedOptions> OR = parseCommandLine(Argc, Argv, Specs);
-  if (!OR)
-    die(ExitUsage, OR.error().message());
-  ParsedOptions &O = *OR;
-  if (O.has("help")) {
-    std::printf("%s", formatHelp("flipflop-calibrate [options]", Specs).c_str());
-    return ExitOk;
-  }
-  if (!O.Positional.empty())
-    die(ExitUsage, "unexpected argument " + O.Positional[0]);
-  std::string Ptx = calibrationPtx();
-  if (O.has("dump-ptx")) {
-    std::string Path = O.get("dump-ptx") + "/flipflop-calibration.ptx";
-    std::ofstream Out(Path);
-    if (!(Out << Ptx))
-      die(ExitFailure, Path + ": cannot write");
-    std::printf("%s\n", Path.c_str());
-    return ExitOk;
-  }
-  std::string SpecPath = O.get("o", "flipflop-calibration.json");
-  std::string ReportPath = O.get("report", SpecPath + ".report.json");
-  bool Quick = O.has("quick");
-
+/// Where the results go and how long to run.
+struct CalibOptions {
+  std::string SpecPath, ReportPath;
+  bool Quick = false;
   int Ordinal = 0;
+};
+
+CalibOptions readOptions(const ParsedOptions &O) {
+  CalibOptions CO;
+  CO.SpecPath = O.get("o", "flipflop-calibration.json");
+  CO.ReportPath = O.get("report", CO.SpecPath + ".report.json");
+  CO.Quick = O.has("quick");
   if (O.has("device")) {
     Result<std::vector<unsigned>> D = parseUnsignedList(O.get("device"));
     if (!D || D->size() != 1)
       die(ExitUsage, "--device takes one ordinal");
-    Ordinal = int((*D)[0]);
+    CO.Ordinal = int((*D)[0]);
   }
+  return CO;
+}
+
+int dumpPtx(const ParsedOptions &O, const std::string &Ptx) {
+  std::string Path = O.get("dump-ptx") + "/flipflop-calibration.ptx";
+  std::ofstream Out(Path);
+  if (!(Out << Ptx))
+    die(ExitFailure, Path + ": cannot write");
+  std::printf("%s\n", Path.c_str());
+  return ExitOk;
+}
+
+struct Gpu {
+  std::unique_ptr<CudaDevice> Dev;
+  std::unique_ptr<NvmlDevice> Nvml;
+};
+
+Gpu openGpu(int Ordinal) {
+  Gpu G;
   bool NoGPU = false;
   Result<CudaDevice *> DevR = openCudaDevice(Ordinal, NoGPU);
   if (!DevR)
     die(NoGPU ? ExitNoGPU : ExitFailure, DevR.error().message());
-  std::unique_ptr<CudaDevice> Dev(*DevR);
+  G.Dev.reset(*DevR);
   bool NoNvml = false;
-  Result<NvmlDevice *> NvR = NvmlDevice::open(Dev->PciBusId, NoNvml);
+  Result<NvmlDevice *> NvR = NvmlDevice::open(G.Dev->PciBusId, NoNvml);
   if (!NvR)
     die(NoNvml ? ExitNoGPU : ExitFailure, NvR.error().message());
-  std::unique_ptr<NvmlDevice> Nvml(*NvR);
+  G.Nvml.reset(*NvR);
+  return G;
+}
 
-  Calibrator C(*Dev, *Nvml);
-  C.Quick = Quick;
+/// Timing options and the benchmark module.
+void setUp(Calibrator &C, const ParsedOptions &O, const std::string &Ptx) {
   C.TO.Warmup = 2;
-  C.EO.MinWindowS = Quick ? 0.1 : 0.2;
+  C.EO.MinWindowS = C.Quick ? 0.1 : 0.2;
   if (O.has("min-duration")) {
     Result<double> D = parseNumber(O.get("min-duration"));
     if (!D || *D <= 0)
       die(ExitUsage, "--min-duration: expected a positive number of seconds");
     C.EO.MinWindowS = *D;
   }
-  const CudaApi &Api = *Dev->Api;
-  {
-    char Log[8192] = {0};
-    CUjit_option JO[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    void *JV[] = {Log, reinterpret_cast<void *>(uintptr_t(sizeof(Log) - 1))};
-    CUresult R = Api.cuModuleLoadDataExFn(&C.Module, Ptx.c_str(), 2, JO, JV);
-    if (R != CUDA_SUCCESS)
-      die(ExitFailure, cudaErrorText(Api, "cuModuleLoadDataEx", R) + ": " + Log);
-  }
-  const unsigned SMs = unsigned(Dev->SMCount);
-  std::string GpuName = Nvml->name().empty() ? Dev->Name : Nvml->name();
+  char Log[8192] = {0};
+  CUjit_option JO[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *JV[] = {Log, reinterpret_cast<void *>(uintptr_t(sizeof(Log) - 1))};
+  CUresult R = C.Api.cuModuleLoadDataExFn(&C.Module, Ptx.c_str(), 2, JO, JV);
+  if (R != CUDA_SUCCESS)
+    die(ExitFailure, cudaErrorText(C.Api, "cuModuleLoadDataEx", R) + ": " + Log);
+}
+
+/// The spec file being built and its two sub-objects.
+struct SpecOut {
+  json::Value Spec = json::Value::object();
+  json::Value Thru = json::Value::object();
+  json::Value Power = json::Value::object();
+};
+
+/// The report's header and the spec's fixed fields.
+SpecOut describeGpu(Calibrator &C, const ParsedOptions &O, const CalibOptions &CO) {
+  const unsigned SMs = unsigned(C.Dev.SMCount);
+  std::string GpuName = C.Nvml.name().empty() ? C.Dev.Name : C.Nvml.name();
   std::fprintf(stderr, "flipflop-calibrate: %s, %u SMs, CC %d.%d\n", GpuName.c_str(),
-               SMs, Dev->CCMajor, Dev->CCMinor);
+               SMs, C.Dev.CCMajor, C.Dev.CCMinor);
   json::Value &Rep = C.Report;
   Rep.set("schema_version", 1);
   Rep.set("tool", "flipflop-calibrate");
   json::Value G = json::Value::object();
   G.set("name", GpuName);
   G.set("sm_count", SMs);
-  G.set("compute_capability", std::to_string(Dev->CCMajor) + "." + std::to_string(Dev->CCMinor));
-  G.set("l2_bytes", Dev->L2Bytes);
-  G.set("max_sm_clock_mhz", Nvml->maxClockMHz(NVML_CLOCK_SM));
-  G.set("max_mem_clock_mhz", Nvml->maxClockMHz(NVML_CLOCK_MEM));
-  G.set("energy_counter", Nvml->hasEnergyCounter());
+  G.set("compute_capability", std::to_string(C.Dev.CCMajor) + "." + std::to_string(C.Dev.CCMinor));
+  G.set("l2_bytes", C.Dev.L2Bytes);
+  G.set("max_sm_clock_mhz", C.Nvml.maxClockMHz(NVML_CLOCK_SM));
+  G.set("max_mem_clock_mhz", C.Nvml.maxClockMHz(NVML_CLOCK_MEM));
+  G.set("energy_counter", C.Nvml.hasEnergyCounter());
   Rep.set("gpu", G);
 
-  json::Value Spec = json::Value::object();
-  Spec.set("base", O.get("base", GpuName));
-  Spec.set("Comment", "Measured by flipflop-calibrate on " + GpuName +
-                          "; raw figures in " + ReportPath);
-  Spec.set("SMCount", SMs);
-  Spec.set("L2SizeKB", Dev->L2Bytes / 1024);
+  SpecOut S;
+  S.Spec.set("base", O.get("base", GpuName));
+  S.Spec.set("Comment", "Measured by flipflop-calibrate on " + GpuName +
+                            "; raw figures in " + CO.ReportPath);
+  S.Spec.set("SMCount", SMs);
+  S.Spec.set("L2SizeKB", C.Dev.L2Bytes / 1024);
   // NVML's max SM clock is the board's maximum attainable clock, above the
   // datasheet boost clock on GeForce/RTX boards (docs/GPUS.md).
-  if (unsigned MaxClk = Nvml->maxClockMHz(NVML_CLOCK_SM))
-    Spec.set("MaxClockMHz", MaxClk);
-  json::Value Thru = json::Value::object();
-  json::Value Power = json::Value::object();
+  if (unsigned MaxClk = C.Nvml.maxClockMHz(NVML_CLOCK_SM))
+    S.Spec.set("MaxClockMHz", MaxClk);
+  return S;
+}
 
-  // Idle power first, before the benchmarks heat the card.
-  if (!O.has("skip-power")) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(Quick ? 500 : 1500));
-    double Idle = check(measureIdlePower(*Nvml, Quick ? 1.0 : 2.0, 0.01));
-    Rep.set("idle_power_w", Idle);
-    Power.set("IdleW", Idle);
-    Power.set("IdleMeasured", true);
+/// Idle power (first, before the benchmarks heat the card) and the limits.
+void measureIdleAndLimits(Calibrator &C, bool SkipPower, SpecOut &S) {
+  if (!SkipPower) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(C.Quick ? 500 : 1500));
+    double Idle = check(measureIdlePower(C.Nvml, C.Quick ? 1.0 : 2.0, 0.01));
+    C.Report.set("idle_power_w", Idle);
+    S.Power.set("IdleW", Idle);
+    S.Power.set("IdleMeasured", true);
     std::fprintf(stderr, "  idle power %.1f W\n", Idle);
   }
   double MinW = 0, MaxW = 0;
-  if (Nvml->limitConstraintsW(MinW, MaxW)) {
-    Power.set("MinLimitW", MinW);
-    Power.set("MaxLimitW", MaxW);
+  if (C.Nvml.limitConstraintsW(MinW, MaxW)) {
+    S.Power.set("MinLimitW", MinW);
+    S.Power.set("MaxLimitW", MaxW);
   }
-  if (double Def = Nvml->defaultLimitW())
-    Power.set("DefaultLimitW", Def);
+  if (double Def = C.Nvml.defaultLimitW())
+    S.Power.set("DefaultLimitW", Def);
+}
 
-  DeviceBuffer Out(Api);
-  const size_t OutBytes = size_t(SMs) * 2048 * 8 * 4;
-  check(Out.alloc(OutBytes));
+/// Where the benchmarks write: one buffer shared by all of them.
+struct Scratch {
+  CUdeviceptr Ptr = 0;
+  size_t Bytes = 0;
+};
 
-  // --- Functional-unit throughput and power ---------------------------------
+/// Functional-unit throughput and power.
+void measureUnits(Calibrator &C, const Scratch &Out, SpecOut &S) {
+  const unsigned SMs = unsigned(C.Dev.SMCount);
   struct Unit {
     const char *Kernel, *Field;
     double InstrPerOp; // PTX instructions per op line.
@@ -280,8 +302,8 @@ int main(int Argc, char **Argv) {
     CUfunction F = C.fn(U.Kernel);
     unsigned Block = 256;
     unsigned Grid = SMs * C.blocksPerSM(F, Block, 0);
-    if (size_t(Grid) * Block * 8 > OutBytes)
-      Grid = unsigned(OutBytes / (size_t(Block) * 8));
+    if (size_t(Grid) * Block * 8 > Out.Bytes)
+      Grid = unsigned(Out.Bytes / (size_t(Block) * 8));
     uint64_t OutPtr = Out.Ptr;
     unsigned Iters = 64;
     KernelLaunch L;
@@ -289,11 +311,11 @@ int main(int Argc, char **Argv) {
     L.Grid = {Grid, 1, 1};
     L.Block = {Block, 1, 1};
     L.Params = {&OutPtr, &Iters};
-    C.tune(L, &Iters, Quick ? 2e-3 : 5e-3);
+    C.tune(L, &Iters, C.Quick ? 2e-3 : 5e-3);
     double T = C.timeIt(L);
-    EnergyResult E = check(measureEnergy(Api, *Nvml, L, T, C.EO));
+    EnergyResult E = check(measureEnergy(C.Api, C.Nvml, L, T, C.EO));
     double Ops = double(Grid) * Block * Iters * CalibOpsPerIter * U.InstrPerOp;
-    double ClockHz = (E.SMClockMHz ? E.SMClockMHz : Nvml->maxClockMHz(NVML_CLOCK_SM)) * 1e6;
+    double ClockHz = (E.SMClockMHz ? E.SMClockMHz : C.Nvml.maxClockMHz(NVML_CLOCK_SM)) * 1e6;
     double PerClk = ClockHz > 0 ? Ops / (T * SMs * ClockHz) : 0;
     json::Value R = C.stateJSON(E);
     R.set("time_s", T);
@@ -301,251 +323,275 @@ int main(int Argc, char **Argv) {
     R.set("ops_per_s", Ops / T);
     R.set("lanes_per_clock_per_sm", PerClk);
     UnitsRep.set(U.Field, R);
-    Thru.set(U.Field, PerClk);
+    S.Thru.set(U.Field, PerClk);
     std::fprintf(stderr, "  %-5s %8.1f lanes/clk/SM  %7.1f W  (SM %u MHz)\n", U.Field,
                  PerClk, E.AvgPowerW, E.SMClockMHz);
   }
-  Rep.set("units", UnitsRep);
+  C.Report.set("units", UnitsRep);
+}
 
-  // --- DRAM and L2 bandwidth ------------------------------------------------
+/// The streaming kernel and its launch shape.
+struct ReadKernel {
+  CUfunction Read;
+  unsigned RBlock, RGrid;
+};
+
+/// Streams \p Bytes \p Passes times through ff_read: achieved GB/s and the
+/// report's record.
+std::pair<double, json::Value> readBandwidth(Calibrator &C, const Scratch &Out,
+                                             const ReadKernel &K, size_t Bytes,
+                                             unsigned Passes, const char *What) {
+  CUfunction Read = K.Read;
+  unsigned RBlock = K.RBlock, RGrid = K.RGrid;
+  DeviceBuffer In(C.Api);
+  check(In.alloc(Bytes));
+  uint64_t InPtr = In.Ptr, OutPtr = Out.Ptr, NVec = Bytes / 16;
+  KernelLaunch L;
+  L.Func = Read;
+  L.Grid = {RGrid, 1, 1};
+  L.Block = {RBlock, 1, 1};
+  L.Params = {&InPtr, &OutPtr, &NVec, &Passes};
+  double T = C.timeIt(L);
+  EnergyResult E = check(measureEnergy(C.Api, C.Nvml, L, T, C.EO));
+  double GBs = double(Bytes) * Passes / T / 1e9;
+  json::Value R = C.stateJSON(E);
+  R.set("bytes", Bytes);
+  R.set("passes", Passes);
+  R.set("time_s", T);
+  R.set("gb_per_s", GBs);
+  std::fprintf(stderr, "  %-5s %8.1f GB/s  %7.1f W\n", What, GBs, E.AvgPowerW);
+  return std::make_pair(GBs, R);
+}
+
+/// DRAM and L2 bandwidth.
+void measureBandwidth(Calibrator &C, const Scratch &Out, SpecOut &S) {
+  const unsigned SMs = unsigned(C.Dev.SMCount);
   CUfunction Read = C.fn("ff_read");
   unsigned RBlock = 256, RGrid = SMs * C.blocksPerSM(Read, RBlock, 0);
-  if (size_t(RGrid) * RBlock * 4 > OutBytes)
-    RGrid = unsigned(OutBytes / (size_t(RBlock) * 4));
-  auto Bandwidth = [&](size_t Bytes, unsigned Passes, const char *What) {
-    DeviceBuffer In(Api);
-    check(In.alloc(Bytes));
-    uint64_t InPtr = In.Ptr, OutPtr = Out.Ptr, NVec = Bytes / 16;
-    KernelLaunch L;
-    L.Func = Read;
-    L.Grid = {RGrid, 1, 1};
-    L.Block = {RBlock, 1, 1};
-    L.Params = {&InPtr, &OutPtr, &NVec, &Passes};
-    double T = C.timeIt(L);
-    EnergyResult E = check(measureEnergy(Api, *Nvml, L, T, C.EO));
-    double GBs = double(Bytes) * Passes / T / 1e9;
-    json::Value R = C.stateJSON(E);
-    R.set("bytes", Bytes);
-    R.set("passes", Passes);
-    R.set("time_s", T);
-    R.set("gb_per_s", GBs);
-    std::fprintf(stderr, "  %-5s %8.1f GB/s  %7.1f W\n", What, GBs, E.AvgPowerW);
-    return std::make_pair(GBs, R);
-  };
-  size_t DramBytes = std::max<size_t>(size_t(1) << 30, size_t(Dev->L2Bytes) * 16);
-  auto Dram = Bandwidth(DramBytes, 1, "DRAM");
-  Rep.set("dram", Dram.second);
+  if (size_t(RGrid) * RBlock * 4 > Out.Bytes)
+    RGrid = unsigned(Out.Bytes / (size_t(RBlock) * 4));
+  ReadKernel K{Read, RBlock, RGrid};
+  size_t DramBytes = std::max<size_t>(size_t(1) << 30, size_t(C.Dev.L2Bytes) * 16);
+  auto Dram = readBandwidth(C, Out, K, DramBytes, 1, "DRAM");
+  C.Report.set("dram", Dram.second);
   // Measured (achieved) bandwidth: the model must not scale it down again.
-  Spec.set("MemoryBandwidthGBs", Dram.first);
-  Spec.set("DramEfficiency", 1.0);
-  size_t L2Bytes = std::max<size_t>(size_t(Dev->L2Bytes) / 4, 1 << 20) & ~size_t(15);
-  auto L2 = Bandwidth(L2Bytes, Quick ? 50 : 200, "L2");
-  {
-    double Clk = 0;
-    if (const json::Value *V = L2.second.get("sm_clock_mhz"))
-      Clk = V->getNumber();
-    if (Clk > 0) {
-      double PerClk = L2.first * 1e9 / (Clk * 1e6 * SMs);
-      L2.second.set("bytes_per_clock_per_sm", PerClk);
-      Spec.set("L2BandwidthBytesPerClkPerSM", PerClk);
-    }
+  S.Spec.set("MemoryBandwidthGBs", Dram.first);
+  S.Spec.set("DramEfficiency", 1.0);
+  size_t L2Bytes = std::max<size_t>(size_t(C.Dev.L2Bytes) / 4, 1 << 20) & ~size_t(15);
+  auto L2 = readBandwidth(C, Out, K, L2Bytes, C.Quick ? 50 : 200, "L2");
+  double Clk = 0;
+  if (const json::Value *V = L2.second.get("sm_clock_mhz"))
+    Clk = V->getNumber();
+  if (Clk > 0) {
+    double PerClk = L2.first * 1e9 / (Clk * 1e6 * SMs);
+    L2.second.set("bytes_per_clock_per_sm", PerClk);
+    S.Spec.set("L2BandwidthBytesPerClkPerSM", PerClk);
   }
-  Rep.set("l2", L2.second);
+  C.Report.set("l2", L2.second);
+}
 
-  // --- Coalesced against strided ---------------------------------------------
-  {
-    CUfunction F = C.fn("ff_strided");
-    DeviceBuffer In(Api);
-    const uint64_t Elems = uint64_t(1) << 26; // 256 MiB of floats.
-    check(In.alloc(Elems * 4));
-    uint64_t InPtr = In.Ptr, OutPtr = Out.Ptr, Mask = Elems - 1;
-    unsigned Stride = 1, Iters = Quick ? 16 : 64;
-    unsigned Block = 256, Grid = SMs * C.blocksPerSM(F, Block, 0);
-    if (size_t(Grid) * Block * 4 > OutBytes)
-      Grid = unsigned(OutBytes / (size_t(Block) * 4));
-    KernelLaunch L;
-    L.Func = F;
-    L.Grid = {Grid, 1, 1};
-    L.Block = {Block, 1, 1};
-    L.Params = {&InPtr, &OutPtr, &Mask, &Stride, &Iters};
-    json::Value Rows = json::Value::array();
-    double Base = 0;
-    for (unsigned S : {1u, 2u, 4u, 8u, 16u, 32u}) {
-      Stride = S;
-      double T = C.timeIt(L);
-      double GBs = double(Grid) * Block * Iters * 4 / T / 1e9;
-      if (S == 1)
-        Base = GBs;
-      json::Value R = json::Value::object();
-      R.set("stride_elements", S);
+/// Coalesced against strided access.
+void measureStrided(Calibrator &C, const Scratch &Out) {
+  const unsigned SMs = unsigned(C.Dev.SMCount);
+  CUfunction F = C.fn("ff_strided");
+  DeviceBuffer In(C.Api);
+  const uint64_t Elems = uint64_t(1) << 26; // 256 MiB of floats.
+  check(In.alloc(Elems * 4));
+  uint64_t InPtr = In.Ptr, OutPtr = Out.Ptr, Mask = Elems - 1;
+  unsigned Stride = 1, Iters = C.Quick ? 16 : 64;
+  unsigned Block = 256, Grid = SMs * C.blocksPerSM(F, Block, 0);
+  if (size_t(Grid) * Block * 4 > Out.Bytes)
+    Grid = unsigned(Out.Bytes / (size_t(Block) * 4));
+  KernelLaunch L;
+  L.Func = F;
+  L.Grid = {Grid, 1, 1};
+  L.Block = {Block, 1, 1};
+  L.Params = {&InPtr, &OutPtr, &Mask, &Stride, &Iters};
+  json::Value Rows = json::Value::array();
+  double Base = 0;
+  for (unsigned S : {1u, 2u, 4u, 8u, 16u, 32u}) {
+    Stride = S;
+    double T = C.timeIt(L);
+    double GBs = double(Grid) * Block * Iters * 4 / T / 1e9;
+    if (S == 1)
+      Base = GBs;
+    json::Value R = json::Value::object();
+    R.set("stride_elements", S);
+    R.set("time_s", T);
+    R.set("useful_gb_per_s", GBs);
+    R.set("efficiency_vs_coalesced", Base > 0 ? GBs / Base : 0);
+    Rows.push(R);
+  }
+  C.Report.set("strided_access", Rows);
+}
+
+/// Shared memory bandwidth and bank conflicts.
+void measureSharedMemory(Calibrator &C, const Scratch &Out) {
+  const unsigned SMs = unsigned(C.Dev.SMCount);
+  CUfunction F = C.fn("ff_smem");
+  uint64_t OutPtr = Out.Ptr;
+  unsigned Iters = 64, Stride = 1;
+  unsigned Block = 256, Grid = SMs * C.blocksPerSM(F, Block, 0);
+  if (size_t(Grid) * Block * 4 > Out.Bytes)
+    Grid = unsigned(Out.Bytes / (size_t(Block) * 4));
+  KernelLaunch L;
+  L.Func = F;
+  L.Grid = {Grid, 1, 1};
+  L.Block = {Block, 1, 1};
+  L.Params = {&OutPtr, &Iters, &Stride};
+  C.tune(L, &Iters, C.Quick ? 2e-3 : 5e-3);
+  json::Value Rows = json::Value::array();
+  double T1 = 0;
+  for (unsigned S : {1u, 2u, 4u, 8u, 16u, 32u}) {
+    Stride = S;
+    double T = C.timeIt(L);
+    if (S == 1) {
+      T1 = T;
+      EnergyResult E = check(measureEnergy(C.Api, C.Nvml, L, T, C.EO));
+      double Clk = E.SMClockMHz * 1e6;
+      double Bytes = double(Grid) * Block * Iters * 4 * 4;
+      json::Value R = C.stateJSON(E);
       R.set("time_s", T);
-      R.set("useful_gb_per_s", GBs);
-      R.set("efficiency_vs_coalesced", Base > 0 ? GBs / Base : 0);
-      Rows.push(R);
+      R.set("bytes_per_clock_per_sm", Clk > 0 ? Bytes / (T * Clk * SMs) : 0);
+      C.Report.set("shared_bandwidth", R);
     }
-    Rep.set("strided_access", Rows);
+    json::Value R = json::Value::object();
+    R.set("stride_words", S);
+    R.set("time_s", T);
+    R.set("slowdown_vs_conflict_free", T1 > 0 ? T / T1 : 0);
+    Rows.push(R);
   }
+  C.Report.set("bank_conflicts", Rows);
+}
 
-  // --- Shared memory bandwidth and bank conflicts ------------------------------
-  {
-    CUfunction F = C.fn("ff_smem");
-    uint64_t OutPtr = Out.Ptr;
-    unsigned Iters = 64, Stride = 1;
-    unsigned Block = 256, Grid = SMs * C.blocksPerSM(F, Block, 0);
-    if (size_t(Grid) * Block * 4 > OutBytes)
-      Grid = unsigned(OutBytes / (size_t(Block) * 4));
-    KernelLaunch L;
-    L.Func = F;
-    L.Grid = {Grid, 1, 1};
-    L.Block = {Block, 1, 1};
-    L.Params = {&OutPtr, &Iters, &Stride};
-    C.tune(L, &Iters, Quick ? 2e-3 : 5e-3);
-    json::Value Rows = json::Value::array();
-    double T1 = 0;
-    for (unsigned S : {1u, 2u, 4u, 8u, 16u, 32u}) {
-      Stride = S;
-      double T = C.timeIt(L);
-      if (S == 1) {
-        T1 = T;
-        EnergyResult E = check(measureEnergy(Api, *Nvml, L, T, C.EO));
-        double Clk = E.SMClockMHz * 1e6;
-        double Bytes = double(Grid) * Block * Iters * 4 * 4;
-        json::Value R = C.stateJSON(E);
-        R.set("time_s", T);
-        R.set("bytes_per_clock_per_sm", Clk > 0 ? Bytes / (T * Clk * SMs) : 0);
-        Rep.set("shared_bandwidth", R);
-      }
-      json::Value R = json::Value::object();
-      R.set("stride_words", S);
-      R.set("time_s", T);
-      R.set("slowdown_vs_conflict_free", T1 > 0 ? T / T1 : 0);
-      Rows.push(R);
-    }
-    Rep.set("bank_conflicts", Rows);
-  }
+/// A pointer chase through \p Bytes of global memory with \p Kernel.
+void chaseGlobal(Calibrator &C, const Scratch &Out, json::Value &Lat,
+                 const char *Kernel, size_t Bytes, const char *What) {
+  CUfunction F = C.fn(Kernel);
+  uint32_t Lines = uint32_t(Bytes / 128);
+  std::vector<uint32_t> Host = cyclicChain(Lines, 32, 12345);
+  DeviceBuffer Buf(C.Api);
+  check(Buf.alloc(Host.size() * 4));
+  CUresult R = C.Api.cuMemcpyHtoDFn(Buf.Ptr, Host.data(), Host.size() * 4);
+  if (R != CUDA_SUCCESS)
+    die(ExitFailure, cudaErrorText(C.Api, "cuMemcpyHtoD", R));
+  uint64_t BufPtr = Buf.Ptr, OutPtr = Out.Ptr;
+  unsigned Steps = C.Quick ? 20000 : 100000;
+  KernelLaunch L;
+  L.Func = F;
+  L.Params = {&BufPtr, &OutPtr, &Steps};
+  double T = C.timeIt(L, 3);
+  double Ns = T / Steps * 1e9;
+  unsigned Clk = C.Nvml.clockMHz(NVML_CLOCK_SM);
+  json::Value O = json::Value::object();
+  O.set("bytes", Bytes);
+  O.set("ns", Ns);
+  O.set("cycles_at_current_clock", Ns * Clk / 1000.0);
+  O.set("sm_clock_mhz", Clk);
+  Lat.set(What, O);
+  std::fprintf(stderr, "  %-5s latency %6.1f ns\n", What, Ns);
+}
 
-  // --- Latency: pointer chases -------------------------------------------------
-  {
-    json::Value Lat = json::Value::object();
-    auto Chase = [&](const char *Kernel, size_t Bytes, const char *What) {
-      CUfunction F = C.fn(Kernel);
-      uint32_t Lines = uint32_t(Bytes / 128);
-      std::vector<uint32_t> Host = cyclicChain(Lines, 32, 12345);
-      DeviceBuffer Buf(Api);
-      check(Buf.alloc(Host.size() * 4));
-      CUresult R = Api.cuMemcpyHtoDFn(Buf.Ptr, Host.data(), Host.size() * 4);
-      if (R != CUDA_SUCCESS)
-        die(ExitFailure, cudaErrorText(Api, "cuMemcpyHtoD", R));
-      uint64_t BufPtr = Buf.Ptr, OutPtr = Out.Ptr;
-      unsigned Steps = Quick ? 20000 : 100000;
-      KernelLaunch L;
-      L.Func = F;
-      L.Params = {&BufPtr, &OutPtr, &Steps};
-      double T = C.timeIt(L, 3);
-      double Ns = T / Steps * 1e9;
-      unsigned Clk = Nvml->clockMHz(NVML_CLOCK_SM);
-      json::Value O = json::Value::object();
-      O.set("bytes", Bytes);
-      O.set("ns", Ns);
-      O.set("cycles_at_current_clock", Ns * Clk / 1000.0);
-      O.set("sm_clock_mhz", Clk);
-      Lat.set(What, O);
-      std::fprintf(stderr, "  %-5s latency %6.1f ns\n", What, Ns);
-    };
-    Chase("ff_chase_ca", 16 * 1024, "L1");
-    Chase("ff_chase_cg", std::min<size_t>(4u << 20, size_t(Dev->L2Bytes) / 4), "L2");
-    Chase("ff_chase_cg", 256u << 20, "DRAM");
-    {
-      CUfunction F = C.fn("ff_chase_smem");
-      uint64_t OutPtr = Out.Ptr;
-      unsigned Steps = Quick ? 20000 : 100000, Words = 8192;
-      KernelLaunch L;
-      L.Func = F;
-      L.Params = {&OutPtr, &Steps, &Words};
-      double T = C.timeIt(L, 3);
-      // The kernel also fills 8192 words with one thread; subtract a run
-      // with no steps.
-      unsigned Zero = 0;
-      KernelLaunch L0 = L;
-      L0.Params = {&OutPtr, &Zero, &Words};
-      double T0 = C.timeIt(L0, 3);
-      double Ns = std::max(0.0, T - T0) / Steps * 1e9;
-      unsigned Clk = Nvml->clockMHz(NVML_CLOCK_SM);
-      json::Value O = json::Value::object();
-      O.set("ns", Ns);
-      O.set("cycles_at_current_clock", Ns * Clk / 1000.0);
-      O.set("sm_clock_mhz", Clk);
-      Lat.set("shared", O);
-      std::fprintf(stderr, "  smem  latency %6.1f ns\n", Ns);
-    }
-    Rep.set("latency", Lat);
-  }
+/// Latency: pointer chases through L1, L2, DRAM and shared memory.
+void measureLatency(Calibrator &C, const Scratch &Out) {
+  json::Value Lat = json::Value::object();
+  chaseGlobal(C, Out, Lat, "ff_chase_ca", 16 * 1024, "L1");
+  chaseGlobal(C, Out, Lat, "ff_chase_cg",
+              std::min<size_t>(4u << 20, size_t(C.Dev.L2Bytes) / 4), "L2");
+  chaseGlobal(C, Out, Lat, "ff_chase_cg", 256u << 20, "DRAM");
+  CUfunction F = C.fn("ff_chase_smem");
+  uint64_t OutPtr = Out.Ptr;
+  unsigned Steps = C.Quick ? 20000 : 100000, Words = 8192;
+  KernelLaunch L;
+  L.Func = F;
+  L.Params = {&OutPtr, &Steps, &Words};
+  double T = C.timeIt(L, 3);
+  // The kernel also fills 8192 words with one thread; subtract a run
+  // with no steps.
+  unsigned Zero = 0;
+  KernelLaunch L0 = L;
+  L0.Params = {&OutPtr, &Zero, &Words};
+  double T0 = C.timeIt(L0, 3);
+  double Ns = std::max(0.0, T - T0) / Steps * 1e9;
+  unsigned Clk = C.Nvml.clockMHz(NVML_CLOCK_SM);
+  json::Value O = json::Value::object();
+  O.set("ns", Ns);
+  O.set("cycles_at_current_clock", Ns * Clk / 1000.0);
+  O.set("sm_clock_mhz", Clk);
+  Lat.set("shared", O);
+  std::fprintf(stderr, "  smem  latency %6.1f ns\n", Ns);
+  C.Report.set("latency", Lat);
+}
 
-  // --- Power against active SMs --------------------------------------------------
-  if (!O.has("skip-power")) {
-    CUfunction F = C.fn("ff_fp32");
-    unsigned Block = 1024;
-    size_t Smem = size_t(Dev->MaxSharedPerBlockOptin);
-    CUresult R = Api.cuFuncSetAttributeFn(F, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+/// The active-SM counts of the power sweep: powers of two and quarters of
+/// the card, each at most \p SMs.
+std::vector<unsigned> activeSMCounts(unsigned SMs) {
+  std::vector<unsigned> Ns = {1, 2, 4, 8, 16, 32, 64, 128, 256,
+                              SMs / 4, SMs / 2, 3 * SMs / 4, SMs};
+  std::sort(Ns.begin(), Ns.end());
+  Ns.erase(std::unique(Ns.begin(), Ns.end()), Ns.end());
+  Ns.erase(std::remove_if(Ns.begin(), Ns.end(), [&](unsigned N) { return N == 0 || N > SMs; }),
+           Ns.end());
+  return Ns;
+}
+
+/// Board power against active SMs, fitted to P(n) = alpha * n^beta + delta.
+void measurePowerVsSMs(Calibrator &C, const Scratch &Out) {
+  const unsigned SMs = unsigned(C.Dev.SMCount);
+  CUfunction F = C.fn("ff_fp32");
+  unsigned Block = 1024;
+  size_t Smem = size_t(C.Dev.MaxSharedPerBlockOptin);
+  CUresult R = C.Api.cuFuncSetAttributeFn(F, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                           int(Smem));
-    if (R != CUDA_SUCCESS)
-      die(ExitFailure, cudaErrorText(Api, "cuFuncSetAttribute", R));
-    if (C.blocksPerSM(F, Block, Smem) != 1)
-      die(ExitFailure, "cannot pin one block per SM with dynamic shared memory");
-    std::vector<unsigned> Ns = {1, 2, 4, 8, 16, 32, 64, 128, 256,
-                                SMs / 4, SMs / 2, 3 * SMs / 4, SMs};
-    std::sort(Ns.begin(), Ns.end());
-    Ns.erase(std::unique(Ns.begin(), Ns.end()), Ns.end());
-    Ns.erase(std::remove_if(Ns.begin(), Ns.end(), [&](unsigned N) { return N == 0 || N > SMs; }),
-             Ns.end());
-    uint64_t OutPtr = Out.Ptr;
-    unsigned Iters = 64;
-    KernelLaunch L;
-    L.Func = F;
-    L.Block = {Block, 1, 1};
-    L.SharedBytes = unsigned(Smem);
-    L.Params = {&OutPtr, &Iters};
-    L.Grid = {SMs, 1, 1};
-    C.tune(L, &Iters, Quick ? 5e-3 : 10e-3);
-    std::vector<double> X, Y;
-    json::Value Rows = json::Value::array();
-    EnergyOptions PE = C.EO;
-    PE.MinWindowS = std::max(PE.MinWindowS, Quick ? 0.2 : 0.4);
-    PE.SettleS = Quick ? 0.05 : 0.2;
-    for (unsigned N : Ns) {
-      L.Grid = {N, 1, 1};
-      double T = C.timeIt(L, 3);
-      EnergyResult E = check(measureEnergy(Api, *Nvml, L, T, PE));
-      X.push_back(N);
-      Y.push_back(E.AvgPowerW);
-      json::Value Row = C.stateJSON(E);
-      Row.set("active_sms", N);
-      Row.set("time_s", T);
-      Rows.push(Row);
-      std::fprintf(stderr, "  %3u SMs  %7.1f W  (SM %u MHz)\n", N, E.AvgPowerW, E.SMClockMHz);
-    }
-    json::Value P = json::Value::object();
-    P.set("points", Rows);
-    PowerLawFit Fit = fitPowerLaw(X, Y);
-    if (Fit.Ok) {
-      P.set("alpha_w", Fit.Alpha);
-      P.set("beta", Fit.Beta);
-      P.set("delta_w", Fit.Delta);
-      P.set("r2", Fit.R2);
-      P.set("rmse_w", Fit.RMSE);
-      std::fprintf(stderr, "  P(n) = %.3f * n^%.3f + %.1f W  (R^2 %.4f)\n", Fit.Alpha,
-                   Fit.Beta, Fit.Delta, Fit.R2);
-    }
-    Rep.set("power_vs_active_sms", P);
+  if (R != CUDA_SUCCESS)
+    die(ExitFailure, cudaErrorText(C.Api, "cuFuncSetAttribute", R));
+  if (C.blocksPerSM(F, Block, Smem) != 1)
+    die(ExitFailure, "cannot pin one block per SM with dynamic shared memory");
+  std::vector<unsigned> Ns = activeSMCounts(SMs);
+  uint64_t OutPtr = Out.Ptr;
+  unsigned Iters = 64;
+  KernelLaunch L;
+  L.Func = F;
+  L.Block = {Block, 1, 1};
+  L.SharedBytes = unsigned(Smem);
+  L.Params = {&OutPtr, &Iters};
+  L.Grid = {SMs, 1, 1};
+  C.tune(L, &Iters, C.Quick ? 5e-3 : 10e-3);
+  std::vector<double> X, Y;
+  json::Value Rows = json::Value::array();
+  EnergyOptions PE = C.EO;
+  PE.MinWindowS = std::max(PE.MinWindowS, C.Quick ? 0.2 : 0.4);
+  PE.SettleS = C.Quick ? 0.05 : 0.2;
+  for (unsigned N : Ns) {
+    L.Grid = {N, 1, 1};
+    double T = C.timeIt(L, 3);
+    EnergyResult E = check(measureEnergy(C.Api, C.Nvml, L, T, PE));
+    X.push_back(N);
+    Y.push_back(E.AvgPowerW);
+    json::Value Row = C.stateJSON(E);
+    Row.set("active_sms", N);
+    Row.set("time_s", T);
+    Rows.push(Row);
+    std::fprintf(stderr, "  %3u SMs  %7.1f W  (SM %u MHz)\n", N, E.AvgPowerW, E.SMClockMHz);
   }
+  json::Value P = json::Value::object();
+  P.set("points", Rows);
+  PowerLawFit Fit = fitPowerLaw(X, Y);
+  if (Fit.Ok) {
+    P.set("alpha_w", Fit.Alpha);
+    P.set("beta", Fit.Beta);
+    P.set("delta_w", Fit.Delta);
+    P.set("r2", Fit.R2);
+    P.set("rmse_w", Fit.RMSE);
+    std::fprintf(stderr, "  P(n) = %.3f * n^%.3f + %.1f W  (R^2 %.4f)\n", Fit.Alpha,
+                 Fit.Beta, Fit.Delta, Fit.R2);
+  }
+  C.Report.set("power_vs_active_sms", P);
+}
 
-  Spec.set("Throughput", Thru);
-  if (!Power.members().empty())
-    Spec.set("Power", Power);
-  check(json::writeFile(Spec, SpecPath));
-  check(json::writeFile(Rep, ReportPath));
-
-  // Measured values beside the database's, when an export is given.
+/// Prints the spec's figures, beside the database's when --compare names an
+/// export.
+void printComparison(const ParsedOptions &O, const json::Value &Spec) {
   json::Value Base;
   bool HaveBase = false;
   if (O.has("compare")) {
@@ -573,6 +619,52 @@ int main(int Argc, char **Argv) {
       Row(M.first, M.second, HaveBase ? Base.get(M.first) : nullptr);
     }
   }
-  std::printf("spec: %s\nreport: %s\n", SpecPath.c_str(), ReportPath.c_str());
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Result<ParsedOptions> OR = parseCommandLine(Argc, Argv, Specs);
+  if (!OR)
+    die(ExitUsage, OR.error().message());
+  ParsedOptions &O = *OR;
+  if (O.has("help")) {
+    std::printf("%s", formatHelp("flipflop-calibrate [options]", Specs).c_str());
+    return ExitOk;
+  }
+  if (!O.Positional.empty())
+    die(ExitUsage, "unexpected argument " + O.Positional[0]);
+  std::string Ptx = calibrationPtx();
+  if (O.has("dump-ptx"))
+    return dumpPtx(O, Ptx);
+  CalibOptions CO = readOptions(O);
+  Gpu G = openGpu(CO.Ordinal);
+  Calibrator C(*G.Dev, *G.Nvml);
+  C.Quick = CO.Quick;
+  setUp(C, O, Ptx);
+  SpecOut S = describeGpu(C, O, CO);
+  bool SkipPower = O.has("skip-power");
+  measureIdleAndLimits(C, SkipPower, S);
+
+  DeviceBuffer OutBuf(C.Api);
+  Scratch Out;
+  Out.Bytes = size_t(G.Dev->SMCount) * 2048 * 8 * 4;
+  check(OutBuf.alloc(Out.Bytes));
+  Out.Ptr = OutBuf.Ptr;
+  measureUnits(C, Out, S);
+  measureBandwidth(C, Out, S);
+  measureStrided(C, Out);
+  measureSharedMemory(C, Out);
+  measureLatency(C, Out);
+  if (!SkipPower)
+    measurePowerVsSMs(C, Out);
+
+  S.Spec.set("Throughput", S.Thru);
+  if (!S.Power.members().empty())
+    S.Spec.set("Power", S.Power);
+  check(json::writeFile(S.Spec, CO.SpecPath));
+  check(json::writeFile(C.Report, CO.ReportPath));
+  printComparison(O, S.Spec);
+  std::printf("spec: %s\nreport: %s\n", CO.SpecPath.c_str(), CO.ReportPath.c_str());
   return ExitOk;
 }

@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <sys/wait.h>
 #include <thread>
 
 using namespace flipflop::measure;
@@ -178,15 +179,6 @@ Error checkParams(const PtxEntry &E, const ArgsSpec &S) {
   return Error::success();
 }
 
-struct ModuleCache {
-  const CudaApi *Api = nullptr;
-  std::map<std::pair<std::array<unsigned, 3>, unsigned>, CUmodule> Modules;
-  ~ModuleCache() {
-    for (auto &M : Modules)
-      Api->cuModuleUnloadFn(M.second);
-  }
-};
-
 Result<CUmodule> loadModule(const CudaApi &Api, const std::string &Image) {
   char Log[8192] = {0};
   CUjit_option Opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -207,102 +199,115 @@ Result<CUmodule> loadModule(const CudaApi &Api, const std::string &Image) {
 std::string shapeText(const std::array<unsigned, 3> &B) {
   return std::to_string(B[0]) + "x" + std::to_string(B[1]) + "x" + std::to_string(B[2]);
 }
+/// The command line and the input files, checked.
+struct Inputs {
+  bool Quiet = false;
+  std::string KernelPath;
+  std::string Image; ///< The PTX or cubin bytes.
+  bool IsPtx = false;
+  ArgsSpec Args;
+  std::string Kernel;
+};
 
-} // namespace
-
-int main(int Argc, char **Argv) {
-  ParsedOptions O = check(parseCommandLine(Argc, Argv, Specs), ExitUsage);
-  if (O.has("help")) {
-    std::printf("%s", formatHelp("flipflop-measure [options] kernel.ptx|kernel.cubin",
-                                 Specs).c_str());
-    return ExitOk;
+/// The entry to measure; a PTX entry's parameters must match the args file.
+std::string chooseKernel(const ParsedOptions &O, const Inputs &In) {
+  std::string Kernel = O.get("kernel", In.Args.Kernel);
+  if (!In.IsPtx) {
+    if (Kernel.empty())
+      die(ExitUsage, "a cubin needs --kernel (or \"kernel\" in the args file)");
+    return Kernel;
   }
+  std::vector<PtxEntry> Entries = check(listPtxEntries(In.Image));
+  if (Entries.empty())
+    die(ExitFailure, In.KernelPath + ": no .entry in the PTX");
+  if (Kernel.empty()) {
+    if (Entries.size() != 1)
+      die(ExitUsage, In.KernelPath + " has " + std::to_string(Entries.size()) +
+                         " entries; choose one with --kernel");
+    Kernel = Entries[0].Name;
+  }
+  const PtxEntry *E = nullptr;
+  for (const PtxEntry &X : Entries)
+    if (X.Name == Kernel)
+      E = &X;
+  if (!E)
+    die(ExitFailure, In.KernelPath + ": no entry named " + Kernel);
+  check(checkParams(*E, In.Args).prefix(O.get("args", "(no args file)") + ": "));
+  return Kernel;
+}
+
+Inputs readInputs(const ParsedOptions &O) {
   if (O.Positional.size() != 1)
     die(ExitUsage, "expected one kernel file (.ptx or .cubin); see --help");
-  bool Quiet = O.has("quiet");
-  const std::string KernelPath = O.Positional[0];
-  std::string Image = readBinary(KernelPath);
-  bool IsPtx = Image.find(".entry") != std::string::npos &&
-               Image.compare(0, 4, "\x7f" "ELF") != 0;
-
-  // Arguments.
-  ArgsSpec Args;
+  Inputs In;
+  In.Quiet = O.has("quiet");
+  In.KernelPath = O.Positional[0];
+  In.Image = readBinary(In.KernelPath);
+  In.IsPtx = In.Image.find(".entry") != std::string::npos &&
+             In.Image.compare(0, 4, "\x7f" "ELF") != 0;
   if (O.has("args"))
-    Args = check(loadArgsSpec(O.get("args")));
+    In.Args = check(loadArgsSpec(O.get("args")));
   if (O.has("threads")) {
     std::array<unsigned, 3> T = check(parseDim3(O.get("threads")), ExitUsage);
-    Args.Total = {T[0], T[1], T[2]};
-    Args.HasTotal = true;
+    In.Args.Total = {T[0], T[1], T[2]};
+    In.Args.HasTotal = true;
   }
   if (O.has("grid")) {
-    Args.Grid = check(parseDim3(O.get("grid")), ExitUsage);
-    Args.HasGrid = true;
+    In.Args.Grid = check(parseDim3(O.get("grid")), ExitUsage);
+    In.Args.HasGrid = true;
   }
+  In.Kernel = chooseKernel(O, In);
+  return In;
+}
 
-  // The kernel.
-  std::string Kernel = O.get("kernel", Args.Kernel);
-  std::vector<PtxEntry> Entries;
-  if (IsPtx) {
-    Entries = check(listPtxEntries(Image));
-    if (Entries.empty())
-      die(ExitFailure, KernelPath + ": no .entry in the PTX");
-    if (Kernel.empty()) {
-      if (Entries.size() != 1)
-        die(ExitUsage, KernelPath + " has " + std::to_string(Entries.size()) +
-                           " entries; choose one with --kernel");
-      Kernel = Entries[0].Name;
-    }
-    const PtxEntry *E = nullptr;
-    for (const PtxEntry &X : Entries)
-      if (X.Name == Kernel)
-        E = &X;
-    if (!E)
-      die(ExitFailure, KernelPath + ": no entry named " + Kernel);
-    check(checkParams(*E, Args).prefix(O.get("args", "(no args file)") + ": "));
-  } else if (Kernel.empty()) {
-    die(ExitUsage, "a cubin needs --kernel (or \"kernel\" in the args file)");
-  }
+/// Keeps the configurations whose \p Field is in the list option \p Name.
+template <typename T, typename F>
+void keepListed(std::vector<Config> &Configs, const std::vector<T> &Keep, F Field) {
+  Configs.erase(std::remove_if(Configs.begin(), Configs.end(),
+                               [&](const Config &C) {
+                                 return std::find(Keep.begin(), Keep.end(), Field(C)) ==
+                                        Keep.end();
+                               }),
+                Configs.end());
+}
 
-  // Configurations.
+/// Block shapes and min blocks, from a report or from --blocks/--min-blocks.
+std::vector<Config> shapeConfigs(const ParsedOptions &O, const std::string &Kernel) {
   std::vector<Config> Configs;
   if (O.has("configs-from")) {
     Configs = configsFromReport(O.get("configs-from"), Kernel);
-    if (O.has("blocks")) {
-      auto Keep = check(parseDim3List(O.get("blocks")), ExitUsage);
-      Configs.erase(std::remove_if(Configs.begin(), Configs.end(),
-                                   [&](const Config &C) {
-                                     return std::find(Keep.begin(), Keep.end(), C.Block) == Keep.end();
-                                   }),
-                    Configs.end());
-    }
-    if (O.has("min-blocks")) {
-      auto Keep = check(parseUnsignedList(O.get("min-blocks")), ExitUsage);
-      Configs.erase(std::remove_if(Configs.begin(), Configs.end(),
-                                   [&](const Config &C) {
-                                     return std::find(Keep.begin(), Keep.end(), C.MinBlocks) == Keep.end();
-                                   }),
-                    Configs.end());
-    }
-  } else {
-    std::vector<std::array<unsigned, 3>> Blocks;
-    std::string B = O.get("blocks", "32:1024:32");
-    bool Shapes = B.find(';') != std::string::npos || B.find('x') != std::string::npos;
-    if (!Shapes) {
-      for (unsigned X : check(parseUnsignedList(B), ExitUsage))
-        Blocks.push_back({X, 1, 1});
-    } else {
-      Blocks = check(parseDim3List(B), ExitUsage);
-    }
-    std::vector<unsigned> Mins = check(parseUnsignedList(O.get("min-blocks", "0")), ExitUsage);
-    for (const auto &Bl : Blocks)
-      for (unsigned M : Mins) {
-        Config C;
-        C.Block = Bl;
-        C.MinBlocks = M;
-        Configs.push_back(C);
-      }
+    if (O.has("blocks"))
+      keepListed(Configs, check(parseDim3List(O.get("blocks")), ExitUsage),
+                 [](const Config &C) { return C.Block; });
+    if (O.has("min-blocks"))
+      keepListed(Configs, check(parseUnsignedList(O.get("min-blocks")), ExitUsage),
+                 [](const Config &C) { return C.MinBlocks; });
+    return Configs;
   }
-  // Power limits and clocks: explicit sweeps only.
+  std::vector<std::array<unsigned, 3>> Blocks;
+  std::string B = O.get("blocks", "32:1024:32");
+  bool Shapes = B.find(';') != std::string::npos || B.find('x') != std::string::npos;
+  if (!Shapes) {
+    for (unsigned X : check(parseUnsignedList(B), ExitUsage))
+      Blocks.push_back({X, 1, 1});
+  } else {
+    Blocks = check(parseDim3List(B), ExitUsage);
+  }
+  std::vector<unsigned> Mins = check(parseUnsignedList(O.get("min-blocks", "0")), ExitUsage);
+  for (const auto &Bl : Blocks)
+    for (unsigned M : Mins) {
+      Config C;
+      C.Block = Bl;
+      C.MinBlocks = M;
+      Configs.push_back(C);
+    }
+  return Configs;
+}
+
+/// Crosses \p Configs with explicit power-limit and clock sweeps (each only
+/// with its --allow-set-... consent).
+std::vector<Config> sweepSettings(const ParsedOptions &O, std::vector<Config> Configs,
+                                  bool &LocksClocks) {
   std::vector<double> Limits;
   if (O.has("power-limits")) {
     if (!O.has("allow-set-power-limit"))
@@ -317,140 +322,175 @@ int main(int Argc, char **Argv) {
                      "--allow-set-clocks to confirm");
     Clocks = check(parseUnsignedList(O.get("lock-clocks")), ExitUsage);
   }
-  if (!Limits.empty() || !Clocks.empty()) {
-    std::vector<Config> Swept;
-    std::vector<double> Ls = Limits.empty() ? std::vector<double>{0} : Limits;
-    std::vector<unsigned> Cs = Clocks.empty() ? std::vector<unsigned>{0} : Clocks;
-    for (double L : Ls)
-      for (unsigned Ck : Cs)
-        for (Config C : Configs) {
-          C.PowerLimitW = L;
-          C.ClockMHz = Ck;
-          bool Dup = false;
-          for (const Config &Y : Swept)
-            Dup |= Y.Block == C.Block && Y.MinBlocks == C.MinBlocks &&
-                   Y.PowerLimitW == C.PowerLimitW && Y.ClockMHz == C.ClockMHz;
-          if (!Dup)
-            Swept.push_back(C);
-        }
-    Configs = Swept;
-  }
-  for (const Config &C : Configs)
-    if (C.MinBlocks && !IsPtx)
+  LocksClocks = !Clocks.empty();
+  if (Limits.empty() && Clocks.empty())
+    return Configs;
+  std::vector<Config> Swept;
+  std::vector<double> Ls = Limits.empty() ? std::vector<double>{0} : Limits;
+  std::vector<unsigned> Cs = Clocks.empty() ? std::vector<unsigned>{0} : Clocks;
+  for (double L : Ls)
+    for (unsigned Ck : Cs)
+      for (Config C : Configs) {
+        C.PowerLimitW = L;
+        C.ClockMHz = Ck;
+        bool Dup = false;
+        for (const Config &Y : Swept)
+          Dup |= Y.Block == C.Block && Y.MinBlocks == C.MinBlocks &&
+                 Y.PowerLimitW == C.PowerLimitW && Y.ClockMHz == C.ClockMHz;
+        if (!Dup)
+          Swept.push_back(C);
+      }
+  return Swept;
+}
+
+/// The configurations to measure, in order, with their grids.
+struct Plan {
+  std::vector<Config> Configs;
+  std::vector<std::array<unsigned, 3>> Grids;
+  bool LocksClocks = false;
+  unsigned MaxConfigs = 0; ///< 0: no cap.
+};
+
+Plan planConfigs(const ParsedOptions &O, const Inputs &In) {
+  Plan P;
+  P.Configs = sweepSettings(O, shapeConfigs(O, In.Kernel), P.LocksClocks);
+  for (const Config &C : P.Configs)
+    if (C.MinBlocks && !In.IsPtx)
       die(ExitUsage, "min_blocks_per_sm > 0 needs PTX input (a cubin's "
                      "registers are fixed)");
   // Group configurations by power limit (highest first) so the limit changes
   // as rarely as possible.
-  std::stable_sort(Configs.begin(), Configs.end(), [](const Config &A, const Config &B) {
-    return A.PowerLimitW > B.PowerLimitW;
-  });
-  unsigned MaxConfigs = parseCount(O, "max-configs", 0);
-  if (Configs.empty())
+  std::stable_sort(P.Configs.begin(), P.Configs.end(),
+                   [](const Config &A, const Config &B) { return A.PowerLimitW > B.PowerLimitW; });
+  P.MaxConfigs = parseCount(O, "max-configs", 0);
+  if (P.Configs.empty())
     die(ExitUsage, "no configuration to measure");
   // Grids are known before any GPU work: check them all now.
-  std::vector<std::array<unsigned, 3>> Grids;
-  for (const Config &C : Configs)
-    Grids.push_back(check(computeGrid(Args, C.Block)));
+  for (const Config &C : P.Configs)
+    P.Grids.push_back(check(computeGrid(In.Args, C.Block)));
+  return P;
+}
 
+/// Whether a run of \p P may change the card's power limit or clocks (then
+/// it runs under the supervisor, Supervisor.h).
+bool mayChangeSettings(const ParsedOptions &O, const Plan &P) {
+  if (P.LocksClocks)
+    return true;
+  if (!O.has("allow-set-power-limit"))
+    return false; // Configurations at other limits are dropped on the GPU.
+  for (const Config &C : P.Configs)
+    if (C.PowerLimitW > 0)
+      return true;
+  return false;
+}
+
+struct Method {
   TimingOptions TO;
-  TO.Warmup = parseCount(O, "warmup", 3);
-  TO.Repeats = std::max(1u, parseCount(O, "repeats", 20));
   EnergyOptions EO;
-  EO.MinWindowS = check(parseNumber(O.get("min-duration", "0.1")), ExitUsage);
-  EO.SamplePeriodS = check(parseNumber(O.get("sample-period-ms", "5")), ExitUsage) / 1000;
+};
+
+Method readMethod(const ParsedOptions &O) {
+  Method M;
+  M.TO.Warmup = parseCount(O, "warmup", 3);
+  M.TO.Repeats = std::max(1u, parseCount(O, "repeats", 20));
+  M.EO.MinWindowS = check(parseNumber(O.get("min-duration", "0.1")), ExitUsage);
+  M.EO.SamplePeriodS = check(parseNumber(O.get("sample-period-ms", "5")), ExitUsage) / 1000;
   std::string Src = O.get("energy", "auto");
   if (Src == "auto")
-    EO.Source = EnergySource::Auto;
+    M.EO.Source = EnergySource::Auto;
   else if (Src == "counter")
-    EO.Source = EnergySource::Counter;
+    M.EO.Source = EnergySource::Counter;
   else if (Src == "sampled")
-    EO.Source = EnergySource::Sampled;
+    M.EO.Source = EnergySource::Sampled;
   else if (Src == "none")
-    EO.Source = EnergySource::None;
+    M.EO.Source = EnergySource::None;
   else
     die(ExitUsage, "--energy must be auto, counter, sampled or none");
-  if (EO.SamplePeriodS <= 0 || EO.MinWindowS <= 0)
+  if (M.EO.SamplePeriodS <= 0 || M.EO.MinWindowS <= 0)
     die(ExitUsage, "--min-duration and --sample-period-ms must be positive");
+  return M;
+}
 
-  if (O.has("dry-run")) {
-    if (MaxConfigs && Configs.size() > MaxConfigs)
-      Configs.resize(MaxConfigs);
-    std::printf("kernel %s: %zu configuration(s)\n", Kernel.c_str(), Configs.size());
-    for (size_t I = 0; I < Configs.size(); ++I) {
-      const Config &C = Configs[I];
-      std::printf("  block %s grid %s min_blocks %u dyn_smem %llu%s%s\n",
-                  shapeText(C.Block).c_str(), shapeText(Grids[I]).c_str(), C.MinBlocks,
-                  (unsigned long long)Args.dynamicShared(C.Block[0] * C.Block[1] * C.Block[2]),
-                  C.PowerLimitW > 0 ? (" power " + json::formatNumber(C.PowerLimitW) + " W").c_str() : "",
-                  C.ClockMHz > 0 ? (" clock " + std::to_string(C.ClockMHz) + " MHz").c_str() : "");
-    }
-    return ExitOk;
+int printDryRun(const Inputs &In, Plan P) {
+  if (P.MaxConfigs && P.Configs.size() > P.MaxConfigs)
+    P.Configs.resize(P.MaxConfigs);
+  std::printf("kernel %s: %zu configuration(s)\n", In.Kernel.c_str(), P.Configs.size());
+  for (size_t I = 0; I < P.Configs.size(); ++I) {
+    const Config &C = P.Configs[I];
+    std::printf("  block %s grid %s min_blocks %u dyn_smem %llu%s%s\n",
+                shapeText(C.Block).c_str(), shapeText(P.Grids[I]).c_str(), C.MinBlocks,
+                (unsigned long long)In.Args.dynamicShared(C.Block[0] * C.Block[1] * C.Block[2]),
+                C.PowerLimitW > 0 ? (" power " + json::formatNumber(C.PowerLimitW) + " W").c_str() : "",
+                C.ClockMHz > 0 ? (" clock " + std::to_string(C.ClockMHz) + " MHz").c_str() : "");
   }
+  return ExitOk;
+}
 
-  // The GPU.
+//===-- On the GPU (the worker, when supervised) --------------------------===//
+
+struct Gpu {
+  std::unique_ptr<CudaDevice> Dev;
+  std::unique_ptr<NvmlDevice> Nvml;
+};
+
+Gpu openGpu(const ParsedOptions &O) {
+  Gpu G;
   bool NoGPU = false;
   Result<CudaDevice *> DevR = openCudaDevice(int(parseCount(O, "device", 0)), NoGPU);
   if (!DevR)
     die(NoGPU ? ExitNoGPU : ExitFailure, DevR.error().message());
-  std::unique_ptr<CudaDevice> Dev(*DevR);
-  const CudaApi &Api = *Dev->Api;
+  G.Dev.reset(*DevR);
   bool NoNvml = false;
-  Result<NvmlDevice *> NvR = NvmlDevice::open(Dev->PciBusId, NoNvml);
+  Result<NvmlDevice *> NvR = NvmlDevice::open(G.Dev->PciBusId, NoNvml);
   if (!NvR)
     die(NoNvml ? ExitNoGPU : ExitFailure,
         NvR.error().message() + (NoNvml ? " (energy cannot be measured)" : ""));
-  std::unique_ptr<NvmlDevice> Nvml(*NvR);
-  // Predicted configurations at other power limits are measured only when
-  // changing the limit is allowed; the rest run at the limit in force.
-  if (!O.has("allow-set-power-limit")) {
-    double Cur = Nvml->enforcedLimitW();
-    std::vector<Config> Kept;
-    std::vector<std::array<unsigned, 3>> KeptGrids;
-    for (size_t I = 0; I < Configs.size(); ++I) {
-      double W = Configs[I].PowerLimitW;
-      if (W > 0 && !(Cur > 0 && std::fabs(W - Cur) <= std::max(1.0, 0.01 * Cur)))
-        continue;
-      Kept.push_back(Configs[I]);
-      Kept.back().PowerLimitW = 0;
-      KeptGrids.push_back(Grids[I]);
-    }
-    if (Kept.size() != Configs.size() && !Quiet)
-      std::fprintf(stderr, "flipflop-measure: %zu of %zu configurations are at the "
-                   "power limit in force (%.0f W); the others need --allow-set-power-limit\n",
-                   Kept.size(), Configs.size(), Cur);
-    Configs = Kept;
-    Grids = KeptGrids;
-    if (Configs.empty())
-      die(ExitUsage, "no configuration at the power limit in force");
-  }
-  if (MaxConfigs && Configs.size() > MaxConfigs) {
-    Configs.resize(MaxConfigs);
-    Grids.resize(MaxConfigs);
-  }
-  std::unique_ptr<DeviceSettingsGuard> Guard;
-  bool ChangesSettings = !Clocks.empty();
-  for (const Config &C : Configs)
-    ChangesSettings |= C.PowerLimitW > 0;
-  if (ChangesSettings)
-    Guard.reset(new DeviceSettingsGuard(*Nvml));
-  double Budget = 0;
-  if (O.has("time-budget"))
-    Budget = check(parseNumber(O.get("time-budget")), ExitUsage);
-  double StartS = steadySeconds();
-  bool Truncated = false;
+  G.Nvml.reset(*NvR);
+  return G;
+}
 
-  DeviceArgs DArgs;
-  check(setupArgs(Api, Args, DArgs));
-  ModuleCache Mods;
-  Mods.Api = &Api;
-  auto FunctionFor = [&](const Config &C) -> Result<CUfunction> {
+/// Predicted configurations at other power limits are measured only when
+/// changing the limit is allowed; the rest run at the limit in force.
+void keepLimitInForce(const ParsedOptions &O, bool Quiet, const NvmlDevice &Nvml, Plan &P) {
+  if (O.has("allow-set-power-limit"))
+    return;
+  double Cur = Nvml.enforcedLimitW();
+  std::vector<Config> Kept;
+  std::vector<std::array<unsigned, 3>> KeptGrids;
+  for (size_t I = 0; I < P.Configs.size(); ++I) {
+    double W = P.Configs[I].PowerLimitW;
+    if (W > 0 && !(Cur > 0 && std::fabs(W - Cur) <= std::max(1.0, 0.01 * Cur)))
+      continue;
+    Kept.push_back(P.Configs[I]);
+    Kept.back().PowerLimitW = 0;
+    KeptGrids.push_back(P.Grids[I]);
+  }
+  if (Kept.size() != P.Configs.size() && !Quiet)
+    std::fprintf(stderr, "flipflop-measure: %zu of %zu configurations are at the "
+                 "power limit in force (%.0f W); the others need --allow-set-power-limit\n",
+                 Kept.size(), P.Configs.size(), Cur);
+  P.Configs = Kept;
+  P.Grids = KeptGrids;
+  if (P.Configs.empty())
+    die(ExitUsage, "no configuration at the power limit in force");
+}
+
+/// One module per (block, min blocks) PTX edit, loaded on first use.
+class KernelLoader {
+public:
+  KernelLoader(const CudaApi &Api, const Inputs &In) : Api(Api), In(In) {}
+  ~KernelLoader() {
+    for (auto &M : Modules)
+      Api.cuModuleUnloadFn(M.second);
+  }
+  Result<CUfunction> functionFor(const Config &C) {
     auto Key = std::make_pair(C.MinBlocks ? C.Block : std::array<unsigned, 3>{0, 0, 0},
                               C.MinBlocks);
-    auto It = Mods.Modules.find(Key);
-    if (It == Mods.Modules.end()) {
-      std::string Img = Image;
+    auto It = Modules.find(Key);
+    if (It == Modules.end()) {
+      std::string Img = In.Image;
       if (C.MinBlocks) {
-        Result<std::string> P = setPtxLaunchBounds(Image, Kernel, C.Block, C.MinBlocks);
+        Result<std::string> P = setPtxLaunchBounds(In.Image, In.Kernel, C.Block, C.MinBlocks);
         if (!P)
           return P.takeError();
         Img = *P;
@@ -458,198 +498,335 @@ int main(int Argc, char **Argv) {
       Result<CUmodule> M = loadModule(Api, Img);
       if (!M)
         return M.takeError();
-      It = Mods.Modules.emplace(Key, *M).first;
+      It = Modules.emplace(Key, *M).first;
     }
     CUfunction F;
-    CU_CHECK(Api, cuModuleGetFunctionFn(&F, It->second, Kernel.c_str()));
+    CU_CHECK(Api, cuModuleGetFunctionFn(&F, It->second, In.Kernel.c_str()));
     return F;
-  };
+  }
 
+private:
+  const CudaApi &Api;
+  const Inputs &In;
+  std::map<std::pair<std::array<unsigned, 3>, unsigned>, CUmodule> Modules;
+};
+
+json::Value gpuJSON(const CudaDevice &Dev, const NvmlDevice &Nvml) {
+  json::Value Gpu = json::Value::object();
+  Gpu.set("name", Nvml.name().empty() ? Dev.Name : Nvml.name());
+  Gpu.set("cuda_name", Dev.Name);
+  Gpu.set("compute_capability", std::to_string(Dev.CCMajor) + "." + std::to_string(Dev.CCMinor));
+  Gpu.set("sm_count", Dev.SMCount);
+  Gpu.set("pci_bus_id", Dev.PciBusId);
+  Gpu.set("driver_version", Dev.DriverVersion);
+  Gpu.set("default_power_limit_w", Nvml.defaultLimitW());
+  Gpu.set("power_limit_at_start_w", Nvml.enforcedLimitW());
+  Gpu.set("max_sm_clock_mhz", Nvml.maxClockMHz(NVML_CLOCK_SM));
+  Gpu.set("max_mem_clock_mhz", Nvml.maxClockMHz(NVML_CLOCK_MEM));
+  Gpu.set("energy_counter", Nvml.hasEnergyCounter());
+  return Gpu;
+}
+
+json::Value methodJSON(const Method &M) {
+  json::Value J = json::Value::object();
+  J.set("warmup", M.TO.Warmup);
+  J.set("repeats", M.TO.Repeats);
+  J.set("min_batch_s", M.TO.MinBatchS);
+  J.set("energy", energySourceName(M.EO.Source));
+  J.set("min_window_s", M.EO.MinWindowS);
+  J.set("sample_period_s", M.EO.SamplePeriodS);
+  return J;
+}
+
+/// The kernel's record without its configurations, with NVIDIA's occupancy
+/// heuristic for the unmodified kernel.
+json::Value kernelJSON(const ParsedOptions &O, const Inputs &In, const CudaApi &Api,
+                       KernelLoader &Loader) {
+  json::Value K = json::Value::object();
+  K.set("name", In.Kernel);
+  K.set("source", In.KernelPath);
+  if (O.has("args"))
+    K.set("args", O.get("args"));
+  K.set("total_threads", json::Array{json::Value(In.Args.Total[0]), json::Value(In.Args.Total[1]),
+                                     json::Value(In.Args.Total[2])});
+  CUfunction F = check(Loader.functionFor(Config{{1, 1, 1}, 0, 0, 0}));
+  int MinGrid = 0, Block = 0;
+  static uint64_t PerThread, Fixed;
+  PerThread = In.Args.DynamicSharedPerThread;
+  Fixed = In.Args.DynamicSharedBytes;
+  CUoccupancyB2DSize Fn = [](int B) -> size_t { return size_t(Fixed + PerThread * uint64_t(B)); };
+  CUresult R = Api.cuOccupancyMaxPotentialBlockSizeFn(&MinGrid, &Block, F, Fn, 0, 0);
+  if (R == CUDA_SUCCESS) {
+    json::Value H = json::Value::object();
+    H.set("block", dim3ToJSON({unsigned(Block), 1, 1}));
+    H.set("min_grid", MinGrid);
+    H.set("source", "cuOccupancyMaxPotentialBlockSize");
+    K.set("occupancy_heuristic", H);
+  }
+  return K;
+}
+
+/// What one configuration's measurement needs.
+struct SweepContext {
+  const CudaApi &Api;
+  const Gpu &G;
+  const Inputs &In;
+  const Method &M;
+  KernelLoader &Loader;
+  const DeviceArgs &DArgs;
+  size_t Total; ///< Configurations in the sweep (for progress lines).
+};
+
+json::Value invalidConfig(const SweepContext &X, size_t I, const Config &C,
+                          ConfigRecord Rec, const std::string &Why) {
+  Rec.Valid = false;
+  Rec.PowerLimitW = X.G.Nvml->enforcedLimitW();
+  json::Value J = configToJSON(Rec);
+  J.set("invalid", Why);
+  if (!X.In.Quiet)
+    std::fprintf(stderr, "[%zu/%zu] block %s: not launchable: %s\n", I + 1, X.Total,
+                 shapeText(C.Block).c_str(), Why.c_str());
+  return J;
+}
+
+struct FuncAttrs {
+  int MaxThreads = 0, Regs = 0, Local = 0, StaticSmem = 0;
+};
+
+FuncAttrs funcAttrs(const CudaApi &Api, CUfunction F) {
+  FuncAttrs A;
+  for (auto P : {std::make_pair(&A.MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+                 std::make_pair(&A.Regs, CU_FUNC_ATTRIBUTE_NUM_REGS),
+                 std::make_pair(&A.Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES),
+                 std::make_pair(&A.StaticSmem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)}) {
+    CUresult R = Api.cuFuncGetAttributeFn(P.first, P.second, F);
+    if (R != CUDA_SUCCESS)
+      die(ExitFailure, cudaErrorText(Api, "cuFuncGetAttribute", R));
+  }
+  return A;
+}
+
+/// The JSON of a measured configuration, and its progress line.
+json::Value measuredJSON(const SweepContext &X, size_t I, const Config &C,
+                         const ConfigRecord &Rec, const FuncAttrs &A, int BlocksPerSM,
+                         uint64_t Dyn, const TimingResult &T, const EnergyResult &E) {
+  json::Value J = configToJSON(Rec);
+  J.set("blocks_per_sm", BlocksPerSM);
+  J.set("registers", A.Regs);
+  J.set("local_bytes", A.Local);
+  J.set("static_shared_bytes", A.StaticSmem);
+  J.set("dynamic_shared_bytes", Dyn);
+  J.set("time_min_s", T.PerLaunch.Min);
+  J.set("time_max_s", T.PerLaunch.Max);
+  J.set("time_q1_s", T.PerLaunch.Q1);
+  J.set("time_q3_s", T.PerLaunch.Q3);
+  J.set("time_iqr_s", T.PerLaunch.iqr());
+  J.set("repeats", X.M.TO.Repeats);
+  J.set("batch", T.Batch);
+  J.set("energy_source", energySourceName(E.Source));
+  J.set("energy_window_s", E.WindowS);
+  J.set("energy_window_j", E.WindowEnergyJ);
+  if (E.Source == EnergySource::Sampled)
+    J.set("power_samples", E.Samples);
+  J.set("window_launches_per_s", E.LaunchesPerS);
+  J.set("power_usage_w", E.PowerUsageW);
+  J.set("sm_clock_mhz", E.SMClockMHz);
+  J.set("mem_clock_mhz", E.MemClockMHz);
+  J.set("temperature_c", E.TemperatureC);
+  if (C.ClockMHz)
+    J.set("locked_clock_mhz", C.ClockMHz);
+  if (E.HasReasons)
+    J.set("clock_event_reasons", E.ClockEventReasons);
+  if (!X.In.Quiet)
+    std::fprintf(stderr,
+                 "[%zu/%zu] block %s min %u: %.3f us (IQR %.1f%%), %.1f W, %.3g J, "
+                 "SM %u MHz, limit %.0f W\n",
+                 I + 1, X.Total, shapeText(C.Block).c_str(), C.MinBlocks, Rec.TimeS * 1e6,
+                 Rec.TimeS > 0 ? 100 * T.PerLaunch.iqr() / Rec.TimeS : 0.0, Rec.AvgPowerW,
+                 Rec.EnergyJ, E.SMClockMHz, E.PowerLimitW);
+  return J;
+}
+
+/// Checks that configuration \p I launches, then times it and measures its
+/// energy at the settings in force.
+json::Value measureConfig(const SweepContext &X, size_t I, const Config &C,
+                          const std::array<unsigned, 3> &Grid) {
+  const CudaApi &Api = X.Api;
+  ConfigRecord Rec;
+  Rec.Block = C.Block;
+  Rec.Grid = Grid;
+  Rec.MinBlocksPerSM = C.MinBlocks;
+  unsigned Threads = C.Block[0] * C.Block[1] * C.Block[2];
+  uint64_t Dyn = X.In.Args.dynamicShared(Threads);
+  Result<CUfunction> F = X.Loader.functionFor(C);
+  if (!F)
+    return invalidConfig(X, I, C, Rec, F.error().message());
+  FuncAttrs A = funcAttrs(Api, *F);
+  if (int(Threads) > A.MaxThreads)
+    return invalidConfig(X, I, C, Rec,
+                         "block of " + std::to_string(Threads) + " threads exceeds the kernel's " +
+                             std::to_string(A.MaxThreads));
+  if (Dyn > 48 * 1024) {
+    CUresult R = Api.cuFuncSetAttributeFn(*F, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(Dyn));
+    if (R != CUDA_SUCCESS)
+      return invalidConfig(X, I, C, Rec, cudaErrorText(Api, "cuFuncSetAttribute", R));
+  }
+  int BlocksPerSM = 0;
+  CUresult OR = Api.cuOccupancyMaxActiveBlocksPerMultiprocessorFn(&BlocksPerSM, *F, int(Threads), Dyn);
+  if (OR != CUDA_SUCCESS || BlocksPerSM == 0)
+    return invalidConfig(X, I, C, Rec,
+                         OR != CUDA_SUCCESS
+                             ? cudaErrorText(Api, "cuOccupancyMaxActiveBlocksPerMultiprocessor", OR)
+                             : "zero resident blocks per SM");
+  unsigned WarpsPerBlock = (Threads + 31) / 32;
+  Rec.Occupancy = double(BlocksPerSM) * WarpsPerBlock / (X.G.Dev->MaxThreadsPerSM / 32.0);
+  KernelLaunch L;
+  L.Func = *F;
+  L.Grid = Grid;
+  L.Block = C.Block;
+  L.SharedBytes = unsigned(Dyn);
+  L.Params = X.DArgs.Params;
+  TimingResult T = check(timeKernel(Api, L, X.M.TO));
+  EnergyResult E = check(measureEnergy(Api, *X.G.Nvml, L, T.PerLaunch.Median, X.M.EO));
+  Rec.TimeS = T.PerLaunch.Median;
+  Rec.AvgPowerW = E.AvgPowerW;
+  Rec.EnergyJ = E.AvgPowerW * Rec.TimeS;
+  Rec.PowerLimitW = E.PowerLimitW;
+  return measuredJSON(X, I, C, Rec, A, BlocksPerSM, Dyn, T, E);
+}
+
+/// Applies configuration \p C's power limit and clock lock when they differ
+/// from the ones in force; \p Changer records each before it is changed.
+void applySettings(SettingsChanger *Changer, const Config &C, double &CurrentLimit,
+                   unsigned &CurrentClock) {
+  if (C.PowerLimitW > 0 && C.PowerLimitW != CurrentLimit) {
+    check(Changer->setPowerLimitMilliW(unsigned(C.PowerLimitW * 1000 + 0.5)));
+    CurrentLimit = C.PowerLimitW;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  if (C.ClockMHz > 0 && C.ClockMHz != CurrentClock) {
+    check(Changer->lockClocksMHz(C.ClockMHz, C.ClockMHz));
+    CurrentClock = C.ClockMHz;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
+/// Measures every configuration of \p P on the GPU and writes the report.
+/// \p Rec is the supervisor's record when supervised (Supervisor.h); a run
+/// that changes no setting may have none.
+int measureOnGpu(const ParsedOptions &O, const Inputs &In, Plan P, const Method &M,
+                 SettingsRecord *Rec) {
+  Gpu G = openGpu(O);
+  const CudaApi &Api = *G.Dev->Api;
+  keepLimitInForce(O, In.Quiet, *G.Nvml, P);
+  if (P.MaxConfigs && P.Configs.size() > P.MaxConfigs) {
+    P.Configs.resize(P.MaxConfigs);
+    P.Grids.resize(P.MaxConfigs);
+  }
+  bool ChangesSettings = P.LocksClocks;
+  for (const Config &C : P.Configs)
+    ChangesSettings |= C.PowerLimitW > 0;
+  SettingsRecord Unsupervised; // Only if the planning missed a change.
+  assert((Rec || !ChangesSettings) && "settings change without a supervisor");
+  NvmlSettingsControl Control(*G.Nvml);
+  std::unique_ptr<SettingsChanger> Changer;
+  if (ChangesSettings) {
+    SettingsRecord &R = Rec ? *Rec : Unsupervised;
+    R.setDevice(G.Dev->PciBusId);
+    Changer.reset(new SettingsChanger(Control, R));
+  }
+  double Budget = 0;
+  if (O.has("time-budget"))
+    Budget = check(parseNumber(O.get("time-budget")), ExitUsage);
+  double StartS = steadySeconds();
+  bool Truncated = false;
+
+  DeviceArgs DArgs;
+  check(setupArgs(Api, In.Args, DArgs));
+  KernelLoader Loader(Api, In);
   json::Value Root = json::Value::object();
   Root.set("schema_version", ReportSchemaVersion);
   Root.set("tool", "flipflop-measure");
-  json::Value Gpu = json::Value::object();
-  Gpu.set("name", Nvml->name().empty() ? Dev->Name : Nvml->name());
-  Gpu.set("cuda_name", Dev->Name);
-  Gpu.set("compute_capability", std::to_string(Dev->CCMajor) + "." + std::to_string(Dev->CCMinor));
-  Gpu.set("sm_count", Dev->SMCount);
-  Gpu.set("pci_bus_id", Dev->PciBusId);
-  Gpu.set("driver_version", Dev->DriverVersion);
-  Gpu.set("default_power_limit_w", Nvml->defaultLimitW());
-  Gpu.set("power_limit_at_start_w", Nvml->enforcedLimitW());
-  Gpu.set("max_sm_clock_mhz", Nvml->maxClockMHz(NVML_CLOCK_SM));
-  Gpu.set("max_mem_clock_mhz", Nvml->maxClockMHz(NVML_CLOCK_MEM));
-  Gpu.set("energy_counter", Nvml->hasEnergyCounter());
-  Root.set("gpu", Gpu);
-  json::Value Method = json::Value::object();
-  Method.set("warmup", TO.Warmup);
-  Method.set("repeats", TO.Repeats);
-  Method.set("min_batch_s", TO.MinBatchS);
-  Method.set("energy", energySourceName(EO.Source));
-  Method.set("min_window_s", EO.MinWindowS);
-  Method.set("sample_period_s", EO.SamplePeriodS);
-  Root.set("method", Method);
+  Root.set("gpu", gpuJSON(*G.Dev, *G.Nvml));
+  Root.set("method", methodJSON(M));
+  json::Value K = kernelJSON(O, In, Api, Loader);
 
-  json::Value K = json::Value::object();
-  K.set("name", Kernel);
-  K.set("source", KernelPath);
-  if (O.has("args"))
-    K.set("args", O.get("args"));
-  K.set("total_threads", json::Array{json::Value(Args.Total[0]), json::Value(Args.Total[1]),
-                                     json::Value(Args.Total[2])});
-  // NVIDIA's occupancy heuristic for the unmodified kernel.
-  {
-    CUfunction F = check(FunctionFor(Config{{1, 1, 1}, 0, 0, 0}));
-    int MinGrid = 0, Block = 0;
-    static uint64_t PerThread, Fixed;
-    PerThread = Args.DynamicSharedPerThread;
-    Fixed = Args.DynamicSharedBytes;
-    CUoccupancyB2DSize Fn = [](int B) -> size_t { return size_t(Fixed + PerThread * uint64_t(B)); };
-    CUresult R = Api.cuOccupancyMaxPotentialBlockSizeFn(&MinGrid, &Block, F, Fn, 0, 0);
-    if (R == CUDA_SUCCESS) {
-      json::Value H = json::Value::object();
-      H.set("block", dim3ToJSON({unsigned(Block), 1, 1}));
-      H.set("min_grid", MinGrid);
-      H.set("source", "cuOccupancyMaxPotentialBlockSize");
-      K.set("occupancy_heuristic", H);
-    }
-  }
-
+  SweepContext X{Api, G, In, M, Loader, DArgs, P.Configs.size()};
   json::Value Out = json::Value::array();
   double CurrentLimit = -1;
   unsigned CurrentClock = 0;
-  for (size_t I = 0; I < Configs.size(); ++I) {
-    const Config &C = Configs[I];
+  for (size_t I = 0; I < P.Configs.size(); ++I) {
     if (Budget > 0 && steadySeconds() - StartS > Budget) {
       Truncated = true;
-      if (!Quiet)
+      if (!In.Quiet)
         std::fprintf(stderr, "flipflop-measure: time budget spent after %zu of %zu "
-                     "configurations\n", I, Configs.size());
+                     "configurations\n", I, P.Configs.size());
       break;
     }
-    if (C.PowerLimitW > 0 && C.PowerLimitW != CurrentLimit) {
-      check(Guard->setPowerLimitW(C.PowerLimitW));
-      CurrentLimit = C.PowerLimitW;
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    }
-    if (C.ClockMHz > 0 && C.ClockMHz != CurrentClock) {
-      check(Guard->lockClocksMHz(C.ClockMHz, C.ClockMHz));
-      CurrentClock = C.ClockMHz;
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    ConfigRecord Rec;
-    Rec.Block = C.Block;
-    Rec.Grid = Grids[I];
-    Rec.MinBlocksPerSM = C.MinBlocks;
-    unsigned Threads = C.Block[0] * C.Block[1] * C.Block[2];
-    uint64_t Dyn = Args.dynamicShared(Threads);
-    json::Value J;
-    auto Invalid = [&](const std::string &Why) {
-      Rec.Valid = false;
-      Rec.PowerLimitW = Nvml->enforcedLimitW();
-      J = configToJSON(Rec);
-      J.set("invalid", Why);
-      if (!Quiet)
-        std::fprintf(stderr, "[%zu/%zu] block %s: not launchable: %s\n", I + 1,
-                     Configs.size(), shapeText(C.Block).c_str(), Why.c_str());
-    };
-    Result<CUfunction> F = FunctionFor(C);
-    if (!F) {
-      Invalid(F.error().message());
-      Out.push(J);
-      continue;
-    }
-    int MaxThreads = 0, Regs = 0, Local = 0, StaticSmem = 0;
-    for (auto A : {std::make_pair(&MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
-                   std::make_pair(&Regs, CU_FUNC_ATTRIBUTE_NUM_REGS),
-                   std::make_pair(&Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES),
-                   std::make_pair(&StaticSmem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)}) {
-      CUresult R = Api.cuFuncGetAttributeFn(A.first, A.second, *F);
-      if (R != CUDA_SUCCESS)
-        die(ExitFailure, cudaErrorText(Api, "cuFuncGetAttribute", R));
-    }
-    if (int(Threads) > MaxThreads) {
-      Invalid("block of " + std::to_string(Threads) + " threads exceeds the kernel's " +
-              std::to_string(MaxThreads));
-      Out.push(J);
-      continue;
-    }
-    if (Dyn > 48 * 1024) {
-      CUresult R = Api.cuFuncSetAttributeFn(*F, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(Dyn));
-      if (R != CUDA_SUCCESS) {
-        Invalid(cudaErrorText(Api, "cuFuncSetAttribute", R));
-        Out.push(J);
-        continue;
-      }
-    }
-    int BlocksPerSM = 0;
-    CUresult OR = Api.cuOccupancyMaxActiveBlocksPerMultiprocessorFn(&BlocksPerSM, *F, int(Threads), Dyn);
-    if (OR != CUDA_SUCCESS || BlocksPerSM == 0) {
-      Invalid(OR != CUDA_SUCCESS ? cudaErrorText(Api, "cuOccupancyMaxActiveBlocksPerMultiprocessor", OR)
-                                 : "zero resident blocks per SM");
-      Out.push(J);
-      continue;
-    }
-    unsigned WarpsPerBlock = (Threads + 31) / 32;
-    Rec.Occupancy = double(BlocksPerSM) * WarpsPerBlock / (Dev->MaxThreadsPerSM / 32.0);
-    KernelLaunch L;
-    L.Func = *F;
-    L.Grid = Grids[I];
-    L.Block = C.Block;
-    L.SharedBytes = unsigned(Dyn);
-    L.Params = DArgs.Params;
-    TimingResult T = check(timeKernel(Api, L, TO));
-    EnergyResult E = check(measureEnergy(Api, *Nvml, L, T.PerLaunch.Median, EO));
-    Rec.TimeS = T.PerLaunch.Median;
-    Rec.AvgPowerW = E.AvgPowerW;
-    Rec.EnergyJ = E.AvgPowerW * Rec.TimeS;
-    Rec.PowerLimitW = E.PowerLimitW;
-    J = configToJSON(Rec);
-    J.set("blocks_per_sm", BlocksPerSM);
-    J.set("registers", Regs);
-    J.set("local_bytes", Local);
-    J.set("static_shared_bytes", StaticSmem);
-    J.set("dynamic_shared_bytes", Dyn);
-    J.set("time_min_s", T.PerLaunch.Min);
-    J.set("time_max_s", T.PerLaunch.Max);
-    J.set("time_q1_s", T.PerLaunch.Q1);
-    J.set("time_q3_s", T.PerLaunch.Q3);
-    J.set("time_iqr_s", T.PerLaunch.iqr());
-    J.set("repeats", TO.Repeats);
-    J.set("batch", T.Batch);
-    J.set("energy_source", energySourceName(E.Source));
-    J.set("energy_window_s", E.WindowS);
-    J.set("energy_window_j", E.WindowEnergyJ);
-    if (E.Source == EnergySource::Sampled)
-      J.set("power_samples", E.Samples);
-    J.set("window_launches_per_s", E.LaunchesPerS);
-    J.set("power_usage_w", E.PowerUsageW);
-    J.set("sm_clock_mhz", E.SMClockMHz);
-    J.set("mem_clock_mhz", E.MemClockMHz);
-    J.set("temperature_c", E.TemperatureC);
-    if (C.ClockMHz)
-      J.set("locked_clock_mhz", C.ClockMHz);
-    if (E.HasReasons)
-      J.set("clock_event_reasons", E.ClockEventReasons);
-    Out.push(J);
-    if (!Quiet)
-      std::fprintf(stderr,
-                   "[%zu/%zu] block %s min %u: %.3f us (IQR %.1f%%), %.1f W, %.3g J, "
-                   "SM %u MHz, limit %.0f W\n",
-                   I + 1, Configs.size(), shapeText(C.Block).c_str(), C.MinBlocks,
-                   Rec.TimeS * 1e6,
-                   Rec.TimeS > 0 ? 100 * T.PerLaunch.iqr() / Rec.TimeS : 0.0,
-                   Rec.AvgPowerW, Rec.EnergyJ, E.SMClockMHz, E.PowerLimitW);
+    applySettings(Changer.get(), P.Configs[I], CurrentLimit, CurrentClock);
+    Out.push(measureConfig(X, I, P.Configs[I], P.Grids[I]));
   }
   K.set("configs", Out);
   if (Truncated)
     K.set("truncated", true);
   Root.set("kernels", json::Array{K});
-  if (Guard)
-    check(Guard->restore());
+  if (Changer)
+    check(Changer->restore());
   if (O.has("o"))
     check(json::writeFile(Root, O.get("o")));
   else
     std::printf("%s\n", json::write(Root).c_str());
   return ExitOk;
+}
+
+/// Runs measureOnGpu in a worker process and restores the card's settings
+/// after it, however it ends (Supervisor.h); exits as the worker did.
+[[noreturn]] void superviseMeasurement(const ParsedOptions &O, const Inputs &In,
+                                       const Plan &P, const Method &M) {
+  Result<SupervisedRun> R = runSupervised(
+      [&](SettingsRecord &Rec) { return measureOnGpu(O, In, P, M, &Rec); },
+      [](SettingsRecord &Rec) { return restoreRecordedSettings(Rec); });
+  if (!R)
+    die(ExitFailure, "cannot start the measuring process: " + R.error().message());
+  int Status = R->WaitStatus;
+  if (R->RestoreCalled && R->RestoreError) {
+    std::string Bus = R->Device.empty() ? "" : " -i " + R->Device;
+    std::fprintf(stderr,
+                 "flipflop-measure: error: the measuring process ended (%s) and the "
+                 "GPU's settings could not be restored: %s\n",
+                 describeWaitStatus(Status).c_str(), R->RestoreError.message().c_str());
+    if (R->LimitSaved)
+      std::fprintf(stderr, "flipflop-measure: restore the power limit (root): "
+                   "nvidia-smi%s -pl %s\n", Bus.c_str(),
+                   json::formatNumber(R->SavedLimitMilliW / 1000.0).c_str());
+    if (R->ClocksLocked)
+      std::fprintf(stderr, "flipflop-measure: reset the locked clocks (root): "
+                   "nvidia-smi%s -rgc\n", Bus.c_str());
+    if (WIFEXITED(Status) && WEXITSTATUS(Status) == ExitOk)
+      std::exit(ExitFailure);
+  } else if (R->RestoreCalled) {
+    std::fprintf(stderr, "flipflop-measure: the measuring process ended (%s); the GPU's "
+                 "power limit and clocks were restored\n",
+                 describeWaitStatus(Status).c_str());
+  }
+  exitLikeChild(Status);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  ParsedOptions O = check(parseCommandLine(Argc, Argv, Specs), ExitUsage);
+  if (O.has("help")) {
+    std::printf("%s", formatHelp("flipflop-measure [options] kernel.ptx|kernel.cubin",
+                                 Specs).c_str());
+    return ExitOk;
+  }
+  Inputs In = readInputs(O);
+  Plan P = planConfigs(O, In);
+  Method M = readMethod(O);
+  if (O.has("dry-run"))
+    return printDryRun(In, P);
+  if (mayChangeSettings(O, P))
+    superviseMeasurement(O, In, P, M);
+  return measureOnGpu(O, In, P, M, nullptr);
 }
