@@ -146,6 +146,18 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
       {"stack_bytes", K.Res.StackFrameBytes},
       {"barriers", K.Res.Barriers},
   };
+  // ptxas under each register cap the sweep tried (only when ptxas ran):
+  // flipflop-apply writes a min-blocks cap only where ptxas shows no new
+  // spills.
+  if (!K.CapFacts.empty()) {
+    json::Array Caps;
+    for (const CapFact &F : K.CapFacts)
+      Caps.push_back(json::Object{
+          {"cap", F.Cap},
+          {"registers", F.Registers},
+          {"spill_bytes", F.SpillStoreBytes + F.SpillLoadBytes}});
+    Res["cap_facts"] = std::move(Caps);
+  }
   json::Array Configs, Pareto;
   for (const Prediction &P : R.Configs)
     Configs.push_back(predictionToJSON(P));

@@ -10,6 +10,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 
 using namespace llvm;
@@ -80,17 +82,284 @@ recommendationFromReportKernel(const ReportKernel &K, bool BlockSizeAgnostic,
   return R;
 }
 
-/// Kernels the report marks block-size-agnostic: "block_size_agnostic":
-/// true on the kernel object or in its "shape" object (not read by
-/// flipflop::parseReport yet).
-static std::map<std::string, bool> agnosticKernels(StringRef Text) {
-  std::map<std::string, bool> Out;
-  Expected<json::Value> V = json::parse(Text);
-  if (!V) {
-    consumeError(V.takeError());
-    return Out;
+namespace {
+
+std::string fmt(const char *Format, double V) {
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), Format, V);
+  return Buf;
+}
+
+/// A percentage with two decimals below 10, one above ("0.02", "31.4").
+std::string pctText(double Pct) {
+  return fmt(std::fabs(Pct) < 10 ? "%.2f" : "%.1f", Pct);
+}
+
+double numField(const json::Object &O, StringRef Key) {
+  return O.getNumber(Key).value_or(0);
+}
+
+bool sameBlock(const json::Object &A, const json::Object &B) {
+  const json::Array *X = A.getArray("block"), *Y = B.getArray("block");
+  if (!X || !Y || X->size() != 3 || Y->size() != 3)
+    return false;
+  for (unsigned I = 0; I < 3; ++I) {
+    auto U = (*X)[I].getAsInteger(), V = (*Y)[I].getAsInteger();
+    if (!U || !V || std::max<int64_t>(*U, 1) != std::max<int64_t>(*V, 1))
+      return false;
   }
-  const json::Object *Top = V->getAsObject();
+  return true;
+}
+
+/// The figure an objective minimises, or 0 when the report has none.
+double metricOf(const json::Object &C, Pick P) {
+  double T = numField(C, "time_s"), E = numField(C, "energy_j");
+  switch (P) {
+  case Pick::Time:
+    return T;
+  case Pick::Energy:
+  case Pick::Budget:
+    return E;
+  case Pick::EDP:
+    return E * T;
+  }
+  return 0;
+}
+
+StringRef metricWords(Pick P) {
+  switch (P) {
+  case Pick::Time:
+    return "faster";
+  case Pick::Energy:
+  case Pick::Budget:
+    return "less energy";
+  case Pick::EDP:
+    return "better energy-delay product";
+  }
+  return "better";
+}
+
+/// The comparison band of two configurations whose code differs (the
+/// report's "bands", docs/MODEL.md "Levers, bands and ties"), as a fraction;
+/// -1 when the report has none.
+double compareBand(const json::Object *Bands, Pick P) {
+  if (!Bands)
+    return -1;
+  std::optional<double> T = Bands->getNumber("compare_time_rel"),
+                        Pw = Bands->getNumber("compare_power_rel"),
+                        E = Bands->getNumber("compare_energy_rel");
+  switch (P) {
+  case Pick::Time:
+    return T.value_or(-1);
+  case Pick::Energy:
+  case Pick::Budget:
+    if (E)
+      return *E;
+    if (T && Pw)
+      return std::sqrt(*T * *T + *Pw * *Pw);
+    return -1;
+  case Pick::EDP:
+    // EDP = P x T^2: its relative error is about 2 dT + dP (as the tie).
+    if (T && Pw)
+      return std::sqrt(4 * *T * *T + *Pw * *Pw);
+    return -1;
+  }
+  return -1;
+}
+
+/// The lever of configuration \p C: "power_limit", "locked_clock" or
+/// "none", and its value.
+std::pair<std::string, double> leverOf(const json::Object &C,
+                                       double DefaultLimitW) {
+  std::string Lever = C.getString("lever").value_or("").str();
+  if (!Lever.empty())
+    return {Lever, numField(C, "lever_value")};
+  // Reports written before levers: a limit other than the default.
+  double W = numField(C, "power_limit_w");
+  if (W > 0 && DefaultLimitW > 0 && std::fabs(W - DefaultLimitW) >= 0.5)
+    return {"power_limit", W};
+  return {"none", 0};
+}
+
+/// The lever in a few words: "power limit 180 W", "SM clock locked at
+/// 1410 MHz", "default power and clocks".
+std::string leverWords(const std::pair<std::string, double> &L) {
+  if (L.first == "power_limit")
+    return "power limit " + fmt("%.0f", L.second) + " W";
+  if (L.first == "locked_clock")
+    return "SM clock locked at " + fmt("%.0f", L.second) + " MHz";
+  return "default power and clocks";
+}
+
+/// The power/clock setting configuration \p C was predicted under, with the
+/// command that sets it. \p Rec is the report's "recommendations" entry
+/// when it is for \p C.
+std::string settingOf(const json::Object &C, const json::Object *Rec,
+                      double DefaultLimitW, bool &HasLever) {
+  std::pair<std::string, double> L = leverOf(C, DefaultLimitW);
+  std::string V = fmt("%.0f", L.second);
+  HasLever = L.first == "power_limit" || L.first == "locked_clock";
+  if (!HasLever)
+    return leverWords(L);
+  std::string S = (L.first == "locked_clock" ? "run with the " : "run with ") +
+                  leverWords(L) + " (" +
+                  (L.first == "power_limit" ? "nvidia-smi -pl " + V
+                                            : "nvidia-smi -lgc " + V + "," + V) +
+                  ", needs root)";
+  if (Rec && Rec->getBoolean("acts_per_kernel") == false)
+    S += ", set for the whole application (one launch is too short for it "
+         "to act on this kernel alone)";
+  return S;
+}
+
+std::string boundText(unsigned MaxThreads, unsigned MinBlocks) {
+  std::string S = "__launch_bounds__(" + std::to_string(MaxThreads);
+  if (MinBlocks > 1)
+    S += ", " + std::to_string(MinBlocks);
+  return S + ")";
+}
+
+unsigned threadsOf(const json::Object &C) {
+  const json::Array *B = C.getArray("block");
+  if (!B || B->size() != 3)
+    return 0;
+  uint64_t T = 1;
+  for (const json::Value &D : *B)
+    T *= std::max<int64_t>(1, D.getAsInteger().value_or(1));
+  return T > 1024 ? 0 : unsigned(T);
+}
+
+/// The checks of a min-blocks cap (docs/APPLY.md "Min-blocks"): the pick's
+/// gain over the best configuration of the same block without a minimum
+/// lies outside the comparison band, and ptxas shows no more spill bytes
+/// under the cap than without it. Sets R.MinBlocks, R.CapNote, R.CapCheck;
+/// returns the index of the configuration whose power/clock setting goes
+/// with what is written (the uncapped one when the cap is dropped after a
+/// comparison).
+size_t checkCap(const json::Object &K, const json::Array &Configs,
+                size_t PickIdx, const json::Object *Bands,
+                const ReadOptions &Opts, Recommendation &R) {
+  const unsigned M = R.ModelMinBlocks;
+  const std::string Min = "min-blocks " + std::to_string(M);
+  R.MinBlocks = M;
+  if (M <= 1)
+    return PickIdx;
+  const json::Object *Pk = Configs[PickIdx].getAsObject();
+  const Pick P = Opts.Objective;
+  // 1. The gain against the same block without a minimum.
+  const double PM = metricOf(*Pk, P);
+  const double Band = compareBand(Bands, P);
+  double TimeLimit = numField(*Pk, "time_s");
+  if (P == Pick::Budget)
+    if (const json::Object *MP = K.getObject("model_picks"))
+      if (auto I = MP->getInteger(pickKey(P)))
+        if (*I >= 0 && size_t(*I) < Configs.size())
+          if (const json::Object *O = Configs[*I].getAsObject())
+            TimeLimit = std::max(TimeLimit, numField(*O, "time_s"));
+  long Alt = -1;
+  double AltM = 0;
+  for (size_t I = 0; I < Configs.size(); ++I) {
+    const json::Object *C = Configs[I].getAsObject();
+    if (!C || I == PickIdx || C->getBoolean("valid") == false ||
+        C->getInteger("min_blocks_per_sm").value_or(0) > 1 ||
+        !sameBlock(*C, *Pk))
+      continue;
+    // Energy within the budget: only configurations known to meet it.
+    if (P == Pick::Budget && !(numField(*C, "time_s") <= TimeLimit))
+      continue;
+    double CM = metricOf(*C, P);
+    if (CM > 0 && (Alt < 0 || CM < AltM))
+      Alt = long(I), AltM = CM;
+  }
+  std::string Unchecked;
+  std::string Gain;
+  if (!(PM > 0) || Band < 0) {
+    Unchecked = "the report has no predicted figures or bands to compare it "
+                "with";
+  } else if (Alt < 0) {
+    Unchecked = "the report has no configuration of this block without a "
+                "minimum to compare it with";
+  } else {
+    double Adv = (AltM / PM - 1) * 100;
+    std::string BandText = "the +/-" + fmt("%.1f", Band * 100) + "% band";
+    if (Adv <= Band * 100) {
+      R.MinBlocks = 0;
+      R.CapNote = Min + " not written: " +
+                  (Adv > 0 ? "predicted " + pctText(Adv) + "% " +
+                                 metricWords(P).str() +
+                                 " than without it, inside " + BandText
+                           : std::string("predicted no better than without "
+                                         "it"));
+      return size_t(Alt);
+    }
+    Gain = "predicted " + pctText(Adv) + "% " + metricWords(P).str() +
+           " than without it, outside " + BandText;
+  }
+  if (!Unchecked.empty()) {
+    if (!Opts.TrustModelCaps) {
+      R.MinBlocks = 0;
+      R.CapNote = Min + " not written: " + Unchecked +
+                  " (see --trust-model-caps)";
+      return PickIdx;
+    }
+    Gain = "not compared: " + Unchecked;
+  }
+  // 2. ptxas under the cap: the registers the cap leaves
+  // ("registers" of the configuration) against the uncapped compile.
+  const json::Object *Res = K.getObject("resources");
+  const int64_t Regs = Res ? Res->getInteger("registers").value_or(0) : 0;
+  const bool Exact = Res && Res->getBoolean("registers_exact").value_or(false);
+  const int64_t Spill = Res ? Res->getInteger("spill_bytes").value_or(0) : 0;
+  const int64_t CapRegs = Pk->getInteger("registers").value_or(0);
+  std::string Ptxas;
+  if (Exact && Regs > 0 && CapRegs >= Regs) {
+    Ptxas = "ptxas: " + std::to_string(Regs) +
+            " registers without a cap, within it";
+  } else {
+    const json::Object *Fact = nullptr;
+    if (Res && CapRegs > 0)
+      if (const json::Array *Facts = Res->getArray("cap_facts"))
+        for (const json::Value &F : *Facts)
+          if (const json::Object *FO = F.getAsObject())
+            if (FO->getInteger("cap") == CapRegs)
+              Fact = FO;
+    if (Fact) {
+      int64_t S = Fact->getInteger("spill_bytes").value_or(0);
+      int64_t FR = Fact->getInteger("registers").value_or(CapRegs);
+      if (S > Spill) {
+        R.MinBlocks = 0;
+        R.CapNote = Min + " not written: ptxas spills " + std::to_string(S) +
+                    " bytes under its cap of " + std::to_string(CapRegs) +
+                    " registers (" + std::to_string(Spill) + " without it)";
+        return Alt >= 0 ? size_t(Alt) : PickIdx;
+      }
+      Ptxas = "ptxas under the cap: " + std::to_string(FR) + " registers, " +
+              std::to_string(S) + " spill bytes (" + std::to_string(Spill) +
+              " without it)";
+    } else if (!Opts.TrustModelCaps) {
+      R.MinBlocks = 0;
+      R.CapNote = Min + " not written: no ptxas check of the cap (build with "
+                        "-flipflop-ptxas=on / CUDA toolkit, or see "
+                        "--trust-model-caps)";
+      return Alt >= 0 ? size_t(Alt) : PickIdx;
+    } else {
+      Ptxas = "no ptxas check of the cap";
+    }
+  }
+  R.CapCheck = Min + ": " + Gain + "; " + Ptxas;
+  if (Opts.TrustModelCaps && (!Unchecked.empty() || Ptxas.rfind("no ", 0) == 0))
+    R.CapCheck += " (--trust-model-caps)";
+  return PickIdx;
+}
+
+} // namespace
+
+/// Kernels the report marks block-size-agnostic: "block_size_agnostic":
+/// true on the kernel object, where the report writer puts it
+/// (lib/Report/JSONReport.cpp; not read by flipflop::parseReport yet).
+static std::map<std::string, bool> agnosticKernels(const json::Value &V) {
+  std::map<std::string, bool> Out;
+  const json::Object *Top = V.getAsObject();
   const json::Array *Ks = Top ? Top->getArray("kernels") : nullptr;
   if (!Ks)
     return Out;
@@ -98,36 +367,82 @@ static std::map<std::string, bool> agnosticKernels(StringRef Text) {
     const json::Object *K = KV.getAsObject();
     if (!K || !K->getString("name"))
       continue;
-    std::optional<bool> A = K->getBoolean("block_size_agnostic");
-    if (!A)
-      if (const json::Object *Shape = K->getObject("shape"))
-        A = Shape->getBoolean("block_size_agnostic");
-    Out[K->getString("name")->str()] = A.value_or(false);
+    Out[K->getString("name")->str()] =
+        K->getBoolean("block_size_agnostic").value_or(false);
   }
   return Out;
 }
 
 Expected<std::vector<Recommendation>>
-readJSONReport(StringRef Text, Pick P, StringRef Origin) {
+readJSONReport(StringRef Text, const ReadOptions &Opts, StringRef Origin) {
   Expected<Report> R = parseReport(Text);
   if (!R)
     return createStringError(inconvertibleErrorCode(),
                              Origin + ": " + toString(R.takeError()));
-  std::map<std::string, bool> Agnostic = agnosticKernels(Text);
+  // parseReport has checked the structure it reads; the rest (figures,
+  // bands, ties, levers, resources) is read here from the JSON itself.
+  Expected<json::Value> V = json::parse(Text);
+  if (!V)
+    return V.takeError();
+  std::map<std::string, bool> Agnostic = agnosticKernels(*V);
+  const json::Object *Top = V->getAsObject();
+  const json::Object *Bands = Top->getObject("bands");
+  double DefaultW = 0;
+  if (const json::Object *G = Top->getObject("gpu"))
+    DefaultW = numField(*G, "power_default_w");
+  const json::Array *Ks = Top->getArray("kernels");
+  const std::string Key = pickKey(Opts.Objective).str();
   std::vector<Recommendation> Out;
-  for (const ReportKernel &K : R->Kernels) {
+  for (size_t KI = 0; KI < R->Kernels.size(); ++KI) {
+    const ReportKernel &K = R->Kernels[KI];
     Expected<std::optional<Recommendation>> Rec =
-        recommendationFromReportKernel(K, Agnostic[K.Name], P, Origin);
+        recommendationFromReportKernel(K, Agnostic[K.Name], Opts.Objective,
+                                       Origin);
     if (!Rec)
       return Rec.takeError();
-    if (*Rec)
-      Out.push_back(std::move(**Rec));
+    if (!*Rec)
+      continue;
+    Recommendation &RC = **Rec;
+    RC.ModelMinBlocks = RC.MinBlocks;
+    const json::Object *KO = (*Ks)[KI].getAsObject();
+    const json::Array &Configs = *KO->getArray("configs");
+    const size_t PickIdx = K.Picks.at(Key).Index;
+    size_t SettingIdx = checkCap(*KO, Configs, PickIdx, Bands, Opts, RC);
+    const json::Object *RecObj = nullptr;
+    if (SettingIdx == PickIdx)
+      if (const json::Object *Recs = KO->getObject("recommendations"))
+        RecObj = Recs->getObject(Key);
+    RC.Setting = settingOf(*Configs[SettingIdx].getAsObject(), RecObj,
+                           DefaultW, RC.HasLever);
+    // A pick decided by a tie: say what the model's optimum was.
+    if (const json::Object *Ties = KO->getObject("ties"))
+      if (const json::Object *T = Ties->getObject(Key)) {
+        auto Opt = T->getInteger("model_optimum");
+        if (Opt && *Opt >= 0 && size_t(*Opt) < Configs.size() &&
+            size_t(*Opt) != PickIdx) {
+          const json::Object *O = Configs[*Opt].getAsObject();
+          unsigned OMin =
+              O ? unsigned(O->getInteger("min_blocks_per_sm").value_or(0)) : 0;
+          RC.TieNote =
+              "tie: the model's optimum, " +
+              boundText(O ? threadsOf(*O) : 0, OMin) + " with " +
+              (O ? leverWords(leverOf(*O, DefaultW)) : "?") +
+              ", is predicted " +
+              pctText(T->getNumber("advantage_pct").value_or(0)) +
+              "% better (" + metricWords(Opts.Objective).str() +
+              "), inside the +/-" +
+              fmt("%.1f", T->getNumber("band_pct").value_or(0)) +
+              "% band of a comparison; the less constraining configuration "
+              "the report recommends is applied";
+        }
+      }
+    Out.push_back(std::move(RC));
   }
   return Out;
 }
 
-Expected<std::vector<Recommendation>> readRemarksYAML(StringRef Text,
-                                                      StringRef Origin) {
+Expected<std::vector<Recommendation>>
+readRemarksYAML(StringRef Text, const ReadOptions &Opts, StringRef Origin) {
   Expected<std::unique_ptr<remarks::RemarkParser>> Parser =
       remarks::createRemarkParser(remarks::Format::YAML, Text);
   if (!Parser)
@@ -151,6 +466,7 @@ Expected<std::vector<Recommendation>> readRemarksYAML(StringRef Text,
     R.Kernel = Rm.FunctionName.str();
     std::string Where = "remark FF001 for '" + R.Kernel + "'";
     std::optional<unsigned> Dims[3], MaxThreads;
+    std::optional<double> LimitW, LockMHz;
     auto ParseCount = [&](StringRef Key, StringRef Val) -> Expected<unsigned> {
       unsigned V;
       if (Val.trim().getAsInteger(10, V))
@@ -165,6 +481,11 @@ Expected<std::vector<Recommendation>> readRemarksYAML(StringRef Text,
           R.Kernel = A.Val.str();
       } else if (A.Key == remark::Objective) {
         R.Objective = A.Val.trim().str();
+      } else if (A.Key == remark::PowerLimitW ||
+                 A.Key == remark::LockedClockMHz) {
+        double V;
+        if (!A.Val.trim().getAsDouble(V))
+          (A.Key == remark::PowerLimitW ? LimitW : LockMHz) = V;
       } else if (A.Key == remark::BlockSizeAgnostic) {
         R.BlockSizeAgnostic = A.Val.trim() == "true" || A.Val.trim() == "1";
       } else if (A.Key == remark::Block) {
@@ -217,6 +538,35 @@ Expected<std::vector<Recommendation>> readRemarksYAML(StringRef Text,
     R.MaxThreads = static_cast<unsigned>(Threads);
     if (R.Kernel.empty())
       return schemaError(Origin, "remark FF001", "no kernel name");
+    // A remark has no figures to compare a cap with and no ptxas fact of
+    // it: its minimum is written only on the model's word.
+    R.ModelMinBlocks = R.MinBlocks;
+    if (R.MinBlocks > 1) {
+      std::string Min = "min-blocks " + std::to_string(R.MinBlocks);
+      if (Opts.TrustModelCaps) {
+        R.CapCheck = Min + ": not compared and no ptxas check of the cap, a "
+                           "remark carries neither (--trust-model-caps)";
+      } else {
+        R.MinBlocks = 0;
+        R.CapNote = Min + " not written: a remark carries no figures to "
+                          "compare it with and no ptxas check of the cap "
+                          "(use the JSON report, or see --trust-model-caps)";
+      }
+    }
+    if (LockMHz) {
+      std::string F = fmt("%.0f", *LockMHz);
+      R.Setting = "run with the SM clock locked at " + F +
+                  " MHz (nvidia-smi -lgc " + F + "," + F + ", needs root)";
+      R.HasLever = true;
+    } else if (LimitW) {
+      std::string W = fmt("%.0f", *LimitW);
+      R.Setting = "run with power limit " + W + " W, as in the remark "
+                  "(nvidia-smi -pl " + W + ", needs root, unless that is "
+                  "the GPU's default)";
+      R.HasLever = true;
+    } else {
+      R.Setting = "default power and clocks (the remark names no lever)";
+    }
     Out.push_back(std::move(R));
   }
   return Out;
@@ -227,7 +577,7 @@ static bool isReportName(StringRef Name) {
 }
 
 Expected<std::vector<Recommendation>>
-readReports(ArrayRef<std::string> Paths, Pick P,
+readReports(ArrayRef<std::string> Paths, const ReadOptions &Opts,
             std::vector<std::string> &FilesRead) {
   std::vector<std::string> Files;
   for (const std::string &Path : Paths) {
@@ -258,7 +608,8 @@ readReports(ArrayRef<std::string> Paths, Pick P,
                   StringRef(File).ends_with(".yml") ||
                   Text.ltrim().starts_with("---");
     Expected<std::vector<Recommendation>> Rs =
-        IsYAML ? readRemarksYAML(Text, File) : readJSONReport(Text, P, File);
+        IsYAML ? readRemarksYAML(Text, Opts, File)
+               : readJSONReport(Text, Opts, File);
     if (!Rs)
       return Rs.takeError();
     FilesRead.push_back(File);

@@ -47,12 +47,39 @@ constexpr const char *MaxThreads = "MaxThreads"; ///< Or the thread count.
 constexpr const char *MinBlocks = "MinBlocks";   ///< Optional, 0 = none.
 constexpr const char *Objective = "Objective";   ///< "energy", "time", ...
 constexpr const char *BlockSizeAgnostic = "BlockSizeAgnostic"; ///< Optional.
+constexpr const char *PowerLimitW = "PowerLimitW";       ///< The limit, W.
+constexpr const char *LockedClockMHz = "LockedClockMHz"; ///< Lock, if any.
 } // namespace remark
+
+/// How reports are read.
+struct ReadOptions {
+  Pick Objective = Pick::Energy;
+  /// Write a min-blocks cap on the model's word where the report holds no
+  /// ptxas fact of the cap (or, for remarks, no figures to compare).
+  bool TrustModelCaps = false;
+};
 
 struct Recommendation {
   std::string Kernel;                    ///< Device-side mangled name.
   unsigned MaxThreads = 0;               ///< Threads per block (x*y*z).
-  unsigned MinBlocks = 0;                ///< 0 or 1: no minimum.
+  /// The minimum blocks per SM to write (0 or 1: none): the pick's minimum
+  /// when its gain lies outside the comparison band and ptxas shows no new
+  /// spills under its register cap, else 0 (docs/APPLY.md "Min-blocks").
+  unsigned MinBlocks = 0;
+  unsigned ModelMinBlocks = 0;           ///< The pick's minimum, unchecked.
+  /// Why ModelMinBlocks is not written ("min-blocks 5 not written: ...").
+  std::string CapNote;
+  /// How a written minimum was checked, in a few words ("" when none).
+  std::string CapCheck;
+  /// The power/clock setting the recommendation was predicted under, in
+  /// words: "default power and clocks", "run with power limit 180 W
+  /// (nvidia-smi -pl 180, needs root)", "SM clock locked at 1410 MHz
+  /// (nvidia-smi -lgc 1410,1410, needs root)".
+  std::string Setting;
+  bool HasLever = false; ///< Setting names a lever to set.
+  /// The report decided the pick by a tie ("ties"): what the model's optimum
+  /// was and why the less constraining configuration is applied.
+  std::string TieNote;
   std::array<unsigned, 3> Block{0, 0, 0}; ///< Recommended shape; 0 unknown.
   /// True only when the report says so explicitly.
   bool BlockSizeAgnostic = false;
@@ -62,6 +89,8 @@ struct Recommendation {
 
 /// The one step that turns a report's kernel (read by flipflop::parseReport)
 /// into a recommendation: std::nullopt when the kernel has no pick \p P.
+/// The min-blocks checks, the setting and the tie are added by
+/// readJSONReport, which sees the whole report.
 llvm::Expected<std::optional<Recommendation>>
 recommendationFromReportKernel(const ReportKernel &Kernel,
                                bool BlockSizeAgnostic, Pick P,
@@ -69,16 +98,18 @@ recommendationFromReportKernel(const ReportKernel &Kernel,
 
 /// Reads a whole JSON report (docs/REPORT-SCHEMA.md).
 llvm::Expected<std::vector<Recommendation>>
-readJSONReport(llvm::StringRef Text, Pick P, llvm::StringRef Origin);
+readJSONReport(llvm::StringRef Text, const ReadOptions &Opts,
+               llvm::StringRef Origin);
 
 /// Reads the FF001 remarks of an -fsave-optimization-record YAML file.
 llvm::Expected<std::vector<Recommendation>>
-readRemarksYAML(llvm::StringRef Text, llvm::StringRef Origin);
+readRemarksYAML(llvm::StringRef Text, const ReadOptions &Opts,
+                llvm::StringRef Origin);
 
 /// Expands the --reports arguments (files, or directories scanned for *.json
 /// and *.opt.yaml, sorted) and reads each one.
 llvm::Expected<std::vector<Recommendation>>
-readReports(llvm::ArrayRef<std::string> Paths, Pick P,
+readReports(llvm::ArrayRef<std::string> Paths, const ReadOptions &Opts,
             std::vector<std::string> &FilesRead);
 
 } // namespace apply

@@ -284,6 +284,29 @@ public:
     return Depth == 0;
   }
 
+  /// The first macro or named constant an argument's text mentions, in
+  /// words ("macro 'N'", "constant 'kN'"), or "" for literal arithmetic.
+  std::string namedIn(StringRef Text) {
+    std::string Buf = Text.str();
+    Lexer L(SourceLocation(), LO, Buf.data(), Buf.data(),
+            Buf.data() + Buf.size());
+    Token Tok;
+    while (true) {
+      bool End = L.LexFromRawLexer(Tok);
+      if (Tok.is(tok::raw_identifier)) {
+        StringRef Name = Tok.getRawIdentifier();
+        IdentifierInfo &II = Ctx.Idents.get(Name);
+        if (II.hadMacroDefinition())
+          return "macro '" + Name.str() + "'";
+        if (!II.isKeyword(LO))
+          return "constant '" + Name.str() + "'";
+      }
+      if (End || Tok.is(tok::eof))
+        break;
+    }
+    return "";
+  }
+
   WrittenBound bound(const CUDALaunchBoundsAttr *A) {
     WrittenBound B;
     SourceRange Rg = A->getRange();
@@ -303,6 +326,12 @@ public:
       B.Length = Text.size();
       if (Args.size() == 3)
         B.MaxBlocksText = Args[2].str();
+      B.MaxText = Args[0].str();
+      B.MaxNamed = namedIn(Args[0]);
+      if (Args.size() >= 2) {
+        B.MinText = Args[1].str();
+        B.MinNamed = namedIn(Args[1]);
+      }
     } else if (Rg.getBegin().isMacroID()) {
       B.Why = "written through macro '" + macroName(Rg.getBegin()) + "'";
     } else {

@@ -42,6 +42,13 @@ struct WrittenBound {
   bool Known = false;    ///< Values evaluated (not template-dependent).
   uint64_t MaxThreads = 0, MinBlocks = 0;
   std::string MaxBlocksText; ///< Third argument as written, if any.
+  /// The first two arguments as written ("K9_NUM_THREADS", "2*128"; MinText
+  /// empty when there is none), kept by --update where their value stays.
+  std::string MaxText, MinText;
+  /// What an argument names, when it is not literal arithmetic: "macro
+  /// 'K9_NUM_THREADS'" or "constant 'kThreads'" (empty otherwise). Such an
+  /// argument is never replaced by a literal.
+  std::string MaxNamed, MinNamed;
 };
 
 /// One place that defines kernels: a non-template kernel, a template's

@@ -86,6 +86,14 @@ static cl::opt<bool> RewriteLaunchSites(
              "block-size-agnostic"),
     cl::cat(ApplyCategory));
 
+static cl::opt<bool> TrustModelCaps(
+    "trust-model-caps",
+    cl::desc("Write a min-blocks cap on the model's word where nothing "
+             "checks it: no ptxas fact of the cap in the report, or no "
+             "figures to compare it with (remarks); a check that fails still "
+             "keeps it out"),
+    cl::cat(ApplyCategory));
+
 static cl::opt<std::string> ProjectRoot(
     "project-root", cl::value_desc("dir"),
     cl::desc("Files under this directory may be edited (default: the top of "
@@ -131,13 +139,9 @@ std::string siteStr(const SourcePos &P) {
 unsigned normMin(uint64_t M) { return M <= 1 ? 0 : static_cast<unsigned>(M); }
 
 /// The arguments of a bound: "256" or "256, 2" (min blocks 0 and 1 are the
-/// same contract and are omitted), keeping a written third argument.
-std::string boundArgs(unsigned MaxThreads, unsigned MinBlocks,
-                      StringRef MaxBlocksText = "") {
+/// same contract and are omitted).
+std::string boundArgs(unsigned MaxThreads, unsigned MinBlocks) {
   std::string S = std::to_string(MaxThreads);
-  if (!MaxBlocksText.empty())
-    return S + ", " + std::to_string(std::max(1u, MinBlocks)) + ", " +
-           MaxBlocksText.str();
   if (normMin(MinBlocks))
     S += ", " + std::to_string(MinBlocks);
   return S;
@@ -151,6 +155,47 @@ std::string blockText(const std::array<unsigned, 3> &B, bool Dim3) {
     S += ", " + std::to_string(B[1]);
   if (B[2] != 1)
     S += ", " + std::to_string(B[2]);
+  return S + ")";
+}
+
+/// The text of an existing bound changed to \p Rec, keeping the author's
+/// expression for every argument whose value stays (a macro, a named
+/// constant, 2*128), its spelling and a third argument; "" with \p Why when
+/// an argument whose value changes names a macro or a constant (it is never
+/// replaced by a literal).
+std::string updatedBound(const WrittenBound &B, const Recommendation &Rec,
+                         std::string &Why) {
+  std::string Max;
+  if (B.MaxThreads == Rec.MaxThreads)
+    Max = B.MaxText;
+  else if (!B.MaxNamed.empty()) {
+    Why = "its max threads is written through " + B.MaxNamed + " (" +
+          std::to_string(B.MaxThreads) + ") where FlipFlop recommends " +
+          std::to_string(Rec.MaxThreads) +
+          "; the author's expression is not replaced by a literal";
+    return "";
+  } else
+    Max = std::to_string(Rec.MaxThreads);
+  const bool Third = !B.MaxBlocksText.empty();
+  const unsigned Want = normMin(Rec.MinBlocks), Have = normMin(B.MinBlocks);
+  std::string Min;
+  if (Want == Have)
+    Min = B.MinText;
+  else if (!B.MinNamed.empty()) {
+    Why = "its min blocks is written through " + B.MinNamed + " (" +
+          std::to_string(B.MinBlocks) + ") where FlipFlop recommends " +
+          (Want ? std::to_string(Want) : std::string("none")) +
+          "; the author's expression is not replaced by a literal";
+    return "";
+  } else if (Want)
+    Min = std::to_string(Want);
+  else if (Third)
+    Min = "1";
+  std::string S = B.Spelling + "(" + Max;
+  if (!Min.empty())
+    S += ", " + Min;
+  if (Third)
+    S += ", " + B.MaxBlocksText;
   return S + ")";
 }
 
@@ -205,8 +250,10 @@ public:
   Counts N;
   /// Files that may not be edited: why, and the kernels not edited there.
   std::map<std::string, std::pair<FileBlock, std::vector<std::string>>> Blocked;
-  /// Each kernel edited, with the files its edits touch.
+  /// Each kernel edited, with the files its edits touch, and the
+  /// power/clock setting its recommendation goes with (empty: defaults).
   std::vector<std::set<std::string>> EditedFiles;
+  std::vector<std::pair<std::string, std::string>> EditedSettings;
 
   void run() {
     std::vector<const KernelDef *> Order;
@@ -277,10 +324,19 @@ private:
                            "; a bound on the template would apply to them "
                            "too, not edited");
     std::string Want = boundArgs(Rec->MaxThreads, Rec->MinBlocks);
+    // What the report's tie and the min-blocks checks decided.
+    for (const std::string *Note : {&Rec->TieNote, &Rec->CapNote})
+      if (!Note->empty())
+        message(K.Pos, K.Name, *Note);
+    // Every edit states the power/clock setting it was chosen for.
+    std::string Setting = "; " + Rec->Setting;
+    if (!Rec->CapCheck.empty())
+      Setting += "; " + Rec->CapCheck;
 
     // 2. Where to write it.
     if (!K.Editable)
       return refuse(K, K.Why);
+    std::vector<std::string> Updated;
     if (!K.Bounds.empty()) {
       bool AllEqual = true;
       for (const WrittenBound &B : K.Bounds) {
@@ -292,7 +348,8 @@ private:
       }
       if (AllEqual) {
         message(K.Pos, K.Name,
-                "already has " + K.Bounds.front().Text + ", as recommended");
+                "already has " + K.Bounds.front().Text + ", as recommended; " +
+                    Rec->Setting);
         ++N.Unchanged;
         return;
       }
@@ -301,6 +358,13 @@ private:
                              " where FlipFlop recommends "
                              "__launch_bounds__(" +
                              Want + "); not changed (use --update)");
+      for (const WrittenBound &B : K.Bounds) {
+        std::string Why;
+        Updated.push_back(updatedBound(B, *Rec, Why));
+        if (Updated.back().empty())
+          return refuse(K, "has " + B.Text + " at " + siteStr(B.Pos) + ", " +
+                               Why + "; not changed");
+      }
     }
 
     // 3. The launch sites it can see.
@@ -395,22 +459,22 @@ private:
 
     // 5. The edit.
     EditedFiles.push_back(Files);
+    EditedSettings.push_back(
+        {K.Name, Rec->HasLever ? Rec->Setting : std::string()});
     if (K.Bounds.empty()) {
       Edits.push_back({K.Pos.File, K.InsertOffset, 0,
                        "__launch_bounds__(" + Want + ") "});
       message(K.Pos, K.Name,
-              "inserted __launch_bounds__(" + Want + ")" +
+              "inserted __launch_bounds__(" + Want + ")" + Setting +
                   (Sites.empty() ? "; no launch site seen in the processed "
                                    "sources, check launches elsewhere"
                                  : ""));
     } else {
-      for (const WrittenBound &B : K.Bounds) {
-        std::string Text = B.Spelling + "(" +
-                           boundArgs(Rec->MaxThreads, Rec->MinBlocks,
-                                     B.MaxBlocksText) +
-                           ")";
-        Edits.push_back({B.Pos.File, B.Offset, B.Length, Text});
-        message(B.Pos, K.Name, "updated " + B.Text + " to " + Text);
+      for (size_t I = 0; I < K.Bounds.size(); ++I) {
+        const WrittenBound &B = K.Bounds[I];
+        Edits.push_back({B.Pos.File, B.Offset, B.Length, Updated[I]});
+        message(B.Pos, K.Name,
+                "updated " + B.Text + " to " + Updated[I] + Setting);
       }
     }
     for (const std::string &Note : RewriteNotes)
@@ -635,8 +699,11 @@ int main(int argc, const char **argv) {
 
   // Recommendations by mangled name.
   std::vector<std::string> ReportFiles;
+  ReadOptions ReadOpts;
+  ReadOpts.Objective = Objective;
+  ReadOpts.TrustModelCaps = TrustModelCaps;
   std::vector<Recommendation> All =
-      Exit(readReports(Reports, Objective, ReportFiles));
+      Exit(readReports(Reports, ReadOpts, ReportFiles));
   std::map<std::string, std::vector<Recommendation>> Recs;
   for (Recommendation &R : All) {
     // Remarks carry one objective's pick: never apply it for another.
@@ -775,12 +842,18 @@ int main(int argc, const char **argv) {
     }
   }
   // A kernel whose file could not be written was not edited.
-  for (const std::set<std::string> &Files : Plan.EditedFiles)
-    if (llvm::any_of(
-            Files, [&](const std::string &F) { return NotWritten.count(F); })) {
+  std::vector<std::string> Levers;
+  for (size_t I = 0; I < Plan.EditedFiles.size(); ++I) {
+    if (llvm::any_of(Plan.EditedFiles[I], [&](const std::string &F) {
+          return NotWritten.count(F);
+        })) {
       --Plan.N.Edited;
       ++Plan.N.Refused;
+    } else if (!Plan.EditedSettings[I].second.empty()) {
+      Levers.push_back(Plan.EditedSettings[I].first + ": " +
+                       Plan.EditedSettings[I].second);
     }
+  }
 
   if (!ExportFixes.empty()) {
     tooling::TranslationUnitReplacements TUR;
@@ -808,5 +881,13 @@ int main(int argc, const char **argv) {
          << Plan.N.Unchanged << " already as recommended, " << Plan.N.Refused
          << " not edited (" << Recs.size() << " recommendation(s) from "
          << ReportFiles.size() << " report(s))\n";
+  // The power/clock settings the edits were chosen for.
+  if (Plan.N.Edited && Levers.empty())
+    errs() << Tool << ": every edit was chosen for the default power limit "
+           << "and clocks\n";
+  else if (Plan.N.Edited)
+    errs() << Tool << ": the edits were chosen for these power/clock "
+           << "settings (others: default power and clocks): "
+           << join(Levers, "; ") << "\n";
   return Failed ? 1 : 0;
 }
