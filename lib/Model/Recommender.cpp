@@ -506,9 +506,69 @@ static std::string explainPick(const SweepResult &R, Objective Obj,
 //===----------------------------------------------------------------------===//
 
 
+/// Every shape the sweep may try when nothing in the code fixes it: 1-D,
+/// one per warp up to the block limit; 2-D/3-D, powers of two.
+static std::vector<std::array<unsigned, 3>>
+freeShapes(const KernelProfile &K, const GPUSpec &G) {
+  std::vector<std::array<unsigned, 3>> Out;
+  unsigned MaxB = G.MaxThreadsPerBlock ? G.MaxThreadsPerBlock : 1024;
+  if (unsigned M = K.Bounds.maxThreads())
+    MaxB = std::min(MaxB, M);
+  unsigned WS = G.WarpSize ? G.WarpSize : 32;
+  const ShapeInfo &SI = K.Shape;
+  bool Y = SI.UsesTid[1] || SI.ReadsNTid[1] || SI.CheckedDim[1] > 1;
+  bool Z = SI.UsesTid[2] || SI.ReadsNTid[2] || SI.CheckedDim[2] > 1;
+  if (!Y && !Z) {
+    for (unsigned B = WS; B <= MaxB; B += WS)
+      Out.push_back({B, 1, 1});
+  } else {
+    for (unsigned X = 8; X <= 1024; X *= 2)
+      for (unsigned YY = 1; YY <= (Y ? 1024u : 1u); YY *= 2)
+        for (unsigned ZZ = 1; ZZ <= (Z ? 64u : 1u); ZZ *= 2) {
+          unsigned P = X * YY * ZZ;
+          if (P % WS == 0 && P <= MaxB)
+            Out.push_back({X, YY, ZZ});
+        }
+  }
+  // The shape the checks name exactly, when it is off the grid above
+  // (blockDim.x == 48, or a product of dimensions the kernel uses as 1-D).
+  std::array<unsigned, 3> Exact{0, 0, 0};
+  bool Known = true;
+  for (unsigned D = 0; D < 3; ++D) {
+    bool Used = SI.UsesTid[D] || SI.ReadsNTid[D];
+    Exact[D] = SI.CheckedDim[D] ? SI.CheckedDim[D] : Used && D ? 0 : 1;
+    if (!Exact[D])
+      Known = false;
+  }
+  if (!SI.CheckedDim[0]) {
+    if (SI.CheckedThreads && Exact[1] && Exact[2] &&
+        SI.CheckedThreads % (Exact[1] * Exact[2]) == 0)
+      Exact[0] = SI.CheckedThreads / (Exact[1] * Exact[2]);
+    else
+      Known = false;
+  }
+  uint64_t Threads = uint64_t(Exact[0]) * Exact[1] * Exact[2];
+  if (Known && Threads <= MaxB &&
+      std::find(Out.begin(), Out.end(), Exact) == Out.end())
+    Out.push_back(Exact);
+  if (Out.empty())
+    Out.push_back({MaxB, 1, 1});
+  return Out;
+}
+
+/// The checks of \p SI in one line.
+static std::string checkFacts(const ShapeInfo &SI) {
+  std::string Out;
+  for (const std::string &F : SI.CheckFacts)
+    Out += (Out.empty() ? "" : "; ") + F;
+  return Out;
+}
+
 static void shapes(const KernelProfile &K, const GPUSpec &G, SweepResult &R,
                    std::vector<std::array<unsigned, 3>> &Out) {
   const LaunchBounds &LB = K.Bounds;
+  const ShapeInfo &SI = K.Shape;
+  const char *Tuned = "; only register caps and power limits are tuned";
   if (LB.ReqNTid[0]) {
     R.ShapeHeld = true;
     std::array<unsigned, 3> S{LB.ReqNTid[0], std::max(1u, LB.ReqNTid[1]),
@@ -516,52 +576,49 @@ static void shapes(const KernelProfile &K, const GPUSpec &G, SweepResult &R,
     std::string Txt;
     llvm::raw_string_ostream OS(Txt);
     OS << "the kernel requires blockDim = (" << S[0] << ", " << S[1] << ", "
-       << S[2] << ") (reqntid); only register caps and power limits are tuned";
+       << S[2] << ") (reqntid)" << Tuned;
     R.ShapeReason = Txt;
     Out.push_back(S);
     return;
   }
-  if (K.Shape.FixedByTile) {
+  // Checks in the code (asserts, traps, early returns on blockDim) are facts:
+  // only the shapes that pass them are tried.
+  if (SI.anyCheck()) {
+    std::vector<std::array<unsigned, 3>> Pass;
+    for (const auto &S : freeShapes(K, G))
+      if (SI.passesChecks(S))
+        Pass.push_back(S);
+    if (!Pass.empty()) {
+      // A tile's shape, when it passes the checks too, narrows them further.
+      std::array<unsigned, 3> T{SI.FixedBlock[0], std::max(1u, SI.FixedBlock[1]),
+                                std::max(1u, SI.FixedBlock[2])};
+      if (SI.FixedByTile && T[0] && SI.passesChecks(T))
+        Pass = {T};
+      R.ShapeHeld = Pass.size() == 1;
+      R.ShapeReason = checkFacts(SI) + (R.ShapeHeld ? Tuned : "");
+      Out = std::move(Pass);
+      return;
+    }
+  }
+  if (SI.FixedByTile) {
     R.ShapeHeld = true;
-    std::array<unsigned, 3> S{K.Shape.FixedBlock[0],
-                              std::max(1u, K.Shape.FixedBlock[1]),
-                              std::max(1u, K.Shape.FixedBlock[2])};
-    std::string Why = K.Shape.FixedReason.empty()
+    std::array<unsigned, 3> S{SI.FixedBlock[0], std::max(1u, SI.FixedBlock[1]),
+                              std::max(1u, SI.FixedBlock[2])};
+    std::string Why = SI.FixedReason.empty()
                           ? "a shared-memory tile indexed by threadIdx fixes "
                             "the block shape"
-                          : K.Shape.FixedReason;
+                          : SI.FixedReason;
     if (!S[0]) {
       unsigned M = LB.maxThreads();
       S = {M ? M : 256u, 1, 1};
       Why += M ? "; shape taken from __launch_bounds__"
                : "; the shape is unknown, 256 threads assumed";
     }
-    R.ShapeReason = Why + "; only register caps and power limits are tuned";
+    R.ShapeReason = Why + Tuned;
     Out.push_back(S);
     return;
   }
-  unsigned MaxB = G.MaxThreadsPerBlock ? G.MaxThreadsPerBlock : 1024;
-  if (unsigned M = LB.maxThreads())
-    MaxB = std::min(MaxB, M);
-  unsigned WS = G.WarpSize ? G.WarpSize : 32;
-  bool Y = K.Shape.UsesTid[1] || K.Shape.ReadsNTid[1];
-  bool Z = K.Shape.UsesTid[2] || K.Shape.ReadsNTid[2];
-  if (!Y && !Z) {
-    for (unsigned B = WS; B <= MaxB; B += WS)
-      Out.push_back({B, 1, 1});
-    if (Out.empty())
-      Out.push_back({MaxB, 1, 1});
-    return;
-  }
-  for (unsigned X = 8; X <= 1024; X *= 2)
-    for (unsigned YY = 1; YY <= (Y ? 1024u : 1u); YY *= 2)
-      for (unsigned ZZ = 1; ZZ <= (Z ? 64u : 1u); ZZ *= 2) {
-        unsigned P = X * YY * ZZ;
-        if (P % WS == 0 && P <= MaxB)
-          Out.push_back({X, YY, ZZ});
-      }
-  if (Out.empty())
-    Out.push_back({MaxB, 1, 1});
+  Out = freeShapes(K, G);
 }
 
 SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
@@ -674,6 +731,10 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
                                            K.Res.DynamicSharedBytes, MaxB);
     if (H.BlockSize)
       HShape = {H.BlockSize, 1, 1};
+    // The heuristic's block, if the kernel's own checks reject it, is not a
+    // configuration the kernel can run.
+    if (!K.Shape.passesChecks(HShape))
+      HShape = Shapes.front();
   }
   long HIdx = -1;
   for (size_t I = 0; I < R.Configs.size(); ++I) {
@@ -834,6 +895,8 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
      << " of the space ruled out)";
   if (R.ShapeHeld)
     OS << "; block shape held: " << R.ShapeReason;
+  else if (!R.ShapeReason.empty())
+    OS << "; block shapes limited by the code: " << R.ShapeReason;
   // The pick of the objective FF001 names.
   switch (Opts.Obj) {
   case Objective::Time:

@@ -1770,6 +1770,7 @@ KernelProfile ProfileBuilder::build() {
   if (P.File.empty())
     P.File = Kernel.getParent()->getSourceFileName();
   shapeFromBounds();
+  findBlockDimChecks(Kernel, P.Shape);
   walk(Kernel, 1.0, 0);
   P.Res.EstimatedRegisters = estimateRegisters(Kernel);
   P.Res.Registers = P.Res.EstimatedRegisters;

@@ -201,8 +201,30 @@ unsigned KernelProfile::registersNeeded() const {
   return 32;
 }
 
+bool ShapeInfo::anyCheck() const {
+  for (unsigned D = 0; D < 3; ++D)
+    if (CheckedDim[D] || CheckedMax[D] || CheckedMin[D])
+      return true;
+  return CheckedThreads != 0;
+}
+
+bool ShapeInfo::passesChecks(const std::array<unsigned, 3> &Block) const {
+  for (unsigned D = 0; D < 3; ++D) {
+    unsigned V = std::max(1u, Block[D]);
+    if ((CheckedDim[D] && V != CheckedDim[D]) ||
+        (CheckedMax[D] && V > CheckedMax[D]) || V < CheckedMin[D])
+      return false;
+  }
+  uint64_t Threads = uint64_t(std::max(1u, Block[0])) *
+                     std::max(1u, Block[1]) * std::max(1u, Block[2]);
+  return !CheckedThreads || Threads == CheckedThreads;
+}
+
 bool isBlockSizeAgnostic(const KernelProfile &P) {
   if (P.Shape.FixedByTile || P.Bounds.ReqNTid[0])
+    return false;
+  if (P.Shape.CheckedDim[0] || P.Shape.CheckedDim[1] ||
+      P.Shape.CheckedDim[2] || P.Shape.CheckedThreads)
     return false;
   return P.Shape.GridStrideLoop || P.Shape.WorkScalesWithBlock;
 }

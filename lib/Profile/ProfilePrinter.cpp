@@ -83,6 +83,8 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
     printDims(OS, S.FixedBlock);
     OS << " reason=" << S.FixedReason << "\n";
   }
+  for (const std::string &F : S.CheckFacts)
+    OS << "  shape-check: " << F << "\n";
   OS << "  ops:";
   bool Any = false;
   for (unsigned C = 0; C < NumOpClasses; ++C)

@@ -104,7 +104,9 @@ struct SweepResult {
   Picks Pick;
   double SearchSpaceReduction = 0;  ///< 1 - |Pareto| / |space|.
   /// True when the block shape was held at the author's (fixed by a tile,
-  /// reqntid, or unknown); ShapeReason says why.
+  /// reqntid, or unknown); ShapeReason says why. When checks in the code
+  /// narrow the shapes without fixing one, ShapeHeld is false and
+  /// ShapeReason names the checks.
   bool ShapeHeld = false;
   std::string ShapeReason;
   /// One explanation per pick, in the model's own terms.

@@ -43,6 +43,11 @@ KernelProfile buildIRProfile(llvm::Function &F,
                              llvm::FunctionAnalysisManager &FAM,
                              const LaunchFacts &Facts);
 
+/// Finds comparisons of blockDim against constants in \p F whose failing
+/// side does no work (an assert, a trap, an early return) and records them in
+/// \p S (CheckedDim, CheckedMax, CheckedMin, CheckedThreads, CheckFacts).
+void findBlockDimChecks(const llvm::Function &F, ShapeInfo &S);
+
 /// True for a CUDA kernel (PTX_Kernel calling convention or nvvm annotation).
 bool isKernel(const llvm::Function &F);
 

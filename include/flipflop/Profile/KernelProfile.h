@@ -169,6 +169,19 @@ struct ShapeInfo {
   /// Work per thread scales with 1/blockDim (block-stride loop inside).
   bool WorkScalesWithBlock = false;
   bool GridStrideLoop = false;
+  /// Checks of blockDim against constants whose failing side does no work
+  /// (an assert, a trap, an early return): only shapes that pass them run
+  /// the kernel's work. 0 = no check on that dimension.
+  std::array<unsigned, 3> CheckedDim{0, 0, 0}; ///< blockDim.d == value.
+  std::array<unsigned, 3> CheckedMax{0, 0, 0}; ///< blockDim.d <= value.
+  std::array<unsigned, 3> CheckedMin{0, 0, 0}; ///< blockDim.d >= value.
+  unsigned CheckedThreads = 0; ///< blockDim.x * .y (* .z) == value.
+  /// The checks in words, with their lines ("assert(blockDim.x == 256) at
+  /// line 12").
+  std::vector<std::string> CheckFacts;
+  bool anyCheck() const;
+  /// True when \p Block passes every check.
+  bool passesChecks(const std::array<unsigned, 3> &Block) const;
 };
 
 /// Variables of an affine guard: threadIdx.d, blockIdx.d, blockIdx.d *
