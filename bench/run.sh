@@ -15,7 +15,7 @@
 #
 # Environment: CLANG (default /usr/lib/llvm-22/bin/clang++), CUDA_PATH
 # (default /usr/local/cuda), JOBS (ninja -j, default 1), and extra arguments
-# of the two scripts in COMPILE_OVERHEAD_ARGS and ANALYZER_ARGS (e.g.
+# of the scripts in COMPILE_OVERHEAD_ARGS, ANALYZER_ARGS and SCALING_ARGS (e.g.
 # COMPILE_OVERHEAD_ARGS="--examples all --rounds 7"); they are printed in
 # the report's command lines.
 set -euo pipefail
@@ -96,6 +96,9 @@ AN_CMD=(python3 "$ROOT/bench/analyzer/analyzer.py"
         --json "$OUT/analyzer.json" --markdown "$OUT/analyzer.md"
         ${ANALYZER_ARGS:-})
 SW_CMD=("$SWEEP")
+SC_CMD=(python3 "$ROOT/bench/scaling/scaling.py" --flipflop-ptx "$FFPTX"
+        "${QUICK[@]}" --json "$OUT/scaling.json" --markdown "$OUT/scaling.md"
+        ${SCALING_ARGS:-})
 FIDELITY_SAMPLE=300
 [ "$MODE" = quick ] && FIDELITY_SAMPLE=40
 FI_CMD=(python3 "$ROOT/bench/fidelity/fidelity.py" --build "$BUILD"
@@ -108,6 +111,8 @@ echo "run.sh: analyzer throughput ($MODE)" >&2
 "${AN_CMD[@]}"
 echo "run.sh: model sweep" >&2
 "${SW_CMD[@]}" > "$OUT/model-sweep.txt"
+echo "run.sh: flipflop-ptx scaling ($MODE)" >&2
+"${SC_CMD[@]}" >/dev/null
 echo "run.sh: fidelity on measured tuning data ($FIDELITY_SAMPLE configurations)" >&2
 rm -f "$OUT/fidelity.md"
 "${FI_CMD[@]}" >/dev/null || echo "run.sh: fidelity skipped (no nvcc or no tuning data)" >&2
@@ -116,6 +121,7 @@ LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
 CMDS="$(rel "${CO_CMD[@]}")
 $(rel "${AN_CMD[@]}")
 $(rel "${SW_CMD[@]}")
+$(rel "${SC_CMD[@]}")
 $(rel "${FI_CMD[@]}")"
 for v in MODE STARTED LOAD_BEFORE LOAD_AFTER CMDS; do
   printf '%s=%q\n' "$v" "${!v}"
@@ -186,8 +192,12 @@ EOF
 EOF
   cat "$OUT/model-sweep.txt"
   echo '```'
+  if [ -f "$OUT/scaling.md" ]; then
+    printf '\n## 4. Scaling: `flipflop-ptx` against input size (bench/scaling)\n\n'
+    cat "$OUT/scaling.md"
+  fi
   if [ -f "$OUT/fidelity.md" ]; then
-    printf '\n## 4. Fidelity: predicted against measured time (docs/FIDELITY.md explains)\n\n'
+    printf '\n## 5. Fidelity: predicted against measured time (docs/FIDELITY.md explains)\n\n'
     cat "$OUT/fidelity.md"
   fi
 } > "$OUTPUT"

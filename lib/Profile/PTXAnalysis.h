@@ -1,0 +1,504 @@
+//===- PTXAnalysis.h - per-function PTX analysis --------------------------===//
+//
+// Private to lib/Profile: the per-function analysis of a parsed PTX body,
+// split over
+//   PTXCFG.cpp       basic blocks, dominator tree, natural loops,
+//   PTXValues.cpp    abstract values (lane strides, constants, taints),
+//                    affine forms and bounds checks (guards),
+//   PTXLoopTrip.cpp  counted-loop trip counts,
+//   PTXClassify.cpp  register estimate, parallelism, instruction
+//                    classification and the driver (run).
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_LIB_PROFILE_PTXANALYSIS_H
+#define FLIPFLOP_LIB_PROFILE_PTXANALYSIS_H
+
+#include "PTXSyntax.h"
+#include "flipflop/Profile/KernelProfile.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flipflop {
+namespace ptx {
+
+using llvm::BitVector;
+using llvm::SmallVectorImpl;
+using llvm::StringSet;
+using llvm::StringSwitch;
+
+/// Special registers a value depends on.
+enum Taint : unsigned {
+  TTidX = 1,
+  TTidY = 2,
+  TTidZ = 4,
+  TNTid = 8,
+  TCtaId = 16,
+  TNCtaId = 32,
+  TParam = 64,
+  TMem = 128,
+  TLane = 256,
+  TCtaIdX = 512, ///< With TCtaId: which dimension.
+  TCtaIdY = 1024,
+  TCtaIdZ = 2048,
+  TMemTid = 4096 ///< Loaded from an address that varies across threads.
+};
+
+/// cvt from a floating-point to an integer type (cvt.rzi.s32.f32 etc.).
+bool isFloatToInt(const Instr &I);
+
+/// Data-scaled coordinates: a float value computed from thread or block
+/// indices and data loaded from a warp-uniform address (a table of
+/// coefficients), converted to an integer. Such an index moves smoothly with
+/// the thread index (neighbouring threads land on neighbouring elements), so
+/// its dependence on the y/z indices and on the data is not a gather
+/// (docs/MODEL.md, "Data-scaled coordinates").
+unsigned smoothCoordinateTaint(unsigned T);
+
+/// Abstract value: bytes per lane along threadIdx.x (Coef), a constant.
+struct AbsVal {
+  enum StateTy : uint8_t { Bottom, Known, Top } State = Bottom;
+  int64_t Coef = 0;
+  bool HasConst = false;
+  int64_t Const = 0;
+  static AbsVal top() {
+    AbsVal V;
+    V.State = Top;
+    return V;
+  }
+  static AbsVal uniform() {
+    AbsVal V;
+    V.State = Known;
+    return V;
+  }
+  static AbsVal constant(int64_t C) {
+    AbsVal V;
+    V.State = Known;
+    V.HasConst = true;
+    V.Const = C;
+    return V;
+  }
+  static AbsVal affine(int64_t C) {
+    AbsVal V;
+    V.State = Known;
+    V.Coef = C;
+    return V;
+  }
+  bool operator==(const AbsVal &O) const {
+    return State == O.State && Coef == O.Coef && HasConst == O.HasConst &&
+           Const == O.Const;
+  }
+  bool known() const { return State == Known; }
+  bool uniformV() const { return State == Known && Coef == 0; }
+};
+
+AbsVal join(const AbsVal &A, const AbsVal &B);
+
+/// Affine form over the guard variables (GuardVar) for bounds checks:
+/// sum(C[v] * v) + K. Bottom: not yet defined; Top: not affine.
+struct AffVal {
+  enum StateTy : uint8_t { Bottom, Known, Top } State = Bottom;
+  std::array<int64_t, NumGuardVars> C{};
+  int64_t K = 0;
+  static AffVal top() {
+    AffVal V;
+    V.State = Top;
+    return V;
+  }
+  static AffVal constant(int64_t X) {
+    AffVal V;
+    V.State = Known;
+    V.K = X;
+    return V;
+  }
+  static AffVal var(unsigned I) {
+    AffVal V;
+    V.State = Known;
+    V.C[I] = 1;
+    return V;
+  }
+  bool operator==(const AffVal &O) const {
+    return State == O.State && C == O.C && K == O.K;
+  }
+  bool known() const { return State == Known; }
+  bool isConst() const {
+    return known() &&
+           std::all_of(C.begin(), C.end(), [](int64_t X) { return X == 0; });
+  }
+  /// Exactly the variable \p I.
+  bool isVar(unsigned I) const {
+    if (!known() || K != 0)
+      return false;
+    for (unsigned V = 0; V < NumGuardVars; ++V)
+      if (C[V] != (V == I ? 1 : 0))
+        return false;
+    return true;
+  }
+};
+
+/// Coefficients beyond this are treated as not affine (no overflow).
+constexpr int64_t AffLimit = int64_t(1) << 40;
+
+AffVal affCombine(const AffVal &A, const AffVal &B, int64_t MA, int64_t MB);
+
+/// A * B when one side is a constant, or blockIdx.d * blockDim.d.
+AffVal affMul(const AffVal &A, const AffVal &B);
+
+/// Instructions whose first operand is not a definition.
+bool isStoreLike(StringRef Base);
+
+/// A set of block indices kept as a bit window [Lo, Lo + span): a loop body
+/// costs its span, not the function's block count (a function of many
+/// sequential loops stays linear in memory).
+class BlockSet {
+public:
+  BlockSet() = default;
+  /// The set of \p Ids (any order, no duplicates).
+  explicit BlockSet(const std::vector<unsigned> &Ids) {
+    if (Ids.empty())
+      return;
+    auto [Min, Max] = std::minmax_element(Ids.begin(), Ids.end());
+    Lo = *Min;
+    Bits.resize(*Max - Lo + 1);
+    for (unsigned I : Ids)
+      Bits.set(I - Lo);
+  }
+  bool test(unsigned I) const {
+    return I >= Lo && I - Lo < Bits.size() && Bits.test(I - Lo);
+  }
+  unsigned count() const { return Bits.count(); }
+  /// The members in increasing order.
+  std::vector<unsigned> members() const {
+    std::vector<unsigned> Out;
+    for (unsigned I : Bits.set_bits())
+      Out.push_back(I + Lo);
+    return Out;
+  }
+
+private:
+  unsigned Lo = 0;
+  BitVector Bits;
+};
+
+/// Per-function result of the analysis, before callee work is folded in.
+struct FuncSummary {
+  std::array<double, NumOpClasses> Ops{};
+  double Flops32 = 0, Flops64 = 0, Flops16 = 0, TensorFlops = 0;
+  std::map<std::string, double> TensorByType;
+  std::vector<MemAccess> Accesses;
+  std::vector<LoopRecord> Loops;
+  std::vector<std::string> Guesses, Warnings;
+  std::vector<std::pair<std::string, double>> Calls; ///< Callee, weight.
+  bool IndirectCalls = false;
+  unsigned DivergentBranches = 0;
+  unsigned EstimatedRegs = 0;
+  unsigned BarrierIds = 0;
+  StringSet<> Symbols; ///< Symbols referenced (shared/const variables).
+  ShapeInfo Shape;
+  SrcLoc FirstLoc;
+  unsigned UnknownInstrs = 0;
+  std::vector<AffineGuard> Guards;
+  std::vector<GuardedWork> Guarded;
+  /// Memory- and instruction-level parallelism (loop-weighted, 1 unknown).
+  double MLP = 1, ILP = 1;
+};
+
+/// Executions per thread are capped here (deeply nested loops stay finite).
+constexpr double MaxBlockWeight = 1e15;
+
+/// Registers ptxas needs beyond the virtual registers live at once.
+constexpr unsigned RegisterReserve = 0;
+
+class FunctionAnalysis {
+public:
+  FunctionAnalysis(const Function &F, const PTXParseOptions &Opts)
+      : F(F), Opts(Opts) {}
+  FuncSummary run();
+
+private:
+  const Function &F;
+  const PTXParseOptions &Opts;
+  std::vector<const Instr *> Instrs;
+  std::vector<unsigned> InstrBlock;
+  struct Block {
+    unsigned Begin = 0, End = 0; ///< Instruction range [Begin, End).
+    SmallVector<unsigned, 2> Succs, Preds;
+    double Weight = 1;
+    bool Reachable = false;
+    SmallVector<unsigned, 2> Loops; ///< Loops containing it.
+  };
+  std::vector<Block> Blocks;
+  struct Loop {
+    unsigned Header;
+    BlockSet Body;
+    double Trip = 1;
+    std::string ExitDesc; ///< The exit comparison, for explanations.
+    std::optional<int64_t> ConstBound; ///< Its constant bound, if any.
+    LoopRecord Rec;
+    /// Counted loops: the induction register.
+    int IVReg = -1;
+    /// Several exits: the trip count is the smallest counted one (an upper
+    /// bound when another exit is not counted).
+    bool MultiExit = false;
+  };
+  std::vector<Loop> Loops;
+  StringMap<unsigned> RegIds;
+  StringMap<unsigned> LabelBlock;
+  std::vector<unsigned> RegWidth;
+  std::vector<AbsVal> Vals;
+  std::vector<unsigned> Taints;
+  std::vector<SmallVector<unsigned, 2>> DefSites;
+  FuncSummary S;
+
+  /// Prefix of messages about a called function ("in NAME: "); none for
+  /// the kernel itself.
+  std::string where() const {
+    return F.IsEntry ? std::string() : "in " + F.Name + ": ";
+  }
+  void buildBlocks();
+  void computeLoops();
+  void analyseValues();
+  void analyseAffine();
+  void analyseGuards();
+  void analyseParallelism();
+  AffVal affOf(const Operand &O) const;
+  int reachingDef(unsigned R, unsigned At) const;
+  std::optional<int64_t> constAt(unsigned R, unsigned At,
+                                 unsigned Depth = 0) const;
+  bool predicateGuards(StringRef Reg, bool Want,
+                       SmallVectorImpl<AffineGuard> &Out, unsigned Depth) const;
+  /// A path from block \p From to block \p To exists.
+  bool reaches(unsigned From, unsigned To) const {
+    std::vector<bool> Seen(Blocks.size(), false);
+    SmallVector<unsigned, 16> Work{From};
+    Seen[From] = true;
+    while (!Work.empty()) {
+      unsigned X = Work.pop_back_val();
+      for (unsigned Sx : Blocks[X].Succs) {
+        if (Sx == To)
+          return true;
+        if (!Seen[Sx]) {
+          Seen[Sx] = true;
+          Work.push_back(Sx);
+        }
+      }
+    }
+    return false;
+  }
+  /// Block \p A dominates block \p B (both reachable; a block dominates
+  /// itself). O(1): DFS interval numbers of the dominator tree.
+  bool dominates(unsigned A, unsigned B) const {
+    if (B >= IDom.size() || IDom[B] < 0 || A >= IDom.size() || IDom[A] < 0)
+      return false;
+    return DomIn[A] <= DomIn[B] && DomOut[B] <= DomOut[A];
+  }
+  AffVal affEval(const Instr &I) const;
+  std::vector<AffVal> Affs;
+  /// Induction registers of counted loops (analyseAffine): their value is
+  /// Start + Step * iteration inside Loop only.
+  struct IVInfo {
+    unsigned Slot;
+    int64_t Step;
+    unsigned StartDef;
+    unsigned Loop;
+  };
+  std::map<unsigned, IVInfo> IVRegs;
+  std::array<double, 4> IterTrip{1, 1, 1, 1}; ///< Trips of the GVIter loops.
+  std::vector<int> IDom;        ///< Immediate dominators (computeLoops).
+  std::vector<unsigned> RPO;    ///< Reachable blocks in reverse post-order.
+  std::vector<unsigned> RPONum; ///< Position in RPO (~0u: unreachable).
+  /// Pre- and post-order numbers of the reachable blocks in the dominator
+  /// tree: A dominates B iff B's interval lies in A's.
+  std::vector<unsigned> DomIn, DomOut;
+  void assignRegisterIds();
+  void computeRPO();
+  void computeDominators();
+  void numberDominatorTree();
+  void findNaturalLoops();
+  void estimateRegisters();
+  void classify(const Instr &I, double W, unsigned BlockIdx);
+
+public:
+  /// One instruction being classified (classify and its helpers).
+  struct InstrCtx {
+    InstrCtx(const Instr &I, double W, unsigned BlockIdx)
+        : I(I), W(W), BlockIdx(BlockIdx) {}
+    const Instr &I;
+    double W; ///< Executions per thread of its block.
+    unsigned BlockIdx;
+    StringRef Base;                  ///< Mods[0].
+    SmallVector<StringRef, 4> Types; ///< Type modifiers in order.
+    unsigned Vec = 1;                ///< .vN
+    StringRef Ty;                    ///< The last type modifier.
+    unsigned Lanes = 1;              ///< 2 for f16x2 / bf16x2.
+    const Operand *AddrOp = nullptr; ///< The first address operand.
+  };
+
+private:
+  void addOp(const InstrCtx &X, OpClass C, double N = 1);
+  void addAccess(const InstrCtx &X, AddrSpace Sp, bool Store, bool Atomic,
+                 unsigned Bytes, const Operand *AddrOp);
+  void addArith(const InstrCtx &X, double Flops);
+  bool classifyDivSFU(const InstrCtx &X);
+  bool classifyALU(const InstrCtx &X);
+  bool classifySync(const InstrCtx &X);
+  void classifyCopy(const InstrCtx &X);
+  bool classifyMemory(const InstrCtx &X);
+  void classifyMMA(const InstrCtx &X);
+  void classifyWMMAMemory(const InstrCtx &X);
+  bool classifyTensor(const InstrCtx &X);
+  void classifyOther(const InstrCtx &X);
+  std::optional<double> countedTrip(Loop &L);
+  void guessTrip(Loop &L);
+  void computeTripCounts();
+  std::optional<double> countedTripThrough(Loop &L, unsigned ExitBlock);
+  int exitSetp(Loop &L, unsigned ExitBlock, bool &ContinueWhen) const;
+  std::optional<int64_t> constOutside(const Loop &L, const Operand &O) const;
+  bool traceIV(const Loop &L, const Operand &O, int &IV, int &IncIdx,
+               int64_t &Offset) const;
+  std::optional<int64_t> ivStart(const Loop &L, unsigned IV) const;
+
+  int regId(StringRef Name) const {
+    auto It = RegIds.find(Name);
+    return It == RegIds.end() ? -1 : static_cast<int>(It->second);
+  }
+  void regsOf(const Operand &O, SmallVectorImpl<unsigned> &Out) const {
+    auto Add = [&](StringRef N) {
+      int Id = regId(N);
+      if (Id >= 0)
+        Out.push_back(static_cast<unsigned>(Id));
+    };
+    switch (O.Kind) {
+    case Operand::Reg:
+      Add(O.Name);
+      for (StringRef R : O.Regs)
+        Add(R);
+      break;
+    case Operand::Addr:
+      if (O.BaseIsReg)
+        Add(O.Name);
+      break;
+    case Operand::Vec:
+    case Operand::List:
+      for (StringRef R : O.Regs)
+        Add(R);
+      break;
+    default:
+      break;
+    }
+  }
+  bool hasDef(const Instr &I) const {
+    return !I.Ops.empty() && !isStoreLike(I.Mods[0]) &&
+           !(I.Mods[0] == "wmma" && I.Mods.size() > 1 &&
+             I.Mods[1] == "store") &&
+           !(I.Mods[0] == "mbarrier" && I.Ops[0].Kind == Operand::Addr);
+  }
+  void defsOf(const Instr &I, SmallVectorImpl<unsigned> &Out) const {
+    if (hasDef(I))
+      regsOf(I.Ops[0], Out);
+  }
+  void usesOf(const Instr &I, SmallVectorImpl<unsigned> &Out) const {
+    for (size_t K = hasDef(I) ? 1 : 0; K < I.Ops.size(); ++K)
+      regsOf(I.Ops[K], Out);
+    if (hasDef(I) && I.Ops[0].Kind == Operand::Addr)
+      regsOf(I.Ops[0], Out);
+    if (!I.Guard.empty()) {
+      int Id = regId(I.Guard);
+      if (Id >= 0)
+        Out.push_back(Id);
+    }
+  }
+  AbsVal valOf(const Operand &O) const {
+    switch (O.Kind) {
+    case Operand::Imm:
+      return AbsVal::constant(O.Value);
+    case Operand::FImm:
+    case Operand::Sym:
+      return AbsVal::uniform();
+    case Operand::Reg: {
+      int Id = regId(O.Name);
+      if (Id >= 0)
+        return Vals[Id];
+      return specialVal(O.Name);
+    }
+    default:
+      return AbsVal::top();
+    }
+  }
+  unsigned taintOf(const Operand &O) const {
+    if (O.Kind == Operand::Reg) {
+      int Id = regId(O.Name);
+      return Id >= 0 ? Taints[Id] : specialTaint(O.Name);
+    }
+    if (O.Kind == Operand::Addr && O.BaseIsReg) {
+      int Id = regId(O.Name);
+      return Id >= 0 ? Taints[Id] : 0;
+    }
+    return 0;
+  }
+  static AbsVal specialVal(StringRef N) {
+    if (N == "%tid.x" || N == "%laneid")
+      return AbsVal::affine(1);
+    if (N.starts_with("%tid") || N.starts_with("%ntid") ||
+        N.starts_with("%ctaid") || N.starts_with("%nctaid") ||
+        N.starts_with("%warpid") || N.starts_with("%nwarpid") ||
+        N.starts_with("%smid") || N.starts_with("%cluster") ||
+        N.starts_with("%is_explicit_cluster"))
+      return AbsVal::uniform();
+    return AbsVal::top();
+  }
+  static unsigned specialTaint(StringRef N) {
+    return StringSwitch<unsigned>(N)
+        .Case("%tid.x", TTidX)
+        .Case("%tid.y", TTidY)
+        .Case("%tid.z", TTidZ)
+        .Case("%laneid", TLane)
+        .StartsWith("%ntid", TNTid)
+        .StartsWith("%nctaid", TNCtaId)
+        .Case("%ctaid.x", TCtaId | TCtaIdX)
+        .Case("%ctaid.y", TCtaId | TCtaIdY)
+        .Case("%ctaid.z", TCtaId | TCtaIdZ)
+        .StartsWith("%ctaid", TCtaId)
+        .Default(0);
+  }
+  AbsVal eval(const Instr &I) const;
+  AbsVal opVal(const Instr &I, size_t K) const;
+  AbsVal allUniform(const Instr &I) const;
+  AbsVal evalLoad(const Instr &I) const;
+  AbsVal evalAddSub(const Instr &I) const;
+  AbsVal evalMulMad(const Instr &I) const;
+  AbsVal evalIntFold(const Instr &I) const;
+  AbsVal evalShl(const Instr &I) const;
+  /// The user-stated value of the kernel parameter \p I loads
+  /// (ld.param [NAME_param_N]), if any. Only whole scalar loads count.
+  std::optional<int64_t> paramValue(const Instr &I) const {
+    if (!F.IsEntry || Opts.ArgValues.empty() || I.Ops.size() != 2 ||
+        I.Ops[1].Kind != Operand::Addr || I.Ops[1].BaseIsReg ||
+        I.Ops[1].Value != 0)
+      return std::nullopt;
+    StringRef Sym = I.Ops[1].Name;
+    size_t At = Sym.rfind("_param_");
+    unsigned Idx;
+    if (At == StringRef::npos || Sym.drop_front(At + 7).getAsInteger(10, Idx))
+      return std::nullopt;
+    auto It = Opts.ArgValues.find(Idx);
+    if (It == Opts.ArgValues.end())
+      return std::nullopt;
+    return It->second;
+  }
+};
+
+/// Adds \p From's work, weighted by \p W calls, to \p Into.
+void addScaled(FuncSummary &Into, const FuncSummary &From, double W);
+
+} // namespace ptx
+} // namespace flipflop
+
+#endif

@@ -1,0 +1,769 @@
+//===- PTXClassify.cpp - PTX instruction classification -------------------===//
+//
+// The register estimate (liveness), instruction- and memory-level
+// parallelism, the classification of every instruction into the profile,
+// and the driver of the per-function analysis (FunctionAnalysis::run).
+//
+//===----------------------------------------------------------------------===//
+#include "PTXAnalysis.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace flipflop {
+namespace ptx {
+
+void FunctionAnalysis::estimateRegisters() {
+  unsigned NR = RegWidth.size(), NB = Blocks.size();
+  unsigned Declared = 0;
+  for (unsigned W : RegWidth)
+    Declared += W;
+  if (NR == 0) {
+    S.EstimatedRegs = 0;
+    return;
+  }
+  if (uint64_t(NR) * NB > 50000000ull) { // too big: the declared count
+    S.EstimatedRegs = std::min(255u, Declared);
+    return;
+  }
+  std::vector<BitVector> Use(NB, BitVector(NR)), Def(NB, BitVector(NR)),
+      LiveIn(NB, BitVector(NR)), LiveOut(NB, BitVector(NR));
+  for (unsigned BI = 0; BI < NB; ++BI)
+    for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+      SmallVector<unsigned, 8> U, D;
+      usesOf(*Instrs[K], U);
+      defsOf(*Instrs[K], D);
+      for (unsigned R : U)
+        if (!Def[BI].test(R))
+          Use[BI].set(R);
+      if (Instrs[K]->Guard.empty())
+        for (unsigned R : D)
+          Def[BI].set(R);
+    }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned BI = NB; BI-- > 0;) {
+      BitVector Out(NR);
+      for (unsigned Sx : Blocks[BI].Succs)
+        Out |= LiveIn[Sx];
+      BitVector In = Out;
+      In.reset(Def[BI]);
+      In |= Use[BI];
+      if (In != LiveIn[BI] || Out != LiveOut[BI]) {
+        LiveIn[BI] = std::move(In);
+        LiveOut[BI] = std::move(Out);
+        Changed = true;
+      }
+    }
+  }
+  unsigned MaxLive = 0;
+  for (unsigned BI = 0; BI < NB; ++BI) {
+    BitVector Live = LiveOut[BI];
+    unsigned Cur = 0;
+    for (unsigned R : Live.set_bits())
+      Cur += RegWidth[R];
+    MaxLive = std::max(MaxLive, Cur);
+    for (unsigned K = Blocks[BI].End; K-- > Blocks[BI].Begin;) {
+      SmallVector<unsigned, 8> U, D;
+      usesOf(*Instrs[K], U);
+      defsOf(*Instrs[K], D);
+      // Definitions occupy a register at this point even when dead.
+      unsigned Here = Cur;
+      for (unsigned R : D)
+        if (!Live.test(R))
+          Here += RegWidth[R];
+      MaxLive = std::max(MaxLive, Here);
+      if (Instrs[K]->Guard.empty())
+        for (unsigned R : D)
+          if (Live.test(R)) {
+            Live.reset(R);
+            Cur -= RegWidth[R];
+          }
+      for (unsigned R : U)
+        if (!Live.test(R)) {
+          Live.set(R);
+          Cur += RegWidth[R];
+        }
+      MaxLive = std::max(MaxLive, Cur);
+    }
+  }
+  // ptxas keeps a few registers for addresses and special values beyond the
+  // virtual registers live at once (see docs/PTX.md); never above 255.
+  S.EstimatedRegs = std::min(255u, std::max(MaxLive + RegisterReserve, 8u));
+}
+
+/// Parallelism within a thread, per basic block from its dependence graph:
+/// ILP = instructions / longest dependence chain; MLP = global loads /
+/// most global loads on one chain. Both averaged over blocks by their
+/// loop-weighted instruction (load) counts; capped where the hardware stops
+/// gaining (docs/MODEL.md, "Latency").
+void FunctionAnalysis::analyseParallelism() {
+  double InstrW = 0, ChainW = 0, LoadW = 0, LoadChainW = 0;
+  std::vector<unsigned> Depth(RegWidth.size(), 0), LDepth(RegWidth.size(), 0);
+  std::vector<unsigned> Stamp(RegWidth.size(), ~0u);
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    const Block &B = Blocks[BI];
+    if (!B.Reachable || B.End == B.Begin || B.Weight <= 0)
+      continue;
+    unsigned MaxD = 0, MaxL = 0, N = 0, Loads = 0;
+    for (unsigned K = B.Begin; K < B.End; ++K) {
+      const Instr &I = *Instrs[K];
+      SmallVector<unsigned, 4> Us, Ds;
+      usesOf(I, Us);
+      defsOf(I, Ds);
+      unsigned D = 0, L = 0;
+      for (unsigned R : Us)
+        if (Stamp[R] == BI) {
+          D = std::max(D, Depth[R]);
+          L = std::max(L, LDepth[R]);
+        }
+      StringRef Base = I.Mods[0];
+      bool GLoad = (Base == "ld" || Base == "ldu") &&
+                   (I.hasMod("global") || I.Mods.size() == 2 ||
+                    !(I.hasMod("shared") || I.hasMod("local") ||
+                      I.hasMod("param") || I.hasMod("const")));
+      ++D;
+      if (GLoad) {
+        ++L;
+        ++Loads;
+      }
+      ++N;
+      MaxD = std::max(MaxD, D);
+      MaxL = std::max(MaxL, L);
+      for (unsigned R : Ds) {
+        Depth[R] = D;
+        LDepth[R] = L;
+        Stamp[R] = BI;
+      }
+    }
+    InstrW += B.Weight * N;
+    ChainW += B.Weight * std::max(1u, MaxD);
+    if (Loads) {
+      LoadW += B.Weight * Loads;
+      LoadChainW += B.Weight * std::max(1u, MaxL);
+    }
+  }
+  constexpr double MaxILP = 4, MaxMLP = 8;
+  if (ChainW > 0)
+    S.ILP = std::clamp(InstrW / ChainW, 1.0, MaxILP);
+  if (LoadChainW > 0)
+    S.MLP = std::clamp(LoadW / LoadChainW, 1.0, MaxMLP);
+}
+
+/// Adds \p N instructions of class \p C, weighted by the block's executions.
+void FunctionAnalysis::addOp(const InstrCtx &X, OpClass C, double N) {
+  S.Ops[static_cast<unsigned>(C)] += N * X.W;
+}
+
+/// The state space modifier of the instruction (empty when generic).
+static StringRef spaceMod(const Instr &I) {
+  for (StringRef M : {"global", "shared", "local", "const", "param"})
+    if (I.hasMod(M))
+      return M;
+  return StringRef();
+}
+
+static AddrSpace spaceOf(StringRef Sp) {
+  return StringSwitch<AddrSpace>(Sp)
+      .Case("global", AddrSpace::Global)
+      .Case("shared", AddrSpace::Shared)
+      .Case("local", AddrSpace::Local)
+      .Case("const", AddrSpace::Const)
+      .Case("param", AddrSpace::Param)
+      .Default(AddrSpace::Generic);
+}
+
+/// Bytes per thread of a load or store of the instruction's type.
+static unsigned memBytes(const FunctionAnalysis::InstrCtx &X) {
+  uint64_t Bits = X.Ty.empty() ? 32 : typeBits(X.Ty);
+  return static_cast<unsigned>(
+      std::clamp<uint64_t>(Bits * X.Vec / 8, 1, 1u << 20));
+}
+
+/// Records a memory access: its lane pattern from the address register's
+/// abstract value, the thread/block dimensions it depends on, and whether
+/// the innermost loop around it changes the address.
+void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
+                                 bool Atomic, unsigned Bytes,
+                                 const Operand *AddrOp) {
+  const Instr &I = X.I;
+  MemAccess A;
+  A.Space = Sp;
+  A.IsStore = Store;
+  A.IsAtomic = Atomic;
+  A.ReadOnly = I.hasMod("nc") || X.Base == "ldu";
+  A.Bytes = Bytes;
+  A.Count = X.W;
+  A.Line = I.Loc.Line;
+  if (AddrOp && AddrOp->Kind == Operand::Addr) {
+    if (!AddrOp->BaseIsReg) {
+      A.Pattern = AccessPattern::Uniform;
+      A.LoopInvariant = !Blocks[X.BlockIdx].Loops.empty();
+      if (!AddrOp->Name.empty())
+        S.Symbols.insert(AddrOp->Name);
+    } else if (int R = regId(AddrOp->Name); R >= 0) {
+      const unsigned T = Taints[R];
+      A.BlockDims = ((T & TCtaIdX) ? 1u : 0u) | ((T & TCtaIdY) ? 2u : 0u) |
+                    ((T & TCtaIdZ) ? 4u : 0u) |
+                    ((T & TMem) ? AddrDependsOnData : 0u);
+      A.ThreadDims = ((T & (TTidX | TLane)) ? 1u : 0u) |
+                     ((T & TTidY) ? 2u : 0u) | ((T & TTidZ) ? 4u : 0u);
+      A.ThreadDimsKnown = true;
+      A.BaseId = unsigned(R) + 1;
+      A.Offset = AddrOp->Value;
+      const AbsVal &V = Vals[R];
+      if (V.known()) {
+        if (V.Coef == 0) {
+          A.Pattern = AccessPattern::Uniform;
+        } else {
+          A.StrideBytes = V.Coef;
+          A.Pattern = std::llabs(V.Coef) == (int64_t)Bytes
+                          ? AccessPattern::Coalesced
+                          : AccessPattern::Strided;
+        }
+      }
+      if (!Blocks[X.BlockIdx].Loops.empty()) {
+        unsigned Inner = Blocks[X.BlockIdx].Loops.back();
+        bool Inv = true;
+        for (unsigned K : DefSites[R])
+          if (Loops[Inner].Body.test(InstrBlock[K]))
+            Inv = false;
+        A.LoopInvariant = Inv;
+      }
+    }
+  }
+  if (Sp == AddrSpace::Shared)
+    A.BankConflictWays = bankConflictWays(A.Bytes, A.StrideBytes, A.Pattern);
+  S.Accesses.push_back(A);
+}
+
+/// Arithmetic on the instruction's type: FP32/FP64/FP16 with \p Flops
+/// floating-point operations per lane, else integer.
+void FunctionAnalysis::addArith(const InstrCtx &X, double Flops) {
+  StringRef Ty = X.Ty, Base = X.Base;
+  if (Ty == "f32") {
+    addOp(X, OpClass::FP32);
+    S.Flops32 += Flops * X.W;
+  } else if (Ty == "f64") {
+    addOp(X, OpClass::FP64);
+    S.Flops64 += Flops * X.W;
+  } else if (Ty == "f16" || Ty == "bf16" || Ty == "f16x2" || Ty == "bf16x2") {
+    addOp(X, OpClass::FP16, X.Lanes);
+    S.Flops16 += Flops * X.Lanes * X.W;
+  } else if (Base == "mul" || Base == "mad" || Base == "mul24" ||
+             Base == "mad24" || Base == "sad") {
+    addOp(X, OpClass::IntMul);
+  } else {
+    addOp(X, OpClass::Int);
+  }
+}
+
+/// Division, remainder and the special functions.
+bool FunctionAnalysis::classifyDivSFU(const InstrCtx &X) {
+  const Instr &I = X.I;
+  StringRef Base = X.Base, Ty = X.Ty;
+  if (Base == "div" || Base == "rem") {
+    bool Approx = I.hasMod("approx") || I.hasMod("full");
+    if (Ty == "f32") {
+      addOp(X, OpClass::SFU);
+      addOp(X, OpClass::FP32, Approx ? 1 : 7);
+      S.Flops32 += X.W;
+    } else if (Ty == "f64") {
+      addOp(X, OpClass::SFU);
+      addOp(X, OpClass::FP64, 8);
+      S.Flops64 += X.W;
+    } else if (typeBits(Ty) == 64) {
+      addOp(X, OpClass::IntMul, 20);
+      addOp(X, OpClass::Int, 50);
+    } else {
+      addOp(X, OpClass::SFU);
+      addOp(X, OpClass::Conv, 2);
+      addOp(X, OpClass::IntMul, 4);
+      addOp(X, OpClass::Int, 8);
+    }
+  } else if (Base == "rcp" || Base == "sqrt" || Base == "rsqrt") {
+    bool Approx = I.hasMod("approx");
+    addOp(X, OpClass::SFU, X.Lanes);
+    if (Ty == "f64" && !Approx)
+      addOp(X, OpClass::FP64, Base == "sqrt" ? 10 : Base == "rcp" ? 8 : 4);
+    else if (Ty == "f32" && !Approx)
+      addOp(X, OpClass::FP32, Base == "sqrt" ? 6 : 4);
+  } else if (Base == "sin" || Base == "cos" || Base == "lg2" || Base == "ex2" ||
+             Base == "tanh") {
+    addOp(X, OpClass::SFU, X.Lanes);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// Integer logic, bit manipulation, selects and SIMD video instructions.
+static bool isIntLogic(StringRef Base) {
+  return Base == "and" || Base == "or" || Base == "xor" || Base == "not" ||
+         Base == "cnot" || Base == "shl" || Base == "shr" || Base == "lop3" ||
+         Base == "bfe" || Base == "bfi" || Base == "bfind" || Base == "brev" ||
+         Base == "clz" || Base == "popc" || Base == "prmt" || Base == "shf" ||
+         Base == "bmsk" || Base == "szext" || Base == "fns" || Base == "selp" ||
+         Base == "slct" || Base == "cvta" || Base == "isspacep" ||
+         Base == "vadd" || Base == "vsub" || Base == "vabsdiff" ||
+         Base == "vmin" || Base == "vmax" || Base == "vshl" || Base == "vshr" ||
+         Base == "vset" || Base == "vadd2" || Base == "vsub2" ||
+         Base == "vavrg2" || Base == "vabsdiff2" || Base == "vmin2" ||
+         Base == "vmax2" || Base == "vset2" || Base == "vadd4" ||
+         Base == "vsub4" || Base == "vavrg4" || Base == "vabsdiff4" ||
+         Base == "vmin4" || Base == "vmax4" || Base == "vset4" ||
+         Base == "istypeof";
+}
+
+/// Arithmetic, logic, moves and conversions.
+bool FunctionAnalysis::classifyALU(const InstrCtx &X) {
+  const Instr &I = X.I;
+  StringRef Base = X.Base;
+  if (Base == "add" || Base == "sub" || Base == "mul") {
+    addArith(X, 1);
+  } else if (Base == "fma" || Base == "mad") {
+    addArith(X, 2);
+  } else if (Base == "min" || Base == "max" || Base == "neg" || Base == "abs" ||
+             Base == "copysign" || Base == "testp" || Base == "setp" ||
+             Base == "set" || Base == "mul24" || Base == "mad24" ||
+             Base == "sad") {
+    addArith(X, 0);
+  } else if (classifyDivSFU(X)) {
+    return true;
+  } else if (isIntLogic(Base)) {
+    addOp(X, OpClass::Int);
+  } else if (Base == "vmad" || Base == "dp4a" || Base == "dp2a") {
+    addOp(X, OpClass::IntMul);
+  } else if (Base == "mov") {
+    // Register copies vanish in ptxas; reading a special register (S2R) or a
+    // symbol address does not.
+    if (I.Ops.size() >= 2 && I.Ops[1].Kind == Operand::Reg &&
+        regId(I.Ops[1].Name) < 0 && I.Ops[1].Name.starts_with("%"))
+      addOp(X, OpClass::Int);
+  } else if (Base == "cvt") {
+    bool AnyFloat = false;
+    for (StringRef T : X.Types)
+      AnyFloat |= isFloatType(T);
+    if (AnyFloat)
+      addOp(X, OpClass::Conv,
+            X.Types.size() && (X.Types[0].ends_with("x2")) ? 2 : 1);
+    else
+      addOp(X, OpClass::Int);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// Warp-level exchanges, barriers and fences.
+bool FunctionAnalysis::classifySync(const InstrCtx &X) {
+  const Instr &I = X.I;
+  StringRef Base = X.Base;
+  if (Base == "shfl" || Base == "vote" || Base == "match" || Base == "redux" ||
+      Base == "activemask" || Base == "movmatrix" || Base == "elect") {
+    addOp(X, OpClass::Shuffle);
+  } else if (Base == "bar" || Base == "barrier") {
+    addOp(X, OpClass::Barrier);
+    if (!I.hasMod("warp")) {
+      unsigned Ids = 16; // a barrier id in a register: any of them
+      if (I.Ops.empty())
+        Ids = 1;
+      else if (I.Ops[0].Kind == Operand::Imm && I.Ops[0].Value >= 0 &&
+               I.Ops[0].Value < 16)
+        Ids = I.Ops[0].Value + 1;
+      S.BarrierIds = std::max(S.BarrierIds, Ids);
+    }
+  } else if (Base == "membar" || Base == "fence") {
+    addOp(X, OpClass::Barrier);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// cp.async and its relatives.
+void FunctionAnalysis::classifyCopy(const InstrCtx &X) {
+  const Instr &I = X.I;
+  if (I.Mods.size() > 2 && I.Mods[1] == "async" && I.Mods[2] != "bulk" &&
+      I.Mods[2] != "commit_group" && I.Mods[2] != "wait_group" &&
+      I.Mods[2] != "wait_all" && I.Mods[2] != "mbarrier") {
+    unsigned Bytes = I.Ops.size() >= 3 && I.Ops[2].Kind == Operand::Imm
+                         ? (unsigned)std::clamp<int64_t>(I.Ops[2].Value, 1, 16)
+                         : 16;
+    addOp(X, OpClass::LoadGlobal);
+    addOp(X, OpClass::StoreShared);
+    addAccess(X, AddrSpace::Global, false, false, Bytes,
+              I.Ops.size() >= 2 ? &I.Ops[1] : nullptr);
+    addAccess(X, AddrSpace::Shared, true, false, Bytes,
+              I.Ops.empty() ? nullptr : &I.Ops[0]);
+  } else if (I.Mods.size() > 2 &&
+             (I.Mods[2] == "wait_group" || I.Mods[2] == "wait_all")) {
+    addOp(X, OpClass::Barrier);
+  } else {
+    addOp(X, OpClass::Other);
+    if (I.Mods.size() > 2 && I.Mods[2] == "bulk")
+      S.Warnings.push_back(formatv("{0}PTX line {1}: bulk asynchronous "
+                                   "copies (TMA) are not modelled",
+                                   where(), I.PtxLine)
+                               .str());
+  }
+}
+
+/// Loads, stores, atomics and asynchronous copies.
+bool FunctionAnalysis::classifyMemory(const InstrCtx &X) {
+  const Instr &I = X.I;
+  StringRef Base = X.Base;
+  if (Base == "atom" || Base == "red") {
+    bool Shared = spaceMod(I) == "shared";
+    addOp(X, Shared ? OpClass::AtomicShared : OpClass::AtomicGlobal);
+    addAccess(X,
+              Shared                    ? AddrSpace::Shared
+              : spaceMod(I) == "global" ? AddrSpace::Global
+                                        : AddrSpace::Generic,
+              Base == "red", true, memBytes(X), X.AddrOp);
+  } else if (Base == "ld" || Base == "ldu" || Base == "st") {
+    bool Store = Base == "st";
+    AddrSpace AS = spaceOf(spaceMod(I));
+    switch (AS) {
+    case AddrSpace::Global:
+      addOp(X, Store ? OpClass::StoreGlobal : OpClass::LoadGlobal);
+      break;
+    case AddrSpace::Shared:
+      addOp(X, Store ? OpClass::StoreShared : OpClass::LoadShared);
+      break;
+    case AddrSpace::Local:
+      addOp(X, Store ? OpClass::StoreLocal : OpClass::LoadLocal);
+      break;
+    case AddrSpace::Const:
+      addOp(X, Store ? OpClass::Other : OpClass::LoadConst);
+      break;
+    case AddrSpace::Param:
+      addOp(X, Store ? OpClass::Other : OpClass::LoadParam);
+      break;
+    case AddrSpace::Generic:
+      addOp(X, Store ? OpClass::StoreGeneric : OpClass::LoadGeneric);
+      break;
+    }
+    if (AS != AddrSpace::Param)
+      addAccess(X, AS, Store, false, memBytes(X), X.AddrOp);
+  } else if (Base == "ldmatrix" || Base == "stmatrix") {
+    bool Store = Base == "stmatrix";
+    addOp(X, Store ? OpClass::StoreShared : OpClass::LoadShared);
+    unsigned Num = I.hasMod("x4") ? 4 : I.hasMod("x2") ? 2 : 1;
+    addAccess(X, AddrSpace::Shared, Store, false, 4 * Num, X.AddrOp);
+  } else if (Base == "cp") {
+    classifyCopy(X);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// The mMnNkK shape modifier of a tensor instruction (zeros when absent).
+static void tensorShape(const Instr &I, unsigned &Mm, unsigned &Nn,
+                        unsigned &Kk) {
+  for (StringRef Md : I.Mods) {
+    unsigned A, B, C;
+    if (Md.size() > 4 && Md[0] == 'm' &&
+        sscanf(Md.str().c_str(), "m%un%uk%u", &A, &B, &C) == 3) {
+      Mm = A;
+      Nn = B;
+      Kk = C;
+    }
+  }
+}
+
+/// mma / wgmma.mma_async / wmma.mma: tensor FLOPs per thread by A type.
+void FunctionAnalysis::classifyMMA(const InstrCtx &X) {
+  const Instr &I = X.I;
+  StringRef Base = X.Base;
+  addOp(X, OpClass::Tensor);
+  unsigned Mm = 0, Nn = 0, Kk = 0;
+  tensorShape(I, Mm, Nn, Kk);
+  StringRef AType;
+  if (Base == "wmma" && X.Types.size() == 2)
+    AType = "f16";
+  else if (X.Types.size() >= 2)
+    AType = X.Types[1];
+  else if (!X.Types.empty())
+    AType = X.Types[0];
+  std::string TT = StringSwitch<std::string>(AType)
+                       .Cases({"u8", "s8"}, "s8")
+                       .Cases({"u4", "s4"}, "s4")
+                       .Cases({"e4m3", "e5m2"}, "fp8")
+                       .Default(AType.str());
+  double Flops = 2.0 * Mm * Nn * Kk;
+  double PerThread = Base == "wgmma" ? Flops / 128 : Flops / 32;
+  if (Mm == 8 && Nn == 8 && Kk == 4 && AType == "f16")
+    PerThread *= 4; // four quad-pairs each compute an 8x8x4 product
+  if (Flops == 0)
+    S.Warnings.push_back(formatv("{0}PTX line {1}: tensor instruction "
+                                 "without a shape; FLOPs not counted",
+                                 where(), I.PtxLine)
+                             .str());
+  S.TensorFlops += PerThread * X.W;
+  S.TensorByType[TT] += PerThread * X.W;
+}
+
+/// wmma.load / wmma.store: one fragment, coalesced.
+void FunctionAnalysis::classifyWMMAMemory(const InstrCtx &X) {
+  const Instr &I = X.I;
+  bool Store = I.Mods.size() > 1 && I.Mods[1] == "store";
+  StringRef Frag = I.Mods.size() > 2 ? I.Mods[2] : "";
+  unsigned Mm = 0, Nn = 0, Kk = 0;
+  tensorShape(I, Mm, Nn, Kk);
+  uint64_t Elems = Frag == "a"   ? uint64_t(Mm) * Kk
+                   : Frag == "b" ? uint64_t(Kk) * Nn
+                                 : uint64_t(Mm) * Nn;
+  uint64_t Bits = X.Ty.empty() ? 16 : typeBits(X.Ty);
+  unsigned Bytes = static_cast<unsigned>(
+      std::clamp<uint64_t>(Elems * Bits / 8 / 32, 1, 1u << 20));
+  AddrSpace AS = spaceOf(spaceMod(I));
+  OpClass C = AS == AddrSpace::Shared
+                  ? (Store ? OpClass::StoreShared : OpClass::LoadShared)
+              : AS == AddrSpace::Global
+                  ? (Store ? OpClass::StoreGlobal : OpClass::LoadGlobal)
+                  : (Store ? OpClass::StoreGeneric : OpClass::LoadGeneric);
+  addOp(X, C);
+  addAccess(X, AS, Store, false, Bytes, nullptr);
+  S.Accesses.back().Pattern = AccessPattern::Coalesced;
+  S.Accesses.back().StrideBytes = Bytes;
+  if (AS == AddrSpace::Shared)
+    S.Accesses.back().BankConflictWays = 1;
+}
+
+/// Tensor-core instructions.
+bool FunctionAnalysis::classifyTensor(const InstrCtx &X) {
+  const Instr &I = X.I;
+  StringRef Base = X.Base;
+  if (Base == "mma" || Base == "wgmma" ||
+      (Base == "wmma" && I.Mods.size() > 1 && I.Mods[1] == "mma")) {
+    if (Base == "wgmma" && (I.Mods.size() < 2 || I.Mods[1] != "mma_async"))
+      addOp(X, OpClass::Other); // fence / commit_group / wait_group
+    else
+      classifyMMA(X);
+  } else if (Base == "wmma") { // load / store
+    classifyWMMAMemory(X);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// Instructions counted as OpClass::Other without a warning.
+static bool isKnownOther(StringRef Base) {
+  return Base == "prefetch" || Base == "prefetchu" || Base == "nanosleep" ||
+         Base == "trap" || Base == "brkpt" || Base == "pmevent" ||
+         Base == "getctarank" || Base == "mapa" || Base == "setmaxnreg" ||
+         Base == "griddepcontrol" || Base == "mbarrier" ||
+         Base == "tensormap" || Base == "stacksave" || Base == "stackrestore" ||
+         Base == "alloca" || Base == "discard" || Base == "applypriority" ||
+         Base == "createpolicy" || Base == "txq" || Base == "suq" ||
+         Base == "clusterlaunchcontrol" || Base == "multimem" ||
+         Base == "tcgen05" || Base == "cp" || Base == "st" || Base == "red" ||
+         Base == "ld";
+}
+
+/// Textures and surfaces, branches, calls and everything else.
+void FunctionAnalysis::classifyOther(const InstrCtx &X) {
+  const Instr &I = X.I;
+  StringRef Base = X.Base;
+  if (Base == "tex" || Base == "tld4" || Base == "suld") {
+    addOp(X, OpClass::LoadGlobal);
+    addAccess(X, AddrSpace::Global, false, false, memBytes(X), nullptr);
+    S.Accesses.back().ReadOnly = Base != "suld";
+  } else if (Base == "sust" || Base == "sured") {
+    addOp(X, OpClass::StoreGlobal);
+    addAccess(X, AddrSpace::Global, true, Base == "sured", memBytes(X),
+              nullptr);
+  } else if (Base == "bra" || Base == "brx" || Base == "ret" ||
+             Base == "exit") {
+    addOp(X, OpClass::Branch);
+    if (Base == "bra" && !I.Guard.empty())
+      if (int P = regId(I.Guard);
+          P >= 0 && (Taints[P] & (TTidX | TTidY | TTidZ | TLane)))
+        ++S.DivergentBranches;
+  } else if (Base == "call") {
+    addOp(X, OpClass::Branch);
+    const Operand *Callee = nullptr;
+    for (const Operand &O : I.Ops)
+      if (O.Kind == Operand::Sym || O.Kind == Operand::Reg) {
+        Callee = &O;
+        break;
+      }
+    if (Callee && Callee->Kind == Operand::Sym)
+      S.Calls.push_back({Callee->Name.str(), X.W});
+    else
+      S.IndirectCalls = true;
+  } else if (isKnownOther(Base)) {
+    addOp(X, OpClass::Other);
+  } else {
+    addOp(X, OpClass::Other);
+    ++S.UnknownInstrs;
+    S.Warnings.push_back(formatv("{0}PTX line {1}: unknown instruction '{2}' "
+                                 "counted as other",
+                                 where(), I.PtxLine, I.Opcode)
+                             .str());
+  }
+}
+
+void FunctionAnalysis::classify(const Instr &I, double W, unsigned BlockIdx) {
+  InstrCtx X(I, W, BlockIdx);
+  X.Base = I.Mods[0];
+  // Type modifiers in order.
+  for (size_t K = 1; K < I.Mods.size(); ++K) {
+    StringRef M = I.Mods[K];
+    if (typeBits(M) && M != "pred")
+      X.Types.push_back(M);
+    else if (M.size() >= 2 && M[0] == 'v' && isDigit(M[1]))
+      M.drop_front().getAsInteger(10, X.Vec);
+  }
+  X.Ty = X.Types.empty() ? StringRef() : X.Types.back();
+  for (const Operand &O : I.Ops)
+    if (O.Kind == Operand::Addr) {
+      X.AddrOp = &O;
+      break;
+    }
+  for (const Operand &O : I.Ops)
+    if (O.Kind == Operand::Sym || (O.Kind == Operand::Addr && !O.BaseIsReg))
+      if (!O.Name.empty())
+        S.Symbols.insert(O.Name);
+  X.Lanes = (X.Ty == "f16x2" || X.Ty == "bf16x2") ? 2 : 1;
+  if (classifyALU(X) || classifySync(X) || classifyMemory(X) ||
+      classifyTensor(X))
+    return;
+  classifyOther(X);
+}
+
+/// A loop whose trip count is not recognised: the default, unless it is a
+/// block-stride loop over a constant range; the guess is explained.
+void FunctionAnalysis::guessTrip(Loop &L) {
+  LoopRecord &R = L.Rec;
+  const Block &H = Blocks[L.Header];
+  R.Trip = Opts.DefaultTripCount;
+  R.Guessed = true;
+  // Describe the bound and look at the step's dependences.
+  unsigned StepTaint = 0;
+  R.Symbolic = L.ExitDesc;
+  for (unsigned BI : L.Body.members())
+    for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+      const Instr &I = *Instrs[K];
+      if (I.Mods[0] == "add" && I.Ops.size() == 3 &&
+          I.Ops[0].Kind == Operand::Reg && I.Ops[1].Kind == Operand::Reg &&
+          I.Ops[0].Name == I.Ops[1].Name)
+        StepTaint |= taintOf(I.Ops[2]);
+      if (I.Mods[0] == "setp" && R.Symbolic.empty() && I.Ops.size() == 3 &&
+          L.ExitDesc.empty())
+        R.Symbolic = formatv("{0} {1}, {2}", I.Opcode,
+                             I.Ops[1].Name.empty() ? "?" : I.Ops[1].Name,
+                             I.Ops[2].Kind == Operand::Imm
+                                 ? std::to_string(I.Ops[2].Value)
+                                 : I.Ops[2].Name.str())
+                         .str();
+    }
+  if ((StepTaint & TNTid) && (StepTaint & TNCtaId)) {
+    R.GridStride = true;
+    S.Shape.GridStrideLoop = true;
+  } else if (StepTaint & TNTid) {
+    R.DependsOnBlockDim = true;
+    S.Shape.WorkScalesWithBlock = true;
+    if (L.ConstBound && *L.ConstBound > 0) {
+      // A block-stride loop over a constant range: resolved at the
+      // profile's reference block size (docs/MODEL.md).
+      R.Trip = std::max(
+          1.0, std::ceil(double(*L.ConstBound) / PTXReferenceBlockThreads));
+      R.Guessed = false;
+      R.Symbolic = formatv("{0} / blockDim.x", *L.ConstBound).str();
+      return;
+    }
+  }
+  S.Guesses.push_back(
+      formatv("{0}loop at {1}{2} (depth {3}): trip count unknown{4}, "
+              "assumed {5}",
+              where(), R.Line ? "line " : "PTX line ",
+              R.Line ? R.Line
+              : Instrs.empty()
+                  ? 0
+                  : Instrs[H.Begin < Instrs.size() ? H.Begin : 0]->PtxLine,
+              R.Depth,
+              R.GridStride          ? " (grid-stride)"
+              : R.DependsOnBlockDim ? " (block-stride)"
+                                    : "",
+              formatv("{0}",
+                      Opts.DefaultTripCount == std::floor(Opts.DefaultTripCount)
+                          ? std::to_string((long long)Opts.DefaultTripCount)
+                          : std::to_string(Opts.DefaultTripCount)))
+          .str());
+}
+
+/// Trip counts, outer loops first (RPO of headers).
+void FunctionAnalysis::computeTripCounts() {
+  for (Loop &L : Loops) {
+    LoopRecord &R = L.Rec;
+    // The loops whose body holds the header (Blocks[].Loops lists exactly
+    // those): O(1) instead of a test per loop.
+    R.Depth = Blocks[L.Header].Loops.size();
+    const Block &H = Blocks[L.Header];
+    for (unsigned K = H.Begin; K < H.End && !R.Line; ++K)
+      R.Line = Instrs[K]->Loc.Line;
+    if (auto T = countedTrip(L)) {
+      R.Trip = *T;
+      R.Exact = !L.MultiExit;
+      if (L.MultiExit)
+        R.Symbolic = "at most " + std::to_string(uint64_t(*T)) +
+                     " (several exits; " + L.ExitDesc + ")";
+    } else {
+      guessTrip(L);
+    }
+    L.Trip = R.Trip;
+  }
+}
+
+FuncSummary FunctionAnalysis::run() {
+  buildBlocks();
+  computeLoops();
+  analyseValues();
+  estimateRegisters();
+  computeTripCounts();
+  for (Block &B : Blocks) {
+    B.Weight = B.Reachable ? 1.0 : 0.0;
+    for (unsigned LI : B.Loops)
+      B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
+  }
+  analyseGuards();
+  analyseParallelism();
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI)
+    for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+      if (S.FirstLoc.Line == 0 && Instrs[K]->Loc.Line)
+        S.FirstLoc = Instrs[K]->Loc;
+      classify(*Instrs[K], Blocks[BI].Weight, BI);
+      // Shape facts from special registers.
+      for (const Operand &O : Instrs[K]->Ops) {
+        if (O.Kind != Operand::Reg || regId(O.Name) >= 0)
+          continue;
+        StringRef N = O.Name;
+        for (unsigned D = 0; D < 3; ++D) {
+          char C = "xyz"[D];
+          if (N == (Twine("%tid.") + Twine(C)).str())
+            S.Shape.UsesTid[D] = true;
+          if (N == (Twine("%ntid.") + Twine(C)).str()) {
+            S.Shape.ReadsNTid[D] = true;
+            S.Shape.ReadsBlockDim = true;
+          }
+        }
+        if (N.starts_with("%nctaid"))
+          S.Shape.ReadsGridDim = true;
+      }
+    }
+  for (const Loop &L : Loops)
+    S.Loops.push_back(L.Rec);
+  return S;
+}
+
+} // namespace ptx
+} // namespace flipflop

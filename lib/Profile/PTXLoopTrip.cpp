@@ -1,0 +1,328 @@
+//===- PTXLoopTrip.cpp - PTX counted-loop trip counts ---------------------===//
+//
+// Trip counts of counted loops: the exit test's induction variable, its
+// start, step and bound, evaluated exactly.
+//
+//===----------------------------------------------------------------------===//
+#include "PTXAnalysis.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace flipflop {
+namespace ptx {
+
+std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
+  // Exiting blocks. With several exits (a bounds check turned into an early
+  // exit: `for (t = 0; t < T; ++t) if (x + t*s >= n) break;`), each exit
+  // whose block runs on every iteration (it dominates every latch) bounds
+  // the trip count; the smallest counted bound is used, and is an upper
+  // bound when another exit is uncounted.
+  SmallVector<unsigned, 4> Exiting, Latches;
+  for (unsigned BI : L.Body.members()) {
+    const Block &B = Blocks[BI];
+    bool Exits = false;
+    for (unsigned Sx : B.Succs) {
+      if (!L.Body.test(Sx))
+        Exits = true;
+      if (Sx == L.Header)
+        Latches.push_back(BI);
+    }
+    if (!Exits)
+      continue;
+    if (B.End == B.Begin)
+      return std::nullopt;
+    Exiting.push_back(BI);
+  }
+  if (Exiting.size() == 1)
+    return countedTripThrough(L, Exiting.front());
+  std::optional<double> Best;
+  Loop Chosen = L;
+  std::string FirstDesc;
+  for (unsigned EB : Exiting) {
+    if (!llvm::all_of(Latches, [&](unsigned LB) { return dominates(EB, LB); }))
+      continue;
+    Loop Try = L;
+    std::optional<double> T = countedTripThrough(Try, EB);
+    if (FirstDesc.empty())
+      FirstDesc = Try.ExitDesc;
+    if (T && (!Best || *T < *Best)) {
+      Best = T;
+      Chosen = std::move(Try);
+    }
+  }
+  if (!Best) {
+    L.ExitDesc = FirstDesc;
+    return std::nullopt;
+  }
+  L.ExitDesc = Chosen.ExitDesc;
+  L.ConstBound = Chosen.ConstBound;
+  L.IVReg = Chosen.IVReg;
+  L.MultiExit = true;
+  return Best;
+}
+
+/// The `setp` whose predicate decides the exit branch ending \p ExitBlock
+/// (-1 when there is none), with \p ContinueWhen, the predicate value that
+/// stays in the loop. Sets L.ExitDesc to the comparison.
+int FunctionAnalysis::exitSetp(Loop &L, unsigned ExitBlock,
+                               bool &ContinueWhen) const {
+  const Instr *Exit = Instrs[Blocks[ExitBlock].End - 1];
+  if (!Exit || Exit->Mods[0] != "bra" || Exit->Guard.empty() ||
+      Exit->Ops.empty())
+    return -1;
+  // Continue while (guard == ContinueWhen).
+  if (Blocks[ExitBlock].Succs.size() != 2 || Exit->Ops[0].Kind != Operand::Sym)
+    return -1;
+  auto Taken = LabelBlock.find(Exit->Ops[0].Name);
+  if (Taken == LabelBlock.end() || Taken->second == ExitBlock + 1)
+    return -1; // the branch goes where it would fall anyway
+  bool TakenInLoop = L.Body.test(Taken->second);
+  ContinueWhen = TakenInLoop != Exit->GuardNeg;
+  const Block &EB = Blocks[ExitBlock];
+  // The setp defining the guard, in the exiting block.
+  int Pred = regId(Exit->Guard);
+  if (Pred < 0)
+    return -1;
+  int SetpIdx = -1;
+  for (unsigned K = EB.End - 1; K-- > EB.Begin;) {
+    SmallVector<unsigned, 2> D;
+    defsOf(*Instrs[K], D);
+    if (std::find(D.begin(), D.end(), (unsigned)Pred) != D.end()) {
+      SetpIdx = K;
+      break;
+    }
+  }
+  if (SetpIdx < 0)
+    return -1;
+  const Instr &Setp = *Instrs[SetpIdx];
+  std::string D = Setp.Opcode.str();
+  for (size_t K = 1; K < Setp.Ops.size(); ++K)
+    D += (K == 1 ? " " : ", ") + (Setp.Ops[K].Kind == Operand::Imm
+                                      ? std::to_string(Setp.Ops[K].Value)
+                                      : Setp.Ops[K].Name.str());
+  L.ExitDesc = D;
+  return SetpIdx;
+}
+
+/// The integer constant \p O holds in loop \p L when no instruction of the
+/// loop defines it.
+std::optional<int64_t> FunctionAnalysis::constOutside(const Loop &L,
+                                                      const Operand &O) const {
+  if (O.Kind == Operand::Imm)
+    return O.Value;
+  if (O.Kind != Operand::Reg)
+    return std::nullopt;
+  int R = regId(O.Name);
+  if (R < 0)
+    return std::nullopt;
+  for (unsigned K : DefSites[R])
+    if (L.Body.test(InstrBlock[K]))
+      return std::nullopt;
+  if (Vals[R].HasConst)
+    return Vals[R].Const;
+  // Defined again elsewhere (a remainder loop's counter): the value that
+  // reaches the loop.
+  return constAt(R, Blocks[L.Header].Begin);
+}
+
+/// Whether \p O is the induction variable of \p L (through mov/cvt copies):
+/// then \p IV is its register and \p IncIdx its increment. The compared
+/// value may be the IV plus a loop-invariant constant (nvcc compares
+/// IV + (n % 4 - n) with 0 after unrolling): that constant, \p Offset,
+/// moves the bound.
+bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
+                               int &IncIdx, int64_t &Offset) const {
+  if (O.Kind != Operand::Reg)
+    return false;
+  int R = regId(O.Name);
+  Offset = 0;
+  for (unsigned Hop = 0; R >= 0 && Hop < 4; ++Hop) {
+    SmallVector<unsigned, 2> InLoopDefs;
+    for (unsigned K : DefSites[R])
+      if (L.Body.test(InstrBlock[K]))
+        InLoopDefs.push_back(K);
+    if (InLoopDefs.size() != 1)
+      return false;
+    const Instr &D = *Instrs[InLoopDefs[0]];
+    StringRef B = D.Mods[0];
+    if ((B == "mov" || B == "cvt") && D.Ops.size() == 2 &&
+        D.Ops[1].Kind == Operand::Reg) {
+      R = regId(D.Ops[1].Name);
+      continue;
+    }
+    if ((B == "add" || B == "sub") && D.Ops.size() == 3) {
+      bool Self1 = D.Ops[1].Kind == Operand::Reg && regId(D.Ops[1].Name) == R;
+      bool Self2 = D.Ops[2].Kind == Operand::Reg && regId(D.Ops[2].Name) == R;
+      if (Self1 || (Self2 && B == "add")) {
+        IV = R;
+        IncIdx = InLoopDefs[0];
+        return true;
+      }
+      // R = Other + C (or Other - C) with C constant outside the loop.
+      for (unsigned K = 1; K <= 2; ++K) {
+        const Operand &Other = D.Ops[K], &C = D.Ops[3 - K];
+        if (Other.Kind != Operand::Reg || (B == "sub" && K == 2))
+          continue;
+        if (auto V = constOutside(L, C)) {
+          Offset += B == "sub" ? -*V : *V;
+          R = regId(Other.Name);
+          break;
+        }
+      }
+      if (R >= 0 && Offset != 0)
+        continue;
+    }
+    return false;
+  }
+  return false;
+}
+
+/// The start value of induction register \p IV: every definition outside
+/// the loop is the same constant.
+std::optional<int64_t> FunctionAnalysis::ivStart(const Loop &L,
+                                                 unsigned IV) const {
+  std::optional<int64_t> Init;
+  for (unsigned K : DefSites[IV]) {
+    if (L.Body.test(InstrBlock[K]))
+      continue;
+    const Instr &D = *Instrs[K];
+    // The start value: a constant however it is computed (a stated
+    // argument rounded down to the unroll factor, say).
+    AbsVal Start = eval(D);
+    std::optional<int64_t> V;
+    if (Start.HasConst)
+      V = Start.Const;
+    else if ((D.Mods[0] == "mov" || D.Mods[0] == "cvt") && D.Ops.size() == 2)
+      V = D.Ops[1].Kind == Operand::Imm ? std::optional<int64_t>(D.Ops[1].Value)
+                                        : constOutside(L, D.Ops[1]);
+    if (!V || (Init && *Init != *V))
+      return std::nullopt;
+    Init = V;
+  }
+  return Init;
+}
+
+/// Passes of the exit test `IV Cmp Bound` (the IV on the left, of type
+/// \p Ty) that stay in the loop, the IV running Init, Init + Step, ...
+/// (one step ahead when \p Post); nullopt beyond 2^20 passes or for an
+/// unknown comparison.
+static std::optional<int64_t> countPasses(StringRef Cmp, StringRef Ty,
+                                          int64_t Bound, int64_t Init,
+                                          int64_t StepV, bool Post,
+                                          bool ContinueWhen) {
+  bool Unsigned = Ty.starts_with("u") || Ty.starts_with("b") || Cmp == "lo" ||
+                  Cmp == "ls" || Cmp == "hi" || Cmp == "hs";
+  unsigned Bits = typeBits(Ty);
+  auto Norm = [&](int64_t V) -> int64_t {
+    if (Bits == 32)
+      return Unsigned ? (int64_t)(uint32_t)V : (int64_t)(int32_t)V;
+    return V;
+  };
+  auto Test = [&](int64_t V) -> std::optional<bool> {
+    int64_t A = Norm(V), B = Norm(Bound);
+    bool LtU = Bits == 64 && Unsigned ? (uint64_t)A < (uint64_t)B : A < B;
+    bool EqV = A == B;
+    if (Cmp == "eq")
+      return EqV;
+    if (Cmp == "ne")
+      return !EqV;
+    if (Cmp == "lt" || Cmp == "lo")
+      return LtU;
+    if (Cmp == "le" || Cmp == "ls")
+      return LtU || EqV;
+    if (Cmp == "gt" || Cmp == "hi")
+      return !LtU && !EqV;
+    if (Cmp == "ge" || Cmp == "hs")
+      return !LtU;
+    return std::nullopt;
+  };
+  const int64_t Cap = 1 << 20;
+  int64_t Passes = 0;
+  for (int64_t K = 1;; ++K) {
+    int64_t V = Init + (K - 1 + (Post ? 1 : 0)) * StepV;
+    auto T = Test(V);
+    if (!T)
+      return std::nullopt;
+    if (*T != ContinueWhen)
+      break;
+    if (++Passes > Cap)
+      return std::nullopt;
+  }
+  return Passes;
+}
+
+std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
+                                                           unsigned ExitBlock) {
+  bool ContinueWhen = false;
+  int SetpIdx = exitSetp(L, ExitBlock, ContinueWhen);
+  if (SetpIdx < 0)
+    return std::nullopt;
+  const Instr &Setp = *Instrs[SetpIdx];
+  if (Setp.Mods[0] != "setp" || Setp.Mods.size() < 3 || Setp.Ops.size() != 3 ||
+      !Setp.Ops[0].Regs.empty())
+    return std::nullopt;
+  StringRef Cmp = Setp.Mods[1], Ty = Setp.Mods.back();
+  if (isFloatType(Ty))
+    return std::nullopt;
+  // Which operand is the induction variable?
+  int64_t Offset = 0;
+  int IV = -1, IncIdx = -1, IVSide = -1;
+  if (traceIV(L, Setp.Ops[1], IV, IncIdx, Offset))
+    IVSide = 1;
+  else if (traceIV(L, Setp.Ops[2], IV, IncIdx, Offset))
+    IVSide = 2;
+  if (IVSide < 0)
+    return std::nullopt;
+  auto Bound = constOutside(L, Setp.Ops[IVSide == 1 ? 2 : 1]);
+  if (Bound)
+    *Bound -= Offset; // IV + Offset cmp B  <=>  IV cmp B - Offset.
+  L.ConstBound = Bound;
+  // Step.
+  const Instr &Inc = *Instrs[IncIdx];
+  const Operand &StepOp =
+      Inc.Ops[1].Kind == Operand::Reg && regId(Inc.Ops[1].Name) == IV
+          ? Inc.Ops[2]
+          : Inc.Ops[1];
+  auto Step = constOutside(L, StepOp);
+  if (!Step || *Step == 0)
+    return std::nullopt;
+  int64_t StepV = Inc.Mods[0] == "sub" ? -*Step : *Step;
+  if (!Bound)
+    return std::nullopt;
+  std::optional<int64_t> Init = ivStart(L, IV);
+  if (!Init)
+    return std::nullopt;
+  // Post-increment compare: the increment precedes the setp in its block, or
+  // lies in an earlier block of a bottom-tested loop.
+  bool Post;
+  if (InstrBlock[IncIdx] == ExitBlock)
+    Post = IncIdx < SetpIdx;
+  else
+    Post = ExitBlock != L.Header;
+  // The header runs once more than the tests that pass, unless the loop is
+  // top-tested with its work after the test (then the body runs Passes times).
+  bool BottomTested = ExitBlock != L.Header || Post || L.Body.count() == 1;
+  // Swap the comparison when the IV is the right operand.
+  if (IVSide == 2)
+    Cmp = StringSwitch<StringRef>(Cmp)
+              .Case("lt", "gt")
+              .Case("gt", "lt")
+              .Case("le", "ge")
+              .Case("ge", "le")
+              .Case("lo", "hi")
+              .Case("hi", "lo")
+              .Case("ls", "hs")
+              .Case("hs", "ls")
+              .Default(Cmp);
+  std::optional<int64_t> Passes =
+      countPasses(Cmp, Ty, *Bound, *Init, StepV, Post, ContinueWhen);
+  if (!Passes)
+    return std::nullopt;
+  double Trip = BottomTested ? *Passes + 1 : *Passes;
+  L.IVReg = IV;
+  return std::max(Trip, 0.0);
+}
+
+} // namespace ptx
+} // namespace flipflop

@@ -1,0 +1,727 @@
+//===- PTXValues.cpp - PTX value and bounds-check analysis ----------------===//
+//
+// An abstract interpretation of each register (stride in bytes per lane of
+// threadIdx.x, constants, which special registers it depends on), affine
+// forms of the thread/block indices and induction variables, reaching
+// definitions, and the bounds checks (guards) they make.
+//
+//===----------------------------------------------------------------------===//
+#include "PTXAnalysis.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace flipflop {
+namespace ptx {
+
+/// cvt from a floating-point to an integer type (cvt.rzi.s32.f32 etc.).
+bool isFloatToInt(const Instr &I) {
+  SmallVector<StringRef, 2> Types;
+  for (size_t K = 1; K < I.Mods.size(); ++K)
+    if (typeBits(I.Mods[K]) && I.Mods[K] != "pred")
+      Types.push_back(I.Mods[K]);
+  return Types.size() == 2 && (Types[0][0] == 's' || Types[0][0] == 'u') &&
+         Types[1][0] == 'f';
+}
+
+unsigned smoothCoordinateTaint(unsigned T) {
+  if (!(T & TMem) || (T & TMemTid))
+    return T;
+  return T & ~unsigned(TMem | TTidY | TTidZ | TCtaIdY | TCtaIdZ);
+}
+
+AbsVal join(const AbsVal &A, const AbsVal &B) {
+  if (A.State == AbsVal::Bottom)
+    return B;
+  if (B.State == AbsVal::Bottom)
+    return A;
+  if (A.State == AbsVal::Top || B.State == AbsVal::Top)
+    return AbsVal::top();
+  if (A.Coef != B.Coef)
+    return AbsVal::top();
+  AbsVal R = AbsVal::affine(A.Coef);
+  if (A.HasConst && B.HasConst && A.Const == B.Const) {
+    R.HasConst = true;
+    R.Const = A.Const;
+  }
+  return R;
+}
+
+AffVal affCombine(const AffVal &A, const AffVal &B, int64_t MA, int64_t MB) {
+  if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
+    return AffVal();
+  if (!A.known() || !B.known())
+    return AffVal::top();
+  AffVal R = AffVal::constant(0);
+  auto Ok = [](int64_t X) { return X > -AffLimit && X < AffLimit; };
+  for (unsigned V = 0; V < NumGuardVars; ++V) {
+    if (!Ok(A.C[V]) || !Ok(B.C[V]))
+      return AffVal::top();
+    R.C[V] = MA * A.C[V] + MB * B.C[V];
+  }
+  if (!Ok(A.K) || !Ok(B.K))
+    return AffVal::top();
+  R.K = MA * A.K + MB * B.K;
+  return R;
+}
+
+/// A * B when one side is a constant, or blockIdx.d * blockDim.d.
+AffVal affMul(const AffVal &A, const AffVal &B) {
+  if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
+    return AffVal();
+  if (!A.known() || !B.known())
+    return AffVal::top();
+  for (unsigned D = 0; D < 3; ++D)
+    if ((A.isVar(GVCtaid + D) && B.isVar(GVNtid + D)) ||
+        (B.isVar(GVCtaid + D) && A.isVar(GVNtid + D)))
+      return AffVal::var(GVGlobal + D);
+  if (B.isConst() && B.K > -AffLimit && B.K < AffLimit)
+    return affCombine(A, AffVal::constant(0), B.K, 0);
+  if (A.isConst() && A.K > -AffLimit && A.K < AffLimit)
+    return affCombine(B, AffVal::constant(0), A.K, 0);
+  return AffVal::top();
+}
+
+bool isStoreLike(StringRef Base) {
+  return Base == "st" || Base == "red" || Base == "bar" || Base == "barrier" ||
+         Base == "bra" || Base == "brx" || Base == "call" || Base == "ret" ||
+         Base == "exit" || Base == "prefetch" || Base == "prefetchu" ||
+         Base == "cp" || Base == "stmatrix" || Base == "membar" ||
+         Base == "fence" || Base == "trap" || Base == "nanosleep" ||
+         Base == "sust" || Base == "sured" || Base == "pmevent" ||
+         Base == "brkpt" || Base == "griddepcontrol" || Base == "setmaxnreg" ||
+         Base == "discard" || Base == "applypriority" || Base == "wgmma" ||
+         Base == "stackrestore" || Base == "tensormap";
+}
+
+/// The value of an instruction's operand \p K (top when absent).
+AbsVal FunctionAnalysis::opVal(const Instr &I, size_t K) const {
+  return K < I.Ops.size() ? valOf(I.Ops[K]) : AbsVal::top();
+}
+
+/// Uniform when every source operand is, bottom while one is undefined.
+AbsVal FunctionAnalysis::allUniform(const Instr &I) const {
+  for (size_t K = 1; K < I.Ops.size(); ++K) {
+    AbsVal V = valOf(I.Ops[K]);
+    if (V.State == AbsVal::Bottom)
+      return AbsVal();
+    if (!V.uniformV())
+      return AbsVal::top();
+  }
+  return AbsVal::uniform();
+}
+
+/// Loads and other instructions whose result comes from memory or other
+/// lanes: uniform when the address is.
+AbsVal FunctionAnalysis::evalLoad(const Instr &I) const {
+  StringRef Base = I.Mods[0];
+  if (Base == "ld" && I.hasMod("param")) {
+    if (auto V = paramValue(I))
+      return AbsVal::constant(*V);
+    return AbsVal::uniform();
+  }
+  if (Base == "ld" || Base == "ldu") {
+    for (const Operand &O : I.Ops)
+      if (O.Kind == Operand::Addr) {
+        if (!O.BaseIsReg)
+          return AbsVal::uniform();
+        int R = regId(O.Name);
+        AbsVal A = R >= 0 ? Vals[R] : AbsVal::top();
+        if (A.State == AbsVal::Bottom)
+          return AbsVal();
+        return A.uniformV() ? AbsVal::uniform() : AbsVal::top();
+      }
+  }
+  return AbsVal::top();
+}
+
+AbsVal FunctionAnalysis::evalAddSub(const Instr &I) const {
+  if (I.hasMod("f32") || I.hasMod("f64") || I.hasMod("f16") ||
+      I.hasMod("f16x2") || I.hasMod("bf16") || I.hasMod("bf16x2"))
+    return allUniform(I);
+  AbsVal A = opVal(I, 1), B = opVal(I, 2);
+  if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
+    return AbsVal();
+  if (!A.known() || !B.known())
+    return AbsVal::top();
+  bool Sub = I.Mods[0] == "sub";
+  AbsVal R = AbsVal::affine(Sub ? A.Coef - B.Coef : A.Coef + B.Coef);
+  if (A.HasConst && B.HasConst) {
+    R.HasConst = true;
+    R.Const = Sub ? A.Const - B.Const : A.Const + B.Const;
+  }
+  return R;
+}
+
+/// Integer mul / mad (low half).
+AbsVal FunctionAnalysis::evalMulMad(const Instr &I) const {
+  AbsVal A = opVal(I, 1), B = opVal(I, 2);
+  if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
+    return AbsVal();
+  AbsVal P;
+  if (!A.known() || !B.known())
+    P = AbsVal::top();
+  else if (A.HasConst && B.HasConst)
+    P = AbsVal::constant(A.Const * B.Const);
+  else if (B.HasConst)
+    P = AbsVal::affine(A.Coef * B.Const);
+  else if (A.HasConst)
+    P = AbsVal::affine(B.Coef * A.Const);
+  else if (A.Coef == 0 && B.Coef == 0)
+    P = AbsVal::uniform();
+  else
+    P = AbsVal::top();
+  if (I.Mods[0] == "mul")
+    return P;
+  AbsVal C = opVal(I, 3);
+  if (C.State == AbsVal::Bottom)
+    return AbsVal();
+  if (!P.known() || !C.known())
+    return AbsVal::top();
+  AbsVal R = AbsVal::affine(P.Coef + C.Coef);
+  if (P.HasConst && C.HasConst) {
+    R.HasConst = true;
+    R.Const = P.Const + C.Const;
+  }
+  return R;
+}
+
+/// Integer constants fold through the rest of the arithmetic (trip counts
+/// of unrolled loops over stated arguments: n & ~3, n >> 2, n % 4, ...).
+AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
+  StringRef Base = I.Mods[0];
+  AbsVal A = opVal(I, 1),
+         B = I.Ops.size() > 2 ? opVal(I, 2) : AbsVal::constant(0);
+  if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
+    return AbsVal();
+  if (A.HasConst && B.HasConst) {
+    int64_t X = A.Const, Y = B.Const;
+    bool U = I.hasMod("u32") || I.hasMod("u64") || I.hasMod("b32") ||
+             I.hasMod("b64");
+    std::optional<int64_t> R;
+    if (Base == "and")
+      R = X & Y;
+    else if (Base == "or")
+      R = X | Y;
+    else if (Base == "xor")
+      R = X ^ Y;
+    else if (Base == "shr" && Y >= 0 && Y < 63)
+      R = U ? int64_t(uint64_t(X) >> Y) : X >> Y;
+    else if (Base == "div" && Y != 0)
+      R = X / Y;
+    else if (Base == "rem" && Y != 0)
+      R = X % Y;
+    else if (Base == "min")
+      R = std::min(X, Y);
+    else if (Base == "max")
+      R = std::max(X, Y);
+    else if (Base == "neg")
+      R = -X;
+    else if (Base == "not")
+      R = ~X;
+    if (R)
+      return AbsVal::constant(*R);
+  }
+  return allUniform(I);
+}
+
+AbsVal FunctionAnalysis::evalShl(const Instr &I) const {
+  AbsVal A = opVal(I, 1), B = opVal(I, 2);
+  if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
+    return AbsVal();
+  if (A.known() && B.HasConst && B.Const >= 0 && B.Const < 32) {
+    AbsVal R = AbsVal::affine(A.Coef * (int64_t(1) << B.Const));
+    if (A.HasConst) {
+      R.HasConst = true;
+      R.Const = A.Const * (int64_t(1) << B.Const);
+    }
+    return R;
+  }
+  return allUniform(I);
+}
+
+AbsVal FunctionAnalysis::eval(const Instr &I) const {
+  StringRef Base = I.Mods[0];
+  bool LoadLike = (!I.Ops.empty() && I.Ops[0].Kind == Operand::Vec) ||
+                  Base == "ld" || Base == "ldu" || Base == "atom" ||
+                  Base == "tex" || Base == "suld" || Base == "ldmatrix" ||
+                  Base == "wmma" || Base == "mma" || Base == "shfl";
+  if (LoadLike)
+    return evalLoad(I);
+  if (Base == "mov" || Base == "cvta" || Base == "cvt") {
+    AbsVal V = opVal(I, 1);
+    if (Base == "cvt" && V.HasConst && I.Mods.size() >= 3 &&
+        isFloatType(I.Mods[I.Mods.size() - 2]))
+      V.HasConst = false;
+    return V;
+  }
+  if (Base == "add" || Base == "sub")
+    return evalAddSub(I);
+  if ((Base == "mul" || Base == "mad") && !I.hasMod("hi") && !I.hasMod("f32") &&
+      !I.hasMod("f64") && !I.hasMod("f16"))
+    return evalMulMad(I);
+  if ((Base == "and" || Base == "or" || Base == "xor" || Base == "shr" ||
+       Base == "div" || Base == "rem" || Base == "min" || Base == "max" ||
+       Base == "neg" || Base == "not") &&
+      !I.hasMod("pred") && !I.hasMod("f32") && !I.hasMod("f64"))
+    return evalIntFold(I);
+  if (Base == "shl")
+    return evalShl(I);
+  return allUniform(I);
+}
+
+void FunctionAnalysis::analyseValues() {
+  unsigned NR = RegWidth.size();
+  Vals.assign(NR, AbsVal());
+  Taints.assign(NR, 0);
+  DefSites.assign(NR, {});
+  for (unsigned K = 0; K < Instrs.size(); ++K) {
+    SmallVector<unsigned, 4> D;
+    defsOf(*Instrs[K], D);
+    for (unsigned R : D)
+      DefSites[R].push_back(K);
+  }
+  for (unsigned Pass = 0; Pass < 64; ++Pass) {
+    bool Changed = false;
+    for (const Instr *IP : Instrs) {
+      const Instr &I = *IP;
+      SmallVector<unsigned, 4> D;
+      defsOf(I, D);
+      if (D.empty())
+        continue;
+      AbsVal V = eval(I);
+      unsigned T = 0;
+      for (size_t K = 1; K < I.Ops.size(); ++K)
+        T |= taintOf(I.Ops[K]);
+      if (I.Ops[0].Kind == Operand::Addr)
+        T |= taintOf(I.Ops[0]);
+      StringRef Base = I.Mods[0];
+      if (Base == "ld" || Base == "ldu" || Base == "atom" || Base == "tex" ||
+          Base == "suld") {
+        if (T & (TTidX | TTidY | TTidZ | TLane | TMemTid))
+          T |= TMemTid;
+        T |= I.hasMod("param") ? TParam : TMem;
+      } else if (Base == "cvt" && isFloatToInt(I)) {
+        T = smoothCoordinateTaint(T);
+      }
+      for (unsigned R : D) {
+        AbsVal NV = D.size() > 1 && !V.uniformV() ? join(Vals[R], AbsVal::top())
+                                                  : join(Vals[R], V);
+        if (!(NV == Vals[R])) {
+          Vals[R] = NV;
+          Changed = true;
+        }
+        if ((Taints[R] | T) != Taints[R]) {
+          Taints[R] |= T;
+          Changed = true;
+        }
+      }
+    }
+    if (!Changed)
+      break;
+  }
+}
+
+AffVal FunctionAnalysis::affOf(const Operand &O) const {
+  if (O.Kind == Operand::Imm)
+    return AffVal::constant(O.Value);
+  if (O.Kind != Operand::Reg)
+    return AffVal::top();
+  int Id = regId(O.Name);
+  if (Id >= 0)
+    return Affs[Id];
+  for (unsigned D = 0; D < 3; ++D) {
+    char C = "xyz"[D];
+    StringRef N = O.Name;
+    if (N.consume_front("%") && N.size() >= 3 && N.back() == C) {
+      N = N.drop_back();
+      if (N == "tid.")
+        return AffVal::var(GVTid + D);
+      if (N == "ctaid.")
+        return AffVal::var(GVCtaid + D);
+      if (N == "ntid.")
+        return AffVal::var(GVNtid + D);
+    }
+  }
+  return AffVal::top();
+}
+
+AffVal FunctionAnalysis::affEval(const Instr &I) const {
+  StringRef Base = I.Mods[0];
+  for (size_t K = 1; K < I.Mods.size(); ++K)
+    if (isFloatType(I.Mods[K]) || I.Mods[K] == "pred")
+      return AffVal::top();
+  auto Op = [&](size_t K) {
+    return K < I.Ops.size() ? affOf(I.Ops[K]) : AffVal::top();
+  };
+  if (Base == "ld" && I.hasMod("param")) {
+    if (auto V = paramValue(I))
+      return AffVal::constant(*V);
+    return AffVal::top();
+  }
+  if ((Base == "mov" || Base == "cvt") && I.Ops.size() == 2)
+    return Op(1);
+  if ((Base == "add" || Base == "sub") && I.Ops.size() == 3 && !I.hasMod("cc"))
+    return affCombine(Op(1), Op(2), 1, Base == "sub" ? -1 : 1);
+  if ((Base == "mul" || Base == "mad") && !I.hasMod("hi") && !I.hasMod("cc")) {
+    AffVal P = affMul(Op(1), Op(2));
+    return Base == "mul" ? P : affCombine(P, Op(3), 1, 1);
+  }
+  if (Base == "shl" && I.Ops.size() == 3) {
+    AffVal B = Op(2);
+    if (B.isConst() && B.K >= 0 && B.K < 32)
+      return affMul(Op(1), AffVal::constant(int64_t(1) << B.K));
+    return B.State == AffVal::Bottom ? AffVal() : AffVal::top();
+  }
+  if (Base == "neg" && I.Ops.size() == 2)
+    return affCombine(Op(1), AffVal::constant(0), -1, 0);
+  return AffVal::top();
+}
+
+void FunctionAnalysis::analyseAffine() {
+  Affs.assign(RegWidth.size(), AffVal());
+  // Induction registers of (up to four) counted loops are variables: a
+  // register defined once before the loop (its start) and once in it as
+  // `add R, R, c` is Start + c * k, k = 0 .. trip - 1 (nvcc keeps several
+  // such registers per loop after strength reduction).
+  std::map<unsigned, IVInfo> &IVs = IVRegs;
+  IVs.clear();
+  IterTrip = {1, 1, 1, 1};
+  unsigned Slot = 0;
+  for (unsigned LI = 0; LI < Loops.size(); ++LI) {
+    const Loop &L = Loops[LI];
+    if (Slot == IterTrip.size() || L.IVReg < 0 || !L.Rec.Exact || L.Trip < 1)
+      continue;
+    bool Any = false;
+    for (unsigned R = 0; R < RegWidth.size(); ++R) {
+      if (DefSites[R].size() != 2 || IVs.count(R))
+        continue;
+      int In = -1, Out = -1;
+      for (unsigned K : DefSites[R])
+        (L.Body.test(InstrBlock[K]) ? In : Out) = K;
+      if (In < 0 || Out < 0)
+        continue;
+      const Instr &D = *Instrs[In];
+      if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || D.Ops.size() != 3 ||
+          D.Ops[1].Kind != Operand::Reg || regId(D.Ops[1].Name) != int(R) ||
+          D.Ops[2].Kind != Operand::Imm)
+        continue;
+      int64_t Step = D.Mods[0] == "sub" ? -D.Ops[2].Value : D.Ops[2].Value;
+      IVs[R] = {Slot, Step, unsigned(Out), LI};
+      Any = true;
+    }
+    if (Any)
+      IterTrip[Slot++] = L.Trip;
+  }
+  for (unsigned Pass = 0; Pass < 16; ++Pass) {
+    bool Changed = false;
+    auto Set = [&](unsigned R, const AffVal &V) {
+      AffVal &Cur = Affs[R];
+      AffVal NV = Cur.State == AffVal::Bottom ? V
+                  : Cur == V                  ? Cur
+                                              : AffVal::top();
+      if (!(NV == Cur)) {
+        Cur = NV;
+        Changed = true;
+      }
+    };
+    for (auto &[R, IV] : IVs) {
+      AffVal Start = affEval(*Instrs[IV.StartDef]);
+      if (Start.State == AffVal::Bottom)
+        continue;
+      AffVal Iter = AffVal::var(GVIter + IV.Slot);
+      Set(R, affCombine(Start, Iter, 1, IV.Step));
+    }
+    for (const Instr *IP : Instrs) {
+      SmallVector<unsigned, 4> D;
+      defsOf(*IP, D);
+      if (D.empty())
+        continue;
+      AffVal V = D.size() == 1 ? affEval(*IP) : AffVal::top();
+      if (V.State == AffVal::Bottom)
+        continue;
+      for (unsigned R : D)
+        if (!IVs.count(R))
+          Set(R, V);
+    }
+    if (!Changed)
+      break;
+  }
+}
+
+/// The bounds checks that make predicate \p Reg equal \p Want: a `setp` on
+/// two affine forms, or a conjunction of them through and/or/not.pred.
+/// False when the condition is not such a conjunction.
+bool FunctionAnalysis::predicateGuards(StringRef Reg, bool Want,
+                                       SmallVectorImpl<AffineGuard> &Out,
+                                       unsigned Depth) const {
+  int Pred = regId(Reg);
+  if (Pred < 0 || DefSites[Pred].size() != 1 || Depth > 4)
+    return false;
+  const Instr &D = *Instrs[DefSites[Pred][0]];
+  StringRef Base = D.Mods[0];
+  auto Sub = [&](const Operand &O, bool W) {
+    return O.Kind == Operand::Reg &&
+           predicateGuards(O.Name, O.Neg ? !W : W, Out, Depth + 1);
+  };
+  if (Base == "not" && D.Ops.size() == 2)
+    return Sub(D.Ops[1], !Want);
+  if ((Base == "and" || Base == "or") && D.hasMod("pred") &&
+      D.Ops.size() == 3) {
+    // Only conjunctions: and(a, b) wanted true, or(a, b) wanted false.
+    if ((Base == "and") != Want)
+      return false;
+    return Sub(D.Ops[1], Want) && Sub(D.Ops[2], Want);
+  }
+  if (Base != "setp" || D.Mods.size() != 3 || D.Ops.size() != 3 ||
+      !D.Ops[0].Regs.empty() || isFloatType(D.Mods[2]))
+    return false;
+  // An operand defined earlier in the setp's own block has that value there,
+  // whatever other definitions the register has (nvcc reuses registers).
+  const unsigned At = DefSites[Pred][0];
+  auto Local = [&](const Operand &O) {
+    int R = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+    auto IV = R >= 0 ? IVRegs.find(R) : IVRegs.end();
+    bool InIVLoop =
+        IV != IVRegs.end() && Loops[IV->second.Loop].Body.test(InstrBlock[At]);
+    if (R < 0 || DefSites[R].size() <= 1 || InIVLoop)
+      return affOf(O); // One definition, or an induction variable.
+    int Def = reachingDef(R, At);
+    AffVal V = Def >= 0 ? affEval(*Instrs[Def]) : AffVal::top();
+    if (!V.known())
+      if (auto C = constAt(R, At))
+        return AffVal::constant(*C);
+    return V;
+  };
+  AffVal E = affCombine(Local(D.Ops[1]), Local(D.Ops[2]), 1, -1);
+  if (!E.known())
+    return false;
+  // A test on blockDim alone is the same for every thread (an unrolled
+  // loop's remainder test): loop control, not a bounds check.
+  if (!E.isConst() &&
+      std::all_of(E.C.begin(), E.C.begin() + GVNtid,
+                  [](int64_t X) { return X == 0; }) &&
+      std::all_of(E.C.begin() + GVIter, E.C.end(),
+                  [](int64_t X) { return X == 0; }))
+    return false;
+  StringRef Cmp = D.Mods[1];
+  AffineGuard G;
+  G.Line = D.Loc.Line;
+  if (E.isConst()) {
+    // Decided by stated arguments (a remainder loop that n % 4 == 0
+    // skips): a guard that always or never holds.
+    bool Lt = E.K < 0, Eq = E.K == 0, T;
+    if (Cmp == "eq")
+      T = Eq;
+    else if (Cmp == "ne")
+      T = !Eq;
+    else if (Cmp == "lt" || Cmp == "lo")
+      T = Lt;
+    else if (Cmp == "le" || Cmp == "ls")
+      T = Lt || Eq;
+    else if (Cmp == "gt" || Cmp == "hi")
+      T = !Lt && !Eq;
+    else if (Cmp == "ge" || Cmp == "hs")
+      T = !Lt;
+    else
+      return false;
+    if (Cmp.ends_with("o") || Cmp.ends_with("s") || Cmp == "hi")
+      return false;                 // Unsigned: the sign of E.K says nothing.
+    G.Const = (T == Want) ? -1 : 1; // -1 < 0 holds, 1 < 0 does not.
+    Out.push_back(G);
+    return true;
+  }
+  if (Cmp == "lt" || Cmp == "lo" || Cmp == "le" || Cmp == "ls") {
+    G.Strict = Cmp == "lt" || Cmp == "lo";
+  } else if (Cmp == "gt" || Cmp == "hi" || Cmp == "ge" || Cmp == "hs") {
+    E = affCombine(E, AffVal::constant(0), -1, 0);
+    G.Strict = Cmp == "gt" || Cmp == "hi";
+  } else {
+    return false;
+  }
+  G.Coef = E.C;
+  G.Const = E.K;
+  G.IterTrip = IterTrip;
+  if (!Want) {
+    // The negation of (F < 0) is (-F <= 0), and the other way round.
+    for (int64_t &X : G.Coef)
+      X = -X;
+    G.Const = -G.Const;
+    G.Strict = !G.Strict;
+  }
+  Out.push_back(G);
+  return true;
+}
+
+/// The one definition of \p R that reaches instruction \p At (-1 when
+/// none or several may): the last one before it in its block, else the one
+/// in the nearest dominating block when no other definition can reach.
+int FunctionAnalysis::reachingDef(unsigned R, unsigned At) const {
+  const unsigned UseBlock = InstrBlock[At];
+  auto DefinesOnly = [&](unsigned K) {
+    SmallVector<unsigned, 2> Ds;
+    defsOf(*Instrs[K], Ds);
+    return Ds.size() == 1 && Ds[0] == R;
+  };
+  for (unsigned K = At; K-- > Blocks[UseBlock].Begin;)
+    if (std::find(DefSites[R].begin(), DefSites[R].end(), K) !=
+        DefSites[R].end())
+      return DefinesOnly(K) ? int(K) : -1;
+  int Chosen = -1;
+  for (unsigned K : DefSites[R]) {
+    unsigned B = InstrBlock[K];
+    if (B == UseBlock || !dominates(B, UseBlock))
+      continue;
+    if (Chosen < 0 || dominates(InstrBlock[Chosen], B))
+      Chosen = K;
+  }
+  if (Chosen < 0)
+    return -1;
+  for (unsigned K : DefSites[R])
+    if (int(K) != Chosen && (InstrBlock[K] == InstrBlock[Chosen]
+                                 ? K > unsigned(Chosen)
+                                 : reaches(InstrBlock[K], UseBlock)))
+      return -1;
+  return DefinesOnly(Chosen) ? Chosen : -1;
+}
+
+/// The integer constant register \p R holds at instruction \p At, following
+/// the definitions that reach it (flow-sensitive, unlike Vals).
+std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
+                                                 unsigned Depth) const {
+  if (Vals[R].HasConst)
+    return Vals[R].Const;
+  if (Depth > 8)
+    return std::nullopt;
+  int Def = reachingDef(R, At);
+  if (Def < 0)
+    return std::nullopt;
+  const Instr &D = *Instrs[Def];
+  for (size_t K = 1; K < D.Mods.size(); ++K)
+    if (isFloatType(D.Mods[K]))
+      return std::nullopt;
+  if (D.Mods[0] == "ld" && D.hasMod("param"))
+    return paramValue(D);
+  auto Op = [&](size_t K) -> std::optional<int64_t> {
+    if (K >= D.Ops.size())
+      return std::nullopt;
+    const Operand &O = D.Ops[K];
+    if (O.Kind == Operand::Imm)
+      return O.Value;
+    int Id = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+    return Id >= 0 ? constAt(Id, Def, Depth + 1) : std::nullopt;
+  };
+  StringRef B = D.Mods[0];
+  auto X = Op(1);
+  if (!X)
+    return std::nullopt;
+  if ((B == "mov" || B == "cvt") && D.Ops.size() == 2)
+    return X;
+  if (B == "neg")
+    return -*X;
+  if (B == "not")
+    return ~*X;
+  auto Y = Op(2);
+  if (!Y)
+    return std::nullopt;
+  if (B == "add")
+    return *X + *Y;
+  if (B == "sub")
+    return *X - *Y;
+  if (B == "mul" && !D.hasMod("hi"))
+    return *X * *Y;
+  if (B == "and")
+    return *X & *Y;
+  if (B == "or")
+    return *X | *Y;
+  if (B == "xor")
+    return *X ^ *Y;
+  if (B == "shl" && *Y >= 0 && *Y < 63)
+    return *X << *Y;
+  if (B == "shr" && *Y >= 0 && *Y < 63)
+    return *X >> *Y;
+  return std::nullopt;
+}
+
+/// Bounds checks: a conditional branch on `setp` comparing two affine forms
+/// of the thread/block indices guards every block its one-predecessor
+/// successor dominates. The share of loop-weighted instructions behind each
+/// set of guards goes to the profile; the model evaluates, per launch, the
+/// share of threads that pass (docs/MODEL.md, "Bounds checks").
+void FunctionAnalysis::analyseGuards() {
+  if (!F.IsEntry || Blocks.empty())
+    return;
+  analyseAffine();
+  constexpr unsigned MaxGuards = 32, MaxPerBlock = 8;
+  std::vector<SmallVector<unsigned, 2>> Own(Blocks.size());
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    const Block &B = Blocks[BI];
+    if (!B.Reachable || B.End == B.Begin || B.Succs.size() != 2 ||
+        S.Guards.size() >= MaxGuards)
+      continue;
+    const Instr &Br = *Instrs[B.End - 1];
+    if (Br.Mods[0] != "bra" || Br.Guard.empty() || Br.Ops.empty() ||
+        Br.Ops[0].Kind != Operand::Sym)
+      continue;
+    auto Taken = LabelBlock.find(Br.Ops[0].Name);
+    if (Taken == LabelBlock.end() || Taken->second == BI + 1)
+      continue;
+    // The taken side runs where the predicate (negated by '!') holds.
+    for (auto [Succ, Want] :
+         {std::pair<unsigned, bool>(Taken->second, !Br.GuardNeg),
+          {BI + 1, Br.GuardNeg}}) {
+      // The edge BI -> Succ dominates what Succ dominates when Succ's other
+      // predecessors are its own back edges (a loop right behind the check).
+      if (Succ >= Blocks.size() ||
+          std::any_of(Blocks[Succ].Preds.begin(), Blocks[Succ].Preds.end(),
+                      [&](unsigned P) {
+                        return P == BI
+                                   ? Blocks[BI].Succs[0] == Blocks[BI].Succs[1]
+                                   : !dominates(Succ, P);
+                      }))
+        continue;
+      // A loop's exit test is not a bounds check (what follows the loop
+      // runs once, not per iteration).
+      if (std::any_of(B.Loops.begin(), B.Loops.end(),
+                      [&](unsigned LI) { return !Loops[LI].Body.test(Succ); }))
+        continue;
+      SmallVector<AffineGuard, 2> Gs;
+      if (!predicateGuards(Br.Guard, Want, Gs, 0))
+        continue;
+      for (AffineGuard &G : Gs) {
+        if (S.Guards.size() >= MaxGuards)
+          break;
+        Own[Succ].push_back(S.Guards.size());
+        S.Guards.push_back(G);
+      }
+    }
+  }
+  if (S.Guards.empty())
+    return;
+  // Guard sets down the dominator tree (RPO visits a block after its idom).
+  std::vector<SmallVector<unsigned, 4>> Set(Blocks.size());
+  std::map<SmallVector<unsigned, 4>, double> Shares;
+  double Total = 0;
+  for (unsigned BI : RPO) {
+    if (BI != 0 && IDom[BI] >= 0)
+      Set[BI] = Set[IDom[BI]];
+    for (unsigned G : Own[BI])
+      if (Set[BI].size() < MaxPerBlock)
+        Set[BI].push_back(G);
+    double W = Blocks[BI].Weight * (Blocks[BI].End - Blocks[BI].Begin);
+    Total += W;
+    if (!Set[BI].empty())
+      Shares[Set[BI]] += W;
+  }
+  if (Total <= 0)
+    return;
+  for (auto &[Gs, W] : Shares) {
+    GuardedWork GW;
+    GW.Guards.assign(Gs.begin(), Gs.end());
+    GW.Share = W / Total;
+    S.Guarded.push_back(std::move(GW));
+  }
+}
+
+} // namespace ptx
+} // namespace flipflop
