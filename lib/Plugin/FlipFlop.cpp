@@ -256,21 +256,37 @@ WarningFlags parseWarningFlags(ArrayRef<const char *> Args) {
   return W;
 }
 
-const WarningFlags &processWarningFlags() {
-  static const WarningFlags Flags = [] {
+/// The command line of the process (Linux: /proc/self/cmdline, response
+/// files expanded as the driver reads them), read once; std::nullopt where
+/// it cannot be read. Used for the warning flags and the report's name.
+const std::optional<std::vector<std::string>> &processCommandLine() {
+  static const std::optional<std::vector<std::string>> Line =
+      []() -> std::optional<std::vector<std::string>> {
+    auto Buf = MemoryBuffer::getFileAsStream("/proc/self/cmdline");
+    if (!Buf)
+      return std::nullopt;
     BumpPtrAllocator Alloc;
     StringSaver Saver(Alloc);
     SmallVector<const char *, 64> Args;
-    if (auto Buf = MemoryBuffer::getFileAsStream("/proc/self/cmdline")) {
-      StringRef Rest = (*Buf)->getBuffer();
-      while (!Rest.empty()) {
-        auto [Arg, Tail] = Rest.split('\0');
-        Args.push_back(Saver.save(Arg).data());
-        Rest = Tail;
-      }
-      // Response files (@file) as the driver reads them; errors ignored.
-      (void)cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Args);
+    StringRef Rest = (*Buf)->getBuffer();
+    while (!Rest.empty()) {
+      auto [Arg, Tail] = Rest.split('\0');
+      Args.push_back(Saver.save(Arg).data());
+      Rest = Tail;
     }
+    // Response files (@file) as the driver reads them; errors ignored.
+    (void)cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Args);
+    return std::vector<std::string>(Args.begin(), Args.end());
+  }();
+  return Line;
+}
+
+const WarningFlags &processWarningFlags() {
+  static const WarningFlags Flags = [] {
+    SmallVector<const char *, 64> Args;
+    if (const auto &Line = processCommandLine())
+      for (const std::string &A : *Line)
+        Args.push_back(A.c_str());
     return parseWarningFlags(Args);
   }();
   return Flags;
@@ -413,9 +429,66 @@ void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
     writeReport(M, O, std::move(KernelsJSON), ReportGPU, Sources);
 }
 
+/// The arguments of the compile that change what is compiled, for the
+/// report's name: the process's command line (the clang driver running cc1
+/// in process, cc1, or opt) without the program, the output (-o), the
+/// dependency-file options (-M*, -dependency-file) and the compilation
+/// directory (-fdebug-compilation-dir & co., the current directory), and
+/// without the source file itself (its path is hashed, normalised, apart).
+/// Where the command line cannot be read: the module's target triple, CPU
+/// and features. The GPU the report predicts for ends the list.
+static std::vector<std::string> compileOptions(const Module &M,
+                                               StringRef NormSource,
+                                               const GPUSpec &GPU) {
+  std::vector<std::string> Out;
+  if (const auto &Line = processCommandLine()) {
+    static const char *const WithValue[] = {
+        "-o",  "--output",        "-MF",          "-MT",
+        "-MQ", "-MJ",             "-dependency-file", "-dependency-dot",
+        "-main-file-name", "-fdebug-compilation-dir",
+        "-fcoverage-compilation-dir", "-ffile-compilation-dir"};
+    static const char *const Joined[] = {
+        "--output=", "-MF", "-MT", "-MQ", "-MJ", "-dependency-file=",
+        "-fdebug-compilation-dir=", "-fcoverage-compilation-dir=",
+        "-ffile-compilation-dir="};
+    static const char *const Alone[] = {"-MD", "-MMD", "-MP", "-MV", "-MG"};
+    const std::vector<std::string> &Args = *Line;
+    for (size_t I = 1; I < Args.size(); ++I) {
+      StringRef A = Args[I];
+      if (is_contained(WithValue, A)) {
+        ++I; // And its value.
+        continue;
+      }
+      if (is_contained(Alone, A) ||
+          (A.starts_with("-o") && !A.starts_with("-obj")) ||
+          any_of(Joined, [&](const char *J) { return A.starts_with(J); }))
+        continue;
+      if (!A.starts_with("-") && normalisedPath(A) == NormSource)
+        continue; // The source: hashed by its normalised path.
+      Out.push_back(A.str());
+    }
+  } else {
+    Out.push_back(M.getTargetTriple().str());
+    for (const Function &F : M)
+      if (isKernel(F)) {
+        Out.push_back(F.getFnAttribute("target-cpu").getValueAsString().str());
+        Out.push_back(
+            F.getFnAttribute("target-features").getValueAsString().str());
+        break;
+      }
+  }
+  Out.push_back(GPU.Name);
+  return Out;
+}
+
 /// Writes the module's JSON report to the report directory, atomically, as
-/// <source stem>-<hash of the source path>.<sm_XX>.flipflop.json (clang does
-/// not tell plugins the output path). A failure is a remark, not an error.
+/// <source file name>-<hash>.<sm_XX>.flipflop.json (docs/REPORT-SCHEMA.md
+/// "Report files"; clang does not tell plugins the output path). The hash
+/// (16 hex digits, xxh3) is of the source's normalised absolute path and of
+/// the compile's options (compileOptions): one source compiled twice with
+/// other -D or GPU options gives two reports, the same compile run again
+/// replaces its report, and ../dir/v.cu and v.cu (from dir) are one. A
+/// failure is a remark, not an error.
 static void writeReport(const Module &M, const PluginOptions &O,
                         std::vector<json::Value> KernelsJSON,
                         const std::optional<GPUSpec> &GPU,
@@ -423,12 +496,23 @@ static void writeReport(const Module &M, const PluginOptions &O,
   if (!GPU)
     return;
   std::string Source = M.getSourceFileName();
-  SmallString<256> Abs(Source);
-  sys::fs::make_absolute(Abs);
-  std::string Name = (sys::path::filename(Source) + "-" +
-                      utohexstr(xxh3_64bits(Abs.str()) & 0xffffffffu, true) +
-                      "." + archOf(M) + ".flipflop.json")
+  std::string Norm = normalisedPath(Source);
+  std::string Key = Norm;
+  for (const std::string &A : compileOptions(M, Norm, *GPU))
+    Key += '\0' + A;
+  std::string Hash;
+  raw_string_ostream(Hash) << format_hex_no_prefix(xxh3_64bits(Key), 16);
+  std::string Name = (sys::path::filename(Source) + "-" + Hash + "." +
+                      archOf(M) + ".flipflop.json")
                          .str();
+  // A kernel of internal linkage is local to its file too (the mangling,
+  // which kernelToJSON reads, says so for static and anonymous-namespace
+  // kernels).
+  for (json::Value &KV : KernelsJSON)
+    if (json::Object *KO = KV.getAsObject())
+      if (auto N = KO->getString("name"))
+        if (const Function *F = M.getFunction(*N); F && F->hasLocalLinkage())
+          (*KO)["file_local"] = true;
   SmallString<256> Path(O.ReportDir);
   sys::path::append(Path, Name);
   std::error_code EC = sys::fs::create_directories(O.ReportDir);

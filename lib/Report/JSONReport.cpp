@@ -3,6 +3,7 @@
 #include "flipflop/Report/JSONReport.h"
 #include "flipflop/Support/WriteFile.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -105,6 +106,44 @@ static json::Object recommendationJSON(const Prediction &P, size_t Index,
       O["note"] = Note;
   }
   return O;
+}
+
+bool isFileLocalKernelName(StringRef Name) {
+  if (Name.contains("_GLOBAL__N_")) // An anonymous namespace, anywhere.
+    return true;
+  if (Name.starts_with("_ZL")) // static at namespace scope: _ZL<name>.
+    return true;
+  // A nested name (_ZN...E): "L" before one of its components marks the
+  // internal linkage of a static function in a named namespace
+  // (_ZN2nsL1kEPf). Only plain source names are walked; anything else
+  // (templates, substitutions) ends the walk.
+  if (!Name.consume_front("_ZN"))
+    return false;
+  while (!Name.empty() && StringRef("rVKRO").contains(Name.front()))
+    Name = Name.drop_front();
+  while (!Name.empty()) {
+    if (Name.front() == 'L')
+      return true;
+    if (!isDigit(Name.front()))
+      return false;
+    size_t Len = 0, I = 0;
+    while (I < Name.size() && isDigit(Name[I]) && Len < 100000)
+      Len = Len * 10 + (Name[I++] - '0');
+    Name = Name.drop_front(I);
+    if (Len > Name.size())
+      return false;
+    Name = Name.drop_front(Len);
+  }
+  return false;
+}
+
+std::string normalisedPath(StringRef File) {
+  if (File.empty() || File.starts_with("<"))
+    return "";
+  SmallString<256> Abs(File);
+  sys::fs::make_absolute(Abs);
+  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return std::string(Abs);
 }
 
 json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
@@ -219,6 +258,13 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
       {"shape_reason", R.ShapeReason},
       {"explanation", R.Explanation},
   };
+  // Readers tell files apart by "path" ("file" is as the compiler was given
+  // it, often relative); a kernel local to its file is keyed by it
+  // (flipflop-report merge, flipflop-apply).
+  if (std::string Path = normalisedPath(K.File); !Path.empty())
+    O["path"] = std::move(Path);
+  if (isFileLocalKernelName(K.Name))
+    O["file_local"] = true;
   return json::Value(std::move(O));
 }
 
@@ -381,8 +427,12 @@ bool readKernel(const json::Value &V, ReportKernel &K, json::Path P) {
       !O.map("line", K.Line))
     return false;
   if (!O.mapOptional("display_name", K.DisplayName) ||
-      !O.mapOptional("explanation", K.Explanation))
+      !O.mapOptional("explanation", K.Explanation) ||
+      !O.mapOptional("path", K.Path) ||
+      !O.mapOptional("file_local", K.FileLocal))
     return false;
+  // Reports written before "file_local": the mangled name says it.
+  K.FileLocal = K.FileLocal || isFileLocalKernelName(K.Name);
   const json::Object *Obj = V.getAsObject();
   if (const json::Object *R = Obj->getObject("resources"))
     if (auto Regs = R->getInteger("registers"))

@@ -79,7 +79,42 @@ recommendationFromReportKernel(const ReportKernel &K, bool BlockSizeAgnostic,
   R.MaxThreads = static_cast<unsigned>(Threads);
   R.MinBlocks = Pk.MinBlocksPerSM;
   R.BlockSizeAgnostic = BlockSizeAgnostic;
+  R.FileLocal = K.FileLocal || isFileLocalKernelName(K.Name);
+  R.File = K.File;
+  R.Path = K.Path;
   return R;
+}
+
+/// \p P as a real path where it exists, else without "." and "..".
+static std::string canonicalPath(StringRef P) {
+  SmallString<256> Real;
+  if (!sys::fs::real_path(P, Real))
+    return std::string(Real);
+  SmallString<256> N(P);
+  sys::path::remove_dots(N, /*remove_dot_dot=*/true);
+  return std::string(N);
+}
+
+std::optional<bool> appliesToFile(const Recommendation &R, StringRef DefFile) {
+  const std::string Def = canonicalPath(DefFile);
+  if (!R.Path.empty() && sys::path::is_absolute(R.Path) &&
+      sys::fs::exists(R.Path))
+    return canonicalPath(R.Path) == Def;
+  if (!R.File.empty() && sys::path::is_absolute(R.File))
+    return canonicalPath(R.File) == Def;
+  if (R.File.empty()) {
+    if (!R.Path.empty()) // A path of another machine, and no file.
+      return canonicalPath(R.Path) == Def;
+    return std::nullopt;
+  }
+  // Relative to a directory the report does not name: by suffix.
+  SmallString<256> Rel(R.File);
+  sys::path::remove_dots(Rel, /*remove_dot_dot=*/true);
+  StringRef Suffix = Rel;
+  while (Suffix.consume_front("../"))
+    ;
+  return !Suffix.empty() && (Def == Suffix || StringRef(Def).ends_with(
+                                                  ("/" + Suffix).str()));
 }
 
 namespace {
@@ -464,6 +499,8 @@ readRemarksYAML(StringRef Text, const ReadOptions &Opts, StringRef Origin) {
     Recommendation R;
     R.Origin = Origin.str();
     R.Kernel = Rm.FunctionName.str();
+    if (Rm.Loc)
+      R.File = Rm.Loc->SourceFilePath.str();
     std::string Where = "remark FF001 for '" + R.Kernel + "'";
     std::optional<unsigned> Dims[3], MaxThreads;
     std::optional<double> LimitW, LockMHz;
@@ -538,6 +575,7 @@ readRemarksYAML(StringRef Text, const ReadOptions &Opts, StringRef Origin) {
     R.MaxThreads = static_cast<unsigned>(Threads);
     if (R.Kernel.empty())
       return schemaError(Origin, "remark FF001", "no kernel name");
+    R.FileLocal = isFileLocalKernelName(R.Kernel);
     // A remark has no figures to compare a cap with and no ptxas fact of
     // it: its minimum is written only on the model's word.
     R.ModelMinBlocks = R.MinBlocks;

@@ -84,6 +84,12 @@ struct Recommendation {
   /// True only when the report says so explicitly.
   bool BlockSizeAgnostic = false;
   std::string Origin;                    ///< Report file it came from.
+  /// The kernel is local to its file (static, anonymous namespace): the
+  /// recommendation applies only to the definition in File/Path
+  /// (appliesToFile).
+  bool FileLocal = false;
+  std::string File; ///< The report's "file" (remarks: the location's file).
+  std::string Path; ///< The report's "path": normalised absolute.
   std::string Objective; ///< Remarks: the objective they were made for.
 };
 
@@ -95,6 +101,15 @@ llvm::Expected<std::optional<Recommendation>>
 recommendationFromReportKernel(const ReportKernel &Kernel,
                                bool BlockSizeAgnostic, Pick P,
                                llvm::StringRef Origin);
+
+/// Whether \p R, for a kernel local to its file, is for the definition in
+/// \p DefFile (a real path). The report's "path" where it exists on this
+/// machine, else an absolute "file", is compared as a real path; a relative
+/// "file" ("../src/v.cu", "v.cu") matches DefFile by suffix at a directory
+/// boundary, its leading ".." dropped. std::nullopt: the report names no
+/// file (a remark without a location).
+std::optional<bool> appliesToFile(const Recommendation &R,
+                                  llvm::StringRef DefFile);
 
 /// Reads a whole JSON report (docs/REPORT-SCHEMA.md).
 llvm::Expected<std::vector<Recommendation>>

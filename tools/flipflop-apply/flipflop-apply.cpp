@@ -211,11 +211,11 @@ struct Resolved {
   std::string Conflict;
 };
 
-Resolved resolve(const std::vector<Recommendation> &Rs) {
+Resolved resolve(ArrayRef<const Recommendation *> Rs) {
   Resolved R;
-  R.Rec = &Rs.front();
-  for (const Recommendation &O : Rs)
-    if (O.MaxThreads != R.Rec->MaxThreads ||
+  R.Rec = Rs.front();
+  for (const Recommendation *OP : Rs)
+    if (const Recommendation &O = *OP; O.MaxThreads != R.Rec->MaxThreads ||
         normMin(O.MinBlocks) != normMin(R.Rec->MinBlocks)) {
       R.Conflict = "reports disagree: " + R.Rec->Origin + " recommends (" +
                    boundArgs(R.Rec->MaxThreads, R.Rec->MinBlocks) + "), " +
@@ -264,6 +264,9 @@ public:
              std::tie(B->Pos.File, B->Pos.Offset);
     });
     std::set<std::string> Defined;
+    for (const KernelDef *K : Order)
+      for (const auto &I : K->Instances)
+        DefFiles[I.first].insert(K->Pos.File);
     for (const KernelDef *K : Order) {
       for (const auto &I : K->Instances)
         Defined.insert(I.first);
@@ -283,6 +286,38 @@ private:
   const std::map<std::string, std::vector<Recommendation>> &Recs;
   FileGuard Guard;
   std::map<std::pair<std::string, unsigned>, std::string> SiteEdits;
+  /// The files that define each mangled name (a kernel local to its file,
+  /// static or in an anonymous namespace, may be defined in several).
+  std::map<std::string, std::set<std::string>> DefFiles;
+
+  /// The recommendations for kernel \p Mangled of definition \p K: all of
+  /// them for an ordinary kernel; for one local to its file, those whose
+  /// report names K's file (a report naming no file only where K is the
+  /// one definition of that name).
+  std::vector<const Recommendation *> recsFor(const KernelDef &K,
+                                              const std::string &Mangled) {
+    std::vector<const Recommendation *> Out;
+    auto It = Recs.find(Mangled);
+    if (It == Recs.end())
+      return Out;
+    for (const Recommendation &R : It->second) {
+      if (R.FileLocal) {
+        std::optional<bool> Same = appliesToFile(R, K.Pos.File);
+        if (Same ? !*Same : DefFiles[Mangled].size() != 1)
+          continue;
+      }
+      Out.push_back(&R);
+    }
+    return Out;
+  }
+
+  /// A launch of a kernel local to another file that defines one of the
+  /// same name: not a launch of \p K's kernel.
+  bool otherFilesLaunch(const KernelDef &K, const LaunchSite &L) {
+    if (L.Pos.File == K.Pos.File || !flipflop::isFileLocalKernelName(L.Kernel))
+      return false;
+    return DefFiles[L.Kernel].count(L.Pos.File) != 0;
+  }
 
   void refuse(const KernelDef &K, const Twine &Msg) {
     message(K.Pos, K.Name, Msg);
@@ -295,18 +330,18 @@ private:
     const Recommendation *Rec = nullptr;
     bool Disagree = false, Agnostic = true;
     for (const auto &[Mangled, Disp] : K.Instances) {
-      auto It = Recs.find(Mangled);
-      if (It == Recs.end()) {
+      std::vector<const Recommendation *> Mine = recsFor(K, Mangled);
+      if (Mine.empty()) {
         Without.push_back(Disp);
         continue;
       }
-      Resolved R = resolve(It->second);
+      Resolved R = resolve(Mine);
       if (!R.Rec)
         return refuse(K, Disp + ": " + R.Conflict);
       With.push_back(Disp + " (" +
                      boundArgs(R.Rec->MaxThreads, R.Rec->MinBlocks) + ")");
-      for (const Recommendation &O : It->second)
-        Agnostic &= O.BlockSizeAgnostic;
+      for (const Recommendation *O : Mine)
+        Agnostic &= O->BlockSizeAgnostic;
       if (Rec && (Rec->MaxThreads != R.Rec->MaxThreads ||
                   normMin(Rec->MinBlocks) != normMin(R.Rec->MinBlocks)))
         Disagree = true;
@@ -370,7 +405,7 @@ private:
     // 3. The launch sites it can see.
     std::vector<const LaunchSite *> Sites;
     for (const LaunchSite &L : S.Sites)
-      if (K.Instances.count(L.Kernel))
+      if (K.Instances.count(L.Kernel) && !otherFilesLaunch(K, L))
         Sites.push_back(&L);
     std::vector<std::string> Problems;
     std::vector<Edit> Rewrites;

@@ -14,9 +14,11 @@
 // every *.flipflop.json / *.json in it. Merging is deterministic: inputs are
 // read in sorted path order, kernels sorted by (GPU, name), and a kernel seen
 // twice for the same GPU (an inline or template kernel in several translation
-// units) is kept once. A file found in a directory that cannot be read or is
-// not a valid report is skipped with a warning (one bad file does not lose a
-// build's reports); a file named on the command line must be valid.
+// units) is kept once -- unless it is local to its file (static, anonymous
+// namespace: "file_local"), where one is kept per (GPU, name, path). A file
+// found in a directory that cannot be read or is not a valid report is
+// skipped with a warning (one bad file does not lose a build's reports); a
+// file named on the command line must be valid.
 //
 //===----------------------------------------------------------------------===//
 #include "flipflop/Report/AppAdvice.h"
@@ -24,6 +26,7 @@
 #include "flipflop/Support/WriteFile.h"
 #include "flipflop/Report/JSONReport.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -37,6 +40,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 using namespace flipflop;
@@ -157,9 +161,32 @@ readInputs(const std::vector<InputFile> &Files) {
   return Out;
 }
 
+/// The file a kernel local to its file is keyed by in a merge: its "path"
+/// (normalised absolute), else its "file" without "." and ".."; "" for
+/// an ordinary kernel. Reports written before "file_local" are read by the
+/// kernel's mangled name.
+static std::string fileLocalKey(const json::Object &K) {
+  std::string Name = K.getString("name").value_or("").str();
+  if (!K.getBoolean("file_local").value_or(false) &&
+      !isFileLocalKernelName(Name))
+    return "";
+  if (auto P = K.getString("path"); P && !P->empty())
+    return P->str();
+  SmallString<256> F(K.getString("file").value_or(""));
+  sys::path::remove_dots(F, /*remove_dot_dot=*/true);
+  // Never empty: a file-local kernel with no file is still not merged with
+  // an ordinary one.
+  return "file:" + std::string(F);
+}
+
 /// Merges the inputs into one report.
 static json::Value merge(std::vector<json::Value> &Reports) {
-  std::map<std::pair<std::string, std::string>, json::Value> Kernels;
+  // Key: (GPU, name, file). The file is empty for an ordinary kernel (the
+  // same kernel from several translation units is kept once) and the
+  // kernel's path for one local to its file (static, anonymous namespace):
+  // two files' kernels of the same mangled name are different kernels.
+  std::map<std::tuple<std::string, std::string, std::string>, json::Value>
+      Kernels;
   json::Value FirstGPU = json::Object();
   std::set<std::string> GPUs;
   bool First = true;
@@ -180,7 +207,7 @@ static json::Value merge(std::vector<json::Value> &Reports) {
           continue;
         std::string Name = KO->getString("name").value_or("").str();
         (*KO)["gpu"] = GPU;
-        Kernels.try_emplace({GPU, Name}, std::move(K));
+        Kernels.try_emplace({GPU, Name, fileLocalKey(*KO)}, std::move(K));
       }
   }
   json::Array KA;

@@ -32,8 +32,23 @@ extern const char *const ReportPickNames[5];
 
 /// The JSON of one configuration (an element of "configs").
 llvm::json::Value predictionToJSON(const Prediction &P);
+/// Whether the mangled name \p Name is that of a kernel local to its
+/// translation unit: a static function (Itanium "L" before its name:
+/// "_ZL12local_kernelPf", "_ZN2nsL1kEPf") or one whose name involves an
+/// anonymous namespace ("_GLOBAL__N_"). Two files may each define one of
+/// that name; the device IR gives both external linkage, so the mangling
+/// is what tells them apart.
+bool isFileLocalKernelName(llvm::StringRef Name);
+
+/// \p File as a normalised absolute path (made absolute against the current
+/// directory, "." and ".." removed); "" for an empty name or a pseudo-file
+/// ("<stdin>").
+std::string normalisedPath(llvm::StringRef File);
+
 /// The JSON of one kernel: identity, resources, profile summary and the
-/// sweep (configs, pareto, picks, explanation).
+/// sweep (configs, pareto, picks, explanation). A file-local kernel
+/// (isFileLocalKernelName) carries "file_local": true; "path" is "file" as
+/// a normalised absolute path.
 llvm::json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R);
 /// The whole report.
 llvm::json::Value reportToJSON(const GPUSpec &GPU,
@@ -61,6 +76,12 @@ struct ReportPick {
 /// What a reader needs of a kernel.
 struct ReportKernel {
   std::string Name, DisplayName, File;
+  /// "path": the normalised absolute path of File ("" in older reports).
+  std::string Path;
+  /// "file_local": local to its translation unit (static, anonymous
+  /// namespace); also true when the report predates the field and the
+  /// mangled name says so.
+  bool FileLocal = false;
   unsigned Line = 0;
   unsigned Registers = 0;
   size_t NumConfigs = 0;
