@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -572,6 +573,9 @@ bool scevMentions(const SCEV *S, SReg Reg, unsigned Dim = 3) {
 /// block shape, and thread 0 as the representative thread.
 struct EvalPoint {
   const LaunchFacts *Facts = nullptr;
+  /// The caller's actual argument of each parameter of a followed device
+  /// function (ProfileBuilder::ArgActual): a parameter reads its value.
+  const DenseMap<const Argument *, const Value *> *Actual = nullptr;
   std::array<uint64_t, 3> Block{256, 1, 1};
   /// Value of the arguments without a fact; only to probe how a guessed
   /// count varies with blockDim, never to resolve it.
@@ -591,6 +595,18 @@ std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
     return C->getAPInt();
   if (const auto *U = dyn_cast<SCEVUnknown>(S)) {
     if (const auto *A = dyn_cast<Argument>(U->getValue())) {
+      // A device function's parameter is its caller's actual argument: a
+      // constant, or (through any depth of calls) a kernel argument.
+      while (!isKernel(*A->getParent())) {
+        const Value *Act = nullptr;
+        if (At.Actual)
+          Act = At.Actual->lookup(A);
+        if (const auto *C = dyn_cast_or_null<ConstantInt>(Act))
+          return C->getValue().sextOrTrunc(Width);
+        A = dyn_cast_or_null<Argument>(Act);
+        if (!A)
+          return std::nullopt;
+      }
       auto It = At.Facts->ArgValues.find(A->getArgNo());
       if (It == At.Facts->ArgValues.end() && !At.MissingArg)
         return std::nullopt;
@@ -888,6 +904,37 @@ private:
   unsigned MaxGlobalLoadsPerBlock = 0;
   /// MemAccess::BaseId of each base pointer (sibling loads).
   DenseMap<const Value *, unsigned> BaseIds;
+  /// The caller's actual argument of each parameter of a followed device
+  /// function: a private array or a shared tile passed down keeps its space
+  /// (CLBlast's XgemmBody gets its accumulators and tiles so), a kernel
+  /// argument passed down keeps its stated value (trip counts).
+  DenseMap<const Argument *, const Value *> ArgActual;
+  /// Known alignment (bytes) of the accesses of the block being walked, by
+  /// index in P.Accesses: a vector access needs its width's alignment.
+  DenseMap<size_t, uint64_t> AccessAlign;
+
+  /// The object \p Ptr points into, through the parameters of followed
+  /// calls.
+  const Value *underlyingObject(const Value *Ptr) const {
+    for (unsigned I = 0; I < 8; ++I) {
+      const Value *U = getUnderlyingObject(Ptr, 8);
+      const auto *A = dyn_cast<Argument>(U);
+      auto It = A ? ArgActual.find(A) : ArgActual.end();
+      if (It == ArgActual.end())
+        return U;
+      Ptr = It->second;
+    }
+    return Ptr;
+  }
+  /// underlyingAddrSpace() through the parameters of followed calls.
+  unsigned addrSpaceThroughCalls(const Value *Ptr) const {
+    const Value *U = underlyingObject(Ptr);
+    if (isa<AllocaInst>(U))
+      return 5;
+    if (unsigned AS = U->getType()->getPointerAddressSpace())
+      return AS;
+    return underlyingAddrSpace(U);
+  }
 
   void walk(Function &F, double Weight, unsigned Depth);
   const LoopRecord &loopRecord(const Loop *L, ScalarEvolution &SE,
@@ -901,6 +948,7 @@ private:
                  bool IsAtomic, double W, StrideAnalysis &SA, LoopInfo &LI,
                  ScalarEvolution &SE);
   void noteSharedUse(const Value *Ptr);
+  void mergeVectorSiblings(size_t Begin);
   void shapeFromBounds();
   void markBlockReuse();
   void decideShape();
@@ -911,6 +959,62 @@ private:
     return 0;
   }
 };
+
+/// The backedge-taken count of a loop ScalarEvolution gives up on although
+/// its only exit is the latch's `{Start,+,Step} < Bound` (signed or
+/// unsigned, `<=`, or `!=`), Step a positive constant and Bound loop
+/// invariant: SCEV cannot count it when it cannot prove the compared value
+/// does not wrap, which is clang's code for `for (k = 0; k < K; k += 32)`
+/// with the increment in the latch. The count, for the values where the loop
+/// runs, is ceil((Bound - Start) / Step) (0 when Bound <= Start).
+const SCEV *latchExitCount(const Loop *L, ScalarEvolution &SE) {
+  const BasicBlock *Latch = L->getLoopLatch();
+  if (!Latch || L->getExitingBlock() != Latch)
+    return SE.getCouldNotCompute();
+  const auto *BI = dyn_cast<BranchInst>(Latch->getTerminator());
+  const auto *Cmp = BI && BI->isConditional()
+                        ? dyn_cast<ICmpInst>(BI->getCondition())
+                        : nullptr;
+  if (!Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
+    return SE.getCouldNotCompute();
+  CmpInst::Predicate P = Cmp->getPredicate();
+  if (!L->contains(BI->getSuccessor(0)))
+    P = CmpInst::getInversePredicate(P); // the condition to continue
+  const SCEV *X = SE.getSCEV(Cmp->getOperand(0));
+  const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
+  if (!isa<SCEVAddRecExpr>(X)) {
+    std::swap(X, B);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  const auto *AR = dyn_cast<SCEVAddRecExpr>(X);
+  const auto *Step =
+      AR && AR->getLoop() == L && AR->isAffine()
+          ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+          : nullptr;
+  if (!Step || !Step->getAPInt().isStrictlyPositive() ||
+      !SE.isLoopInvariant(B, L))
+    return SE.getCouldNotCompute();
+  const SCEV *Start = AR->getStart();
+  const SCEV *One = SE.getOne(B->getType());
+  bool Signed = CmpInst::isSigned(P);
+  switch (P) {
+  case CmpInst::ICMP_SLE:
+  case CmpInst::ICMP_ULE:
+    B = SE.getAddExpr(B, One);
+    [[fallthrough]];
+  case CmpInst::ICMP_SLT:
+  case CmpInst::ICMP_ULT: {
+    const SCEV *Top = Signed ? SE.getSMaxExpr(B, Start) : SE.getUMaxExpr(B, Start);
+    const SCEV *Diff = SE.getMinusSCEV(Top, Start);
+    const SCEV *Round = SE.getMinusSCEV(Step, One);
+    return SE.getUDivExpr(SE.getAddExpr(Diff, Round), Step);
+  }
+  case CmpInst::ICMP_NE:
+    return SE.getUDivExpr(SE.getMinusSCEV(B, Start), Step);
+  default:
+    return SE.getCouldNotCompute();
+  }
+}
 
 const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
                                              Function &F, unsigned Depth) {
@@ -926,6 +1030,8 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
     R.Exact = true;
   } else {
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    if (isa<SCEVCouldNotCompute>(BTC))
+      BTC = latchExitCount(L, SE);
     if (!isa<SCEVCouldNotCompute>(BTC)) {
       R.Symbolic = "(" + scevText(BTC) + ") + 1";
       R.DependsOn = describeDependence(BTC);
@@ -939,6 +1045,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
           entryConditions(L, FAM.getResult<DominatorTreeAnalysis>(F));
       EvalPoint Ref;
       Ref.Facts = &Facts;
+      Ref.Actual = &ArgActual;
       Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
       std::optional<double> T;
       if (R.GridStride && Facts.TotalThreads) {
@@ -1026,7 +1133,7 @@ double ProfileBuilder::blockWeight(const BasicBlock &BB, LoopInfo &LI,
 }
 
 void ProfileBuilder::noteSharedUse(const Value *Ptr) {
-  const Value *Base = getUnderlyingObject(Ptr, 16);
+  const Value *Base = underlyingObject(Ptr);
   const auto *GV = dyn_cast_or_null<GlobalVariable>(Base);
   if (!GV || GV->getAddressSpace() != 3 || !SharedSeen.insert(GV).second)
     return;
@@ -1042,18 +1149,123 @@ void ProfileBuilder::noteSharedUse(const Value *Ptr) {
     P.Res.StaticSharedBytes += static_cast<unsigned>(Size);
 }
 
+/// NVPTX's load/store vectorizer turns scalar loads (stores) of one base
+/// pointer at consecutive constant offsets in one basic block into vector
+/// accesses of up to 16 bytes (`ld.shared.v4.f32`): CLBlast's float4 tiles,
+/// scalarised by SROA, come back as v4 loads in the PTX. The IR's accesses
+/// of one block (those from \p Begin on) are merged the same way, 4 x 4 B or
+/// 2 x 8 B at a 16-byte-aligned offset, else 2 x 4 B at an 8-byte-aligned
+/// one, so that both front ends count the instructions and bank conflicts
+/// of the code that runs.
+void ProfileBuilder::mergeVectorSiblings(size_t Begin) {
+  std::vector<MemAccess> &As = P.Accesses;
+  if (As.size() - Begin < 2) {
+    AccessAlign.clear();
+    return;
+  }
+  auto Key = [](const MemAccess &A) {
+    return std::make_tuple(A.BaseId, A.IsStore, unsigned(A.Space), A.Bytes,
+                           A.StrideBytes, unsigned(A.Pattern), A.Count);
+  };
+  // The block's candidates by (key, offset), in program order: an unrolled
+  // loop reads the same offsets again, and each read merges with its own
+  // neighbours.
+  using KeyT = decltype(Key(As[Begin]));
+  std::map<std::pair<KeyT, int64_t>, std::vector<size_t>> ByOffset;
+  for (size_t I = Begin; I < As.size(); ++I) {
+    const MemAccess &A = As[I];
+    if (A.BaseId && !A.IsAtomic && (A.Bytes == 4 || A.Bytes == 8) &&
+        A.Pattern != AccessPattern::Unknown &&
+        (A.Space == AddrSpace::Shared || A.Space == AddrSpace::Global ||
+         A.Space == AddrSpace::Generic || A.Space == AddrSpace::Local))
+      ByOffset[{Key(A), A.Offset}].push_back(I);
+  }
+  std::vector<bool> Dead(As.size(), false);
+  std::map<std::pair<KeyT, int64_t>, size_t> Used; // consumed per entry
+  auto Take = [&](const KeyT &K, int64_t Off, unsigned N,
+                  SmallVectorImpl<size_t> &Out) {
+    for (unsigned J = 1; J < N; ++J) {
+      auto It = ByOffset.find({K, Off + int64_t(J) * As[Out[0]].Bytes});
+      size_t U = It == ByOffset.end() ? 0 : Used[It->first];
+      if (It == ByOffset.end() || U >= It->second.size())
+        return false;
+      Out.push_back(It->second[U]);
+    }
+    return true;
+  };
+  for (auto &[KO, List] : ByOffset) {
+    for (size_t &U = Used[KO]; U < List.size(); ++U) {
+      size_t I = List[U];
+      MemAccess &First = As[I];
+      // The vector's width must be the first access's known alignment (the
+      // vectorizer needs it: a row read off `in + x * 16` with align 4
+      // stays scalar; a float4 tile element with align 16 is one v4 load).
+      uint64_t Alignment = AccessAlign.lookup(I);
+      SmallVector<size_t, 4> Run{I};
+      unsigned N = 1;
+      if (Alignment >= 16 && First.Offset % 16 == 0 &&
+          Take(KO.first, KO.second, 16 / First.Bytes, Run)) {
+        N = 16 / First.Bytes;
+      } else {
+        Run.resize(1);
+        if (First.Bytes == 4 && Alignment >= 8 && First.Offset % 8 == 0 &&
+            Take(KO.first, KO.second, 2, Run))
+          N = 2;
+      }
+      if (N == 1)
+        continue;
+      for (unsigned J = 1; J < N; ++J) {
+        Dead[Run[J]] = true;
+        ++Used[{KO.first, KO.second + int64_t(J) * First.Bytes}];
+      }
+      First.Bytes *= N;
+      if (First.Pattern == AccessPattern::Coalesced ||
+          First.Pattern == AccessPattern::Strided)
+        First.Pattern = static_cast<uint64_t>(std::llabs(First.StrideBytes)) <=
+                                First.Bytes
+                            ? AccessPattern::Coalesced
+                            : AccessPattern::Strided;
+      if (First.Space == AddrSpace::Shared)
+        First.BankConflictWays =
+            bankConflictWays(First.Bytes, First.StrideBytes, First.Pattern);
+      OpClass C = First.Space == AddrSpace::Shared
+                      ? (First.IsStore ? OpClass::StoreShared
+                                       : OpClass::LoadShared)
+                  : First.Space == AddrSpace::Local
+                      ? (First.IsStore ? OpClass::StoreLocal
+                                       : OpClass::LoadLocal)
+                  : First.Space == AddrSpace::Global
+                      ? (First.IsStore ? OpClass::StoreGlobal
+                                       : OpClass::LoadGlobal)
+                      : (First.IsStore ? OpClass::StoreGeneric
+                                       : OpClass::LoadGeneric);
+      P.op(C) -= (N - 1) * First.Count;
+    }
+  }
+  size_t Out = Begin;
+  for (size_t I = Begin; I < As.size(); ++I)
+    if (!Dead[I])
+      As[Out++] = As[I];
+  As.resize(Out);
+  AccessAlign.clear();
+}
+
 void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
                                bool IsStore, bool IsAtomic, double W,
                                StrideAnalysis &SA, LoopInfo &LI,
                                ScalarEvolution &SE) {
-  // Private variables (allocas, -O0) live in registers once ptxas has run:
-  // no memory traffic, no instruction.
+  // Private variables that the optimiser left in memory in their own
+  // function live in registers once ptxas has run: no traffic, no
+  // instruction. A private array passed to a device function that is not
+  // inlined stays on the stack (the callee reaches it through a generic
+  // pointer: clang's code for CLBlast's accumulators): local memory.
   if (isa<AllocaInst>(getUnderlyingObject(Ptr, 8)))
     return;
+  bool ViaCall = isa<AllocaInst>(underlyingObject(Ptr));
   MemAccess A;
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
   if (AS == 0)
-    AS = underlyingAddrSpace(Ptr);
+    AS = ViaCall ? 5 : addrSpaceThroughCalls(Ptr);
   A.Space = addrSpaceOf(AS);
   if (A.Space == AddrSpace::Shared)
     noteSharedUse(Ptr);
@@ -1129,9 +1341,17 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     break;
   }
   P.op(C) += W;
-  if (A.Space == AddrSpace::Local || A.Space == AddrSpace::Param ||
-      A.Space == AddrSpace::Const)
-    return; // Not traffic the model prices as DRAM/shared; counted above.
+  if (A.Space == AddrSpace::Param || A.Space == AddrSpace::Const ||
+      (A.Space == AddrSpace::Local && !ViaCall))
+    return; // Not traffic the model prices; counted above.
+  uint64_t Alignment = Ptr->getPointerAlignment(DL).value();
+  if (const auto *Ld = dyn_cast<LoadInst>(&I))
+    Alignment = std::max(Alignment, Ld->getAlign().value());
+  else if (const auto *St = dyn_cast<StoreInst>(&I))
+    Alignment = std::max(Alignment, St->getAlign().value());
+  else if (isa<MemIntrinsic>(I))
+    Alignment = std::max<uint64_t>(Alignment, A.Bytes);
+  AccessAlign[P.Accesses.size()] = Alignment;
   P.Accesses.push_back(A);
 }
 
@@ -1157,7 +1377,31 @@ void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
 
   switch (I.getOpcode()) {
   case Instruction::FAdd:
-  case Instruction::FSub:
+  case Instruction::FSub: {
+    // `fmul contract` feeding only an `fadd contract`: the back end emits
+    // one FMA (CUDA's default -ffp-contract=fast-honor-pragmas), counted
+    // as one instruction of two FLOPs by the fmul and this add's FLOP.
+    bool Fused = false;
+    if (I.hasAllowContract())
+      for (const Value *Op : I.operands())
+        if (const auto *M = dyn_cast<BinaryOperator>(Op))
+          Fused |= M->getOpcode() == Instruction::FMul &&
+                   M->hasAllowContract() && M->hasOneUse() &&
+                   M->getType() == I.getType();
+    if (Fused) {
+      OpClass C = fpClass(I.getType());
+      double F = W * lanesOf(I.getType());
+      if (C == OpClass::FP32)
+        P.Flops32 += F;
+      else if (C == OpClass::FP64)
+        P.Flops64 += F;
+      else if (C != OpClass::Other)
+        P.Flops16 += F;
+      break;
+    }
+    AddFP(I.getType(), 1);
+    break;
+  }
   case Instruction::FMul:
     AddFP(I.getType(), 1);
     break;
@@ -1334,9 +1578,34 @@ void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
         return;
       case Intrinsic::memcpy:
       case Intrinsic::memmove:
-      case Intrinsic::memset:
-        Add(OpClass::Other);
+      case Intrinsic::memset: {
+        // A small copy of known size (clang's struct copies: a float4
+        // through a struct) is loads and stores of the aligned width up to
+        // 8 bytes (NVPTX expands it with its widest integer, i64), as the
+        // back end does; a private side costs nothing.
+        const auto &MI = cast<MemIntrinsic>(CB);
+        const auto *Len = dyn_cast<ConstantInt>(MI.getLength());
+        if (!Len || Len->isZero() || Len->getZExtValue() > 256) {
+          Add(OpClass::Other);
+          return;
+        }
+        uint64_t L = Len->getZExtValue();
+        uint64_t Chunk = std::min<uint64_t>({8, L, MI.getDestAlign()
+                                                        ? MI.getDestAlign()->value()
+                                                        : 1});
+        if (const auto *MT = dyn_cast<MemTransferInst>(&MI))
+          Chunk = std::min<uint64_t>(
+              Chunk, MT->getSourceAlign() ? MT->getSourceAlign()->value() : 1);
+        while (L % Chunk)
+          Chunk /= 2;
+        double N = double(L / Chunk);
+        Type *T = IntegerType::get(I.getContext(), unsigned(Chunk * 8));
+        if (const auto *MT = dyn_cast<MemTransferInst>(&MI))
+          addAccess(I, const_cast<Value *>(MT->getRawSource()), T, false,
+                    false, W * N, SA, LI, SE);
+        addAccess(I, MI.getRawDest(), T, true, false, W * N, SA, LI, SE);
         return;
+      }
       default:
         break;
       }
@@ -1357,7 +1626,7 @@ void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
         if (CB.arg_size() && CB.getArgOperand(0)->getType()->isPointerTy()) {
           unsigned AS = CB.getArgOperand(0)->getType()->getPointerAddressSpace();
           if (AS == 0)
-            AS = underlyingAddrSpace(CB.getArgOperand(0));
+            AS = addrSpaceThroughCalls(CB.getArgOperand(0));
           OpClass C = AS == 3 ? (IsStore ? OpClass::StoreShared : OpClass::LoadShared)
                               : (IsStore ? OpClass::StoreGlobal : OpClass::LoadGlobal);
           Add(C);
@@ -1449,6 +1718,9 @@ void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
       return Add(OpClass::Other);
     }
     ++P.CallsFollowed;
+    for (Argument &A : Callee->args())
+      if (A.getArgNo() < CB.arg_size())
+        ArgActual[&A] = CB.getArgOperand(A.getArgNo());
     walk(*Callee, W, Depth + 1);
     return;
   }
@@ -1521,6 +1793,7 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
       if (It != LoopMemo.end() && It->second.TripBlockDim >= 0)
         BlockDimLoops.push_back(L);
     }
+    size_t AccessesBefore = P.Accesses.size();
     for (Instruction &I : BB) {
       double Before = 0, After = 0;
       for (double V : P.Ops)
@@ -1534,10 +1807,11 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
       if (Div)
         DivergentWork += After - Before;
       if (auto *Ld = dyn_cast<LoadInst>(&I))
-        if (underlyingAddrSpace(Ld->getPointerOperand()) == 1 ||
+        if (addrSpaceThroughCalls(Ld->getPointerOperand()) == 1 ||
             Ld->getPointerAddressSpace() == 1)
           ++GlobalLoads;
     }
+    mergeVectorSiblings(AccessesBefore);
     if (LI.getLoopFor(&BB) || Depth == 0)
       MaxGlobalLoadsPerBlock = std::max(MaxGlobalLoadsPerBlock, GlobalLoads);
   }
@@ -1772,6 +2046,15 @@ KernelProfile ProfileBuilder::build() {
   shapeFromBounds();
   findBlockDimChecks(Kernel, P.Shape);
   walk(Kernel, 1.0, 0);
+  // Private arrays passed to device functions that are not inlined stay on
+  // the stack: the frame the model's local-memory hit rate needs.
+  for (const Instruction &I : instructions(Kernel))
+    if (const auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->isStaticAlloca() &&
+          any_of(AI->users(), [](const User *U) { return isa<CallBase>(U) &&
+                                 !isa<IntrinsicInst>(U); }))
+        if (auto Size = AI->getAllocationSize(DL))
+          P.Res.StackFrameBytes += unsigned(Size->getFixedValue());
   P.Res.EstimatedRegisters = estimateRegisters(Kernel);
   P.Res.Registers = P.Res.EstimatedRegisters;
   P.Res.RegistersExact = false;

@@ -16,8 +16,11 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   if (PTX.Res.RegistersExact) {
     Into.Res = PTX.Res;
   } else {
-    // After code generation the static shared memory is exact.
+    // After code generation the static shared memory is exact, and the
+    // stack frame (.local depot) is what survived.
     Into.Res.StaticSharedBytes = PTX.Res.StaticSharedBytes;
+    Into.Res.StackFrameBytes =
+        std::max(Into.Res.StackFrameBytes, PTX.Res.StackFrameBytes);
     Into.Res.Registers = Est;
   }
   Into.Res.EstimatedRegisters = Est;
