@@ -267,6 +267,9 @@ private:
   void analyseValues();
   void analyseAffine();
   void analyseGuards();
+  /// Checks of %ntid against constants whose failing side does no work
+  /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
+  void analyseShapeChecks();
   void analyseParallelism();
   AffVal affOf(const Operand &O) const;
   int reachingDef(unsigned R, unsigned At) const;

@@ -736,6 +736,7 @@ FuncSummary FunctionAnalysis::run() {
       B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
   }
   analyseGuards();
+  analyseShapeChecks();
   analyseParallelism();
   for (unsigned BI = 0; BI < Blocks.size(); ++BI)
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
