@@ -1,0 +1,835 @@
+//===- IRClassify.cpp - Instruction classification for the IR front end ---===//
+//
+// ProfileBuilder's classification of instructions by functional unit, one
+// helper per instruction family (floating point, integer, memory, calls and
+// intrinsics), and of each memory access's space, pattern and siblings. See
+// docs/ARCHITECTURE.md ("IR front end") for the rules and their defaults.
+//
+//===----------------------------------------------------------------------===//
+#include "IRProfileBuilder.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <tuple>
+
+using namespace llvm;
+
+namespace flipflop {
+namespace irprof {
+
+namespace {
+
+unsigned lanesOf(Type *T) {
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return VT->getNumElements();
+  return 1;
+}
+
+/// Which FP class an FP type belongs to; Other for non-FP.
+OpClass fpClass(Type *T) {
+  Type *S = T->getScalarType();
+  if (S->isFloatTy())
+    return OpClass::FP32;
+  if (S->isDoubleTy())
+    return OpClass::FP64;
+  if (S->isHalfTy() || S->isBFloatTy())
+    return OpClass::FP16;
+  return OpClass::Other;
+}
+
+/// libdevice functions known to run on the SFU (plus a few FP32 ops).
+bool isLibdeviceSFU(StringRef N) {
+  return StringSwitch<bool>(N)
+      .Cases({"expf", "exp2f", "exp10f", "logf", "log2f", "log10f", "sinf",
+              "cosf", "tanf", "sincosf"},
+             true)
+      .Cases({"rsqrtf", "sqrtf", "powf", "tanhf", "fast_expf", "fast_logf",
+              "fast_sinf", "fast_cosf", "fast_powf", "fast_exp10f",
+              "fast_log2f", "fast_log10f", "fast_tanf", "frcp_rn", "fdividef",
+              "fast_fdividef"},
+             true)
+      .Default(false);
+}
+
+AddrSpace addrSpaceOf(unsigned AS) {
+  switch (AS) {
+  case 1:
+    return AddrSpace::Global;
+  case 3:
+    return AddrSpace::Shared;
+  case 4:
+    return AddrSpace::Const;
+  case 5:
+    return AddrSpace::Local;
+  case 101:
+    return AddrSpace::Param;
+  default:
+    return AddrSpace::Generic;
+  }
+}
+
+/// Finds the address space a generic pointer really points to by looking
+/// through casts and GEPs (clang emits generic pointers for kernel args and
+/// casts them to global; at -O0 nothing is inferred yet).
+unsigned underlyingAddrSpace(const Value *Ptr) {
+  for (unsigned I = 0; I < 16 && Ptr; ++I) {
+    unsigned AS = Ptr->getType()->getPointerAddressSpace();
+    if (AS != 0)
+      return AS;
+    if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(Ptr)) {
+      Ptr = ASC->getPointerOperand();
+      continue;
+    }
+    if (const auto *GEP = dyn_cast<GEPOperator>(Ptr)) {
+      Ptr = GEP->getPointerOperand();
+      continue;
+    }
+    if (isa<Argument>(Ptr))
+      return 1; // Kernel pointer arguments point to global memory.
+    if (const auto *LI = dyn_cast<LoadInst>(Ptr)) {
+      // A pointer loaded from an argument slot (-O0) is a global pointer.
+      if (isa<AllocaInst>(LI->getPointerOperand()->stripPointerCasts()))
+        return 1;
+    }
+    break;
+  }
+  return 0;
+}
+
+struct TensorShape {
+  unsigned M = 0, N = 0, K = 0;
+  std::string Type;
+  unsigned ThreadsPerOp = 32; // warp (mma/wmma) or warpgroup (wgmma)
+};
+
+/// Parses mNnNkN and the input type out of an NVVM tensor intrinsic name.
+bool parseTensorIntrinsic(StringRef Name, TensorShape &T) {
+  if (!(Name.starts_with("llvm.nvvm.wmma.") && Name.contains(".mma")) &&
+      !Name.starts_with("llvm.nvvm.mma.") &&
+      !Name.starts_with("llvm.nvvm.wgmma.mma_async"))
+    return false;
+  if (Name.starts_with("llvm.nvvm.wgmma."))
+    T.ThreadsPerOp = 128;
+  SmallVector<StringRef, 12> Parts;
+  Name.split(Parts, '.');
+  for (StringRef P : Parts) {
+    if (P.size() > 4 && P[0] == 'm' && P.contains('n') && P.contains('k')) {
+      size_t NPos = P.find('n'), KPos = P.find('k');
+      if (NPos == StringRef::npos || KPos == StringRef::npos || KPos < NPos)
+        continue;
+      P.substr(1, NPos - 1).getAsInteger(10, T.M);
+      P.substr(NPos + 1, KPos - NPos - 1).getAsInteger(10, T.N);
+      P.substr(KPos + 1).getAsInteger(10, T.K);
+    }
+    if (T.Type.empty() &&
+        (P == "f16" || P == "bf16" || P == "tf32" || P == "s8" || P == "u8" ||
+         P == "f64" || P == "e4m3" || P == "e5m2" || P == "s4" || P == "b1"))
+      T.Type = P.str();
+  }
+  if (T.Type.empty())
+    T.Type = "f16";
+  return T.M && T.N && T.K;
+}
+
+} // namespace
+
+/// The object \p Ptr points into, through the parameters of followed
+/// calls.
+const Value *ProfileBuilder::underlyingObject(const Value *Ptr) const {
+  for (unsigned I = 0; I < 8; ++I) {
+    const Value *U = getUnderlyingObject(Ptr, 8);
+    const auto *A = dyn_cast<Argument>(U);
+    auto It = A ? ArgActual.find(A) : ArgActual.end();
+    if (It == ArgActual.end())
+      return U;
+    Ptr = It->second;
+  }
+  return Ptr;
+}
+
+/// underlyingAddrSpace() through the parameters of followed calls.
+unsigned ProfileBuilder::addrSpaceThroughCalls(const Value *Ptr) const {
+  const Value *U = underlyingObject(Ptr);
+  if (isa<AllocaInst>(U))
+    return 5;
+  if (unsigned AS = U->getType()->getPointerAddressSpace())
+    return AS;
+  return underlyingAddrSpace(U);
+}
+
+unsigned ProfileBuilder::lineOf(const Instruction &I) const {
+  if (const DebugLoc &DLoc = I.getDebugLoc())
+    return DLoc.getLine();
+  return 0;
+}
+
+void ProfileBuilder::noteSharedUse(const Value *Ptr) {
+  const Value *Base = underlyingObject(Ptr);
+  const auto *GV = dyn_cast_or_null<GlobalVariable>(Base);
+  if (!GV || GV->getAddressSpace() != 3 || !SharedSeen.insert(GV).second)
+    return;
+  SharedArrays.push_back(GV);
+  Type *T = GV->getValueType();
+  uint64_t Size = DL.getTypeAllocSize(T);
+  bool Dynamic = GV->hasExternalLinkage() && GV->isDeclaration();
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    Dynamic |= AT->getNumElements() == 0;
+  if (Dynamic)
+    P.Res.UsesDynamicShared = true;
+  else
+    P.Res.StaticSharedBytes += static_cast<unsigned>(Size);
+}
+
+/// NVPTX's load/store vectorizer turns scalar loads (stores) of one base
+/// pointer at consecutive constant offsets in one basic block into vector
+/// accesses of up to 16 bytes (`ld.shared.v4.f32`): CLBlast's float4 tiles,
+/// scalarised by SROA, come back as v4 loads in the PTX. The IR's accesses
+/// of one block (those from \p Begin on) are merged the same way, 4 x 4 B or
+/// 2 x 8 B at a 16-byte-aligned offset, else 2 x 4 B at an 8-byte-aligned
+/// one, so that both front ends count the instructions and bank conflicts
+/// of the code that runs.
+void ProfileBuilder::mergeVectorSiblings(size_t Begin) {
+  std::vector<MemAccess> &As = P.Accesses;
+  if (As.size() - Begin < 2) {
+    AccessAlign.clear();
+    return;
+  }
+  auto Key = [](const MemAccess &A) {
+    return std::make_tuple(A.BaseId, A.IsStore, unsigned(A.Space), A.Bytes,
+                           A.StrideBytes, unsigned(A.Pattern), A.Count);
+  };
+  // The block's candidates by (key, offset), in program order: an unrolled
+  // loop reads the same offsets again, and each read merges with its own
+  // neighbours.
+  using KeyT = decltype(Key(As[Begin]));
+  std::map<std::pair<KeyT, int64_t>, std::vector<size_t>> ByOffset;
+  for (size_t I = Begin; I < As.size(); ++I) {
+    const MemAccess &A = As[I];
+    if (A.BaseId && !A.IsAtomic && (A.Bytes == 4 || A.Bytes == 8) &&
+        A.Pattern != AccessPattern::Unknown &&
+        (A.Space == AddrSpace::Shared || A.Space == AddrSpace::Global ||
+         A.Space == AddrSpace::Generic || A.Space == AddrSpace::Local))
+      ByOffset[{Key(A), A.Offset}].push_back(I);
+  }
+  std::vector<bool> Dead(As.size(), false);
+  std::map<std::pair<KeyT, int64_t>, size_t> Used; // consumed per entry
+  auto Take = [&](const KeyT &K, int64_t Off, unsigned N,
+                  SmallVectorImpl<size_t> &Out) {
+    for (unsigned J = 1; J < N; ++J) {
+      auto It = ByOffset.find({K, Off + int64_t(J) * As[Out[0]].Bytes});
+      size_t U = It == ByOffset.end() ? 0 : Used[It->first];
+      if (It == ByOffset.end() || U >= It->second.size())
+        return false;
+      Out.push_back(It->second[U]);
+    }
+    return true;
+  };
+  for (auto &[KO, List] : ByOffset) {
+    for (size_t &U = Used[KO]; U < List.size(); ++U) {
+      size_t I = List[U];
+      MemAccess &First = As[I];
+      // The vector's width must be the first access's known alignment (the
+      // vectorizer needs it: a row read off `in + x * 16` with align 4
+      // stays scalar; a float4 tile element with align 16 is one v4 load).
+      uint64_t Alignment = AccessAlign.lookup(I);
+      SmallVector<size_t, 4> Run{I};
+      unsigned N = 1;
+      if (Alignment >= 16 && First.Offset % 16 == 0 &&
+          Take(KO.first, KO.second, 16 / First.Bytes, Run)) {
+        N = 16 / First.Bytes;
+      } else {
+        Run.resize(1);
+        if (First.Bytes == 4 && Alignment >= 8 && First.Offset % 8 == 0 &&
+            Take(KO.first, KO.second, 2, Run))
+          N = 2;
+      }
+      if (N == 1)
+        continue;
+      for (unsigned J = 1; J < N; ++J) {
+        Dead[Run[J]] = true;
+        ++Used[{KO.first, KO.second + int64_t(J) * First.Bytes}];
+      }
+      First.Bytes *= N;
+      if (First.Pattern == AccessPattern::Coalesced ||
+          First.Pattern == AccessPattern::Strided)
+        First.Pattern = static_cast<uint64_t>(std::llabs(First.StrideBytes)) <=
+                                First.Bytes
+                            ? AccessPattern::Coalesced
+                            : AccessPattern::Strided;
+      if (First.Space == AddrSpace::Shared)
+        First.BankConflictWays =
+            bankConflictWays(First.Bytes, First.StrideBytes, First.Pattern);
+      OpClass C = First.Space == AddrSpace::Shared
+                      ? (First.IsStore ? OpClass::StoreShared
+                                       : OpClass::LoadShared)
+                  : First.Space == AddrSpace::Local
+                      ? (First.IsStore ? OpClass::StoreLocal
+                                       : OpClass::LoadLocal)
+                  : First.Space == AddrSpace::Global
+                      ? (First.IsStore ? OpClass::StoreGlobal
+                                       : OpClass::LoadGlobal)
+                      : (First.IsStore ? OpClass::StoreGeneric
+                                       : OpClass::LoadGeneric);
+      P.op(C) -= (N - 1) * First.Count;
+    }
+  }
+  size_t Out = Begin;
+  for (size_t I = Begin; I < As.size(); ++I)
+    if (!Dead[I])
+      As[Out++] = As[I];
+  As.resize(Out);
+  AccessAlign.clear();
+}
+
+void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
+                               bool IsStore, bool IsAtomic, double W,
+                               StrideAnalysis &SA, LoopInfo &LI,
+                               ScalarEvolution &SE) {
+  // Private variables that the optimiser left in memory in their own
+  // function live in registers once ptxas has run: no traffic, no
+  // instruction. A private array passed to a device function that is not
+  // inlined stays on the stack (the callee reaches it through a generic
+  // pointer: clang's code for CLBlast's accumulators): local memory.
+  if (isa<AllocaInst>(getUnderlyingObject(Ptr, 8)))
+    return;
+  bool ViaCall = isa<AllocaInst>(underlyingObject(Ptr));
+  MemAccess A;
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  if (AS == 0)
+    AS = ViaCall ? 5 : addrSpaceThroughCalls(Ptr);
+  A.Space = addrSpaceOf(AS);
+  if (A.Space == AddrSpace::Shared)
+    noteSharedUse(Ptr);
+  A.IsStore = IsStore;
+  A.IsAtomic = IsAtomic;
+  A.Bytes = std::max<unsigned>(1, DL.getTypeStoreSize(ValTy).getFixedValue());
+  A.Count = W;
+  A.Line = lineOf(I);
+  if (const auto *LdI = dyn_cast<LoadInst>(&I))
+    A.ReadOnly = LdI->hasMetadata(LLVMContext::MD_invariant_load);
+  if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
+    A.BlockDims = BlockDeps.get(Ptr) & (7u | AddrDependsOnData);
+  A.ThreadDims = ThreadDeps.get(Ptr) & 7u;
+  A.ThreadDimsKnown = true;
+  // Siblings: the same base pointer plus a constant byte offset (as PTX's
+  // [%rd+off]); values are unique in the module, so callees differ.
+  int64_t Off = 0;
+  if (const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Off, DL)) {
+    A.BaseId = BaseIds.try_emplace(Base, BaseIds.size() + 1).first->second;
+    A.Offset = Off;
+  }
+  Stride S = SA.get(Ptr);
+  switch (S.Kind) {
+  case Stride::Known:
+    A.StrideBytes = S.S;
+    if (S.S == 0)
+      A.Pattern = AccessPattern::Uniform;
+    else if (static_cast<uint64_t>(std::llabs(S.S)) <= A.Bytes)
+      A.Pattern = AccessPattern::Coalesced;
+    else
+      A.Pattern = AccessPattern::Strided;
+    break;
+  case Stride::Symbolic:
+    // Uniform but unknown lane stride (e.g. a row pitch): every lane in a
+    // sector of its own unless launch facts say otherwise.
+    A.Pattern = AccessPattern::Strided;
+    A.StrideBytes = 0;
+    A.SectorsPerRequest = 32.0 * std::ceil(A.Bytes / 32.0);
+    A.BankConflictWays = A.Space == AddrSpace::Shared ? 32 : 1;
+    break;
+  default:
+    A.Pattern = AccessPattern::Unknown;
+    break;
+  }
+  if (const Loop *L = LI.getLoopFor(I.getParent()))
+    if (SE.isSCEVable(Ptr->getType()))
+      A.LoopInvariant = SE.isLoopInvariant(SE.getSCEV(Ptr), L);
+  if (A.Space == AddrSpace::Shared && S.Kind == Stride::Known)
+    A.BankConflictWays = bankConflictWays(A.Bytes, A.StrideBytes, A.Pattern);
+  // The op count by class.
+  OpClass C;
+  switch (A.Space) {
+  case AddrSpace::Global:
+    C = IsAtomic ? OpClass::AtomicGlobal
+                 : IsStore ? OpClass::StoreGlobal : OpClass::LoadGlobal;
+    break;
+  case AddrSpace::Shared:
+    C = IsAtomic ? OpClass::AtomicShared
+                 : IsStore ? OpClass::StoreShared : OpClass::LoadShared;
+    break;
+  case AddrSpace::Local:
+    C = IsStore ? OpClass::StoreLocal : OpClass::LoadLocal;
+    break;
+  case AddrSpace::Const:
+    C = OpClass::LoadConst;
+    break;
+  case AddrSpace::Param:
+    C = OpClass::LoadParam;
+    break;
+  default:
+    C = IsAtomic ? OpClass::AtomicGlobal
+                 : IsStore ? OpClass::StoreGeneric : OpClass::LoadGeneric;
+    break;
+  }
+  P.op(C) += W;
+  if (A.Space == AddrSpace::Param || A.Space == AddrSpace::Const ||
+      (A.Space == AddrSpace::Local && !ViaCall))
+    return; // Not traffic the model prices; counted above.
+  uint64_t Alignment = Ptr->getPointerAlignment(DL).value();
+  if (const auto *Ld = dyn_cast<LoadInst>(&I))
+    Alignment = std::max(Alignment, Ld->getAlign().value());
+  else if (const auto *St = dyn_cast<StoreInst>(&I))
+    Alignment = std::max(Alignment, St->getAlign().value());
+  else if (isa<MemIntrinsic>(I))
+    Alignment = std::max<uint64_t>(Alignment, A.Bytes);
+  AccessAlign[P.Accesses.size()] = Alignment;
+  P.Accesses.push_back(A);
+}
+
+void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
+                              LoopInfo &LI, ScalarEvolution &SE,
+                              unsigned Depth, bool Divergent) {
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+    classifyFAddSub(I, W);
+    break;
+  case Instruction::FMul:
+    addFP(W, I.getType(), 1);
+    break;
+  case Instruction::FNeg:
+  case Instruction::FCmp:
+    if (fpClass(I.getOperand(0)->getType()) != OpClass::Other)
+      addOp(W, fpClass(I.getOperand(0)->getType()), lanesOf(I.getOperand(0)->getType()));
+    break;
+  case Instruction::FDiv:
+  case Instruction::FRem:
+    classifyFDiv(I, W);
+    break;
+  case Instruction::Add:
+  case Instruction::Sub:
+  case Instruction::And:
+  case Instruction::Or:
+  case Instruction::Xor:
+  case Instruction::Shl:
+  case Instruction::LShr:
+  case Instruction::AShr:
+  case Instruction::ICmp:
+  case Instruction::Select:
+    if (!I.getType()->getScalarType()->isIntegerTy(1) ||
+        I.getOpcode() == Instruction::ICmp || I.getOpcode() == Instruction::Select)
+      addOp(W, OpClass::Int, lanesOf(I.getType()));
+    break;
+  case Instruction::Mul:
+    addOp(W, OpClass::IntMul, lanesOf(I.getType()));
+    break;
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+  case Instruction::URem:
+  case Instruction::SRem:
+    classifyIntDiv(I, W);
+    break;
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+  case Instruction::FPToSI:
+  case Instruction::FPToUI:
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+    addOp(W, OpClass::Conv, lanesOf(I.getType()));
+    break;
+  case Instruction::GetElementPtr:
+    classifyGEP(I, W);
+    break;
+  case Instruction::Br:
+    if (cast<BranchInst>(I).isConditional())
+      addOp(W, OpClass::Branch);
+    break;
+  case Instruction::Switch:
+    addOp(W, OpClass::Branch);
+    break;
+  case Instruction::Load:
+  case Instruction::Store:
+  case Instruction::AtomicRMW:
+  case Instruction::AtomicCmpXchg:
+    classifyMemory(I, W, SA, LI, SE);
+    break;
+  case Instruction::Call:
+    classifyCall(I, W, SA, LI, SE, Depth);
+    break;
+  default:
+    break;
+  }
+}
+
+/// Counts \p T's lanes in its FP class and \p FlopsPerLane FLOPs per lane;
+/// nothing for a type that is not floating point.
+void ProfileBuilder::addFP(double W, Type *T, double FlopsPerLane) {
+  OpClass C = fpClass(T);
+  if (C == OpClass::Other)
+    return;
+  double Lanes = lanesOf(T);
+  // Packed f16x2 issues as one instruction of two lanes.
+  addOp(W, C, Lanes);
+  double F = W * Lanes * FlopsPerLane;
+  if (C == OpClass::FP32)
+    P.Flops32 += F;
+  else if (C == OpClass::FP64)
+    P.Flops64 += F;
+  else
+    P.Flops16 += F;
+}
+
+void ProfileBuilder::classifyFAddSub(Instruction &I, double W) {
+  // `fmul contract` feeding only an `fadd contract`: the back end emits
+  // one FMA (CUDA's default -ffp-contract=fast-honor-pragmas), counted
+  // as one instruction of two FLOPs by the fmul and this add's FLOP.
+  bool Fused = false;
+  if (I.hasAllowContract())
+    for (const Value *Op : I.operands())
+      if (const auto *M = dyn_cast<BinaryOperator>(Op))
+        Fused |= M->getOpcode() == Instruction::FMul &&
+                 M->hasAllowContract() && M->hasOneUse() &&
+                 M->getType() == I.getType();
+  if (Fused) {
+    OpClass C = fpClass(I.getType());
+    double F = W * lanesOf(I.getType());
+    if (C == OpClass::FP32)
+      P.Flops32 += F;
+    else if (C == OpClass::FP64)
+      P.Flops64 += F;
+    else if (C != OpClass::Other)
+      P.Flops16 += F;
+    return;
+  }
+  addFP(W, I.getType(), 1);
+}
+
+void ProfileBuilder::classifyFDiv(Instruction &I, double W) {
+  // IEEE division: a reciprocal on the SFU plus Newton steps (PTX div.rn
+  // expands to about 8 FP ops for f32; f64 to about 10 FP64 ops).
+  OpClass C = fpClass(I.getType());
+  addOp(W, OpClass::SFU, lanesOf(I.getType()));
+  if (C == OpClass::FP64) {
+    addOp(W, OpClass::FP64, 10 * lanesOf(I.getType()));
+    P.Flops64 += W * 10;
+  } else {
+    addOp(W, OpClass::FP32, 8 * lanesOf(I.getType()));
+    P.Flops32 += W * 8;
+  }
+}
+
+void ProfileBuilder::classifyIntDiv(Instruction &I, double W) {
+  // Division by a non-constant expands to ~20 integer ops with a
+  // multiply-high core; by a constant it becomes a multiply and shifts.
+  if (isa<ConstantInt>(I.getOperand(1))) {
+    addOp(W, OpClass::IntMul, 1);
+    addOp(W, OpClass::Int, 2);
+  } else {
+    addOp(W, OpClass::IntMul, 4);
+    addOp(W, OpClass::Int, 16);
+  }
+}
+
+void ProfileBuilder::classifyGEP(Instruction &I, double W) {
+  // Address arithmetic: one integer op per variable index (mad.wide).
+  unsigned Var = 0;
+  for (const Use &Idx : cast<GetElementPtrInst>(I).indices())
+    if (!isa<Constant>(Idx))
+      ++Var;
+  if (Var)
+    addOp(W, OpClass::Int, Var);
+}
+
+/// Loads, stores and atomics: one access each.
+void ProfileBuilder::classifyMemory(Instruction &I, double W,
+                                    StrideAnalysis &SA, LoopInfo &LI,
+                                    ScalarEvolution &SE) {
+  switch (I.getOpcode()) {
+  case Instruction::Load: {
+    auto &LdI = cast<LoadInst>(I);
+    addAccess(I, LdI.getPointerOperand(), LdI.getType(), false, false, W, SA,
+              LI, SE);
+    break;
+  }
+  case Instruction::Store: {
+    auto &St = cast<StoreInst>(I);
+    addAccess(I, St.getPointerOperand(), St.getValueOperand()->getType(), true,
+              false, W, SA, LI, SE);
+    break;
+  }
+  case Instruction::AtomicRMW: {
+    auto &A = cast<AtomicRMWInst>(I);
+    addAccess(I, A.getPointerOperand(), A.getValOperand()->getType(), true,
+              true, W, SA, LI, SE);
+    break;
+  }
+  case Instruction::AtomicCmpXchg: {
+    auto &A = cast<AtomicCmpXchgInst>(I);
+    addAccess(I, A.getPointerOperand(), A.getNewValOperand()->getType(), true,
+              true, W, SA, LI, SE);
+    break;
+  }
+  default:
+    break;
+  }
+}
+
+/// Calls: special registers, intrinsics, libdevice, external functions, and
+/// device functions that were not inlined (followed).
+void ProfileBuilder::classifyCall(Instruction &I, double W, StrideAnalysis &SA,
+                                  LoopInfo &LI, ScalarEvolution &SE,
+                                  unsigned Depth) {
+  auto &CB = cast<CallBase>(I);
+  Function *Callee = CB.getCalledFunction();
+  if (!Callee) {
+    if (!CB.isInlineAsm()) {
+      P.HasIndirectCalls = true;
+      addOp(W, OpClass::Other);
+    }
+    return;
+  }
+  StringRef N = Callee->getName();
+  unsigned Dim = 0;
+  SReg R = specialRegister(&I, Dim);
+  if (R != SReg::None) {
+    noteSpecialRegister(R, Dim);
+    return;
+  }
+  if (Callee->isIntrinsic())
+    return classifyIntrinsic(I, CB, Callee, N, W, SA, LI, SE);
+  if (N.starts_with("__nv_")) {
+    StringRef Base = N.drop_front(5);
+    if (isLibdeviceSFU(Base)) {
+      addOp(W, OpClass::SFU);
+      addOp(W, OpClass::FP32, 4);
+      P.Flops32 += 4 * W;
+      return;
+    }
+    if (Base.ends_with("f")) {
+      addOp(W, OpClass::FP32, 4);
+      P.Flops32 += 4 * W;
+    } else {
+      addOp(W, OpClass::FP64, 20);
+      P.Flops64 += 20 * W;
+    }
+    return;
+  }
+  if (Callee->isDeclaration()) {
+    if (N == "vprintf" || N == "malloc" || N == "free" ||
+        N.starts_with("__assertfail"))
+      return addOp(W, OpClass::Other);
+    P.Warnings.push_back("call to external function '" + N.str() +
+                         "' counted as one 'other' instruction");
+    return addOp(W, OpClass::Other);
+  }
+  // A device function that was not inlined: follow it.
+  if (OnStack.count(Callee) || Depth >= MaxCallDepth) {
+    P.HasRecursion |= OnStack.count(Callee) != 0;
+    if (Depth >= MaxCallDepth)
+      P.Warnings.push_back("call depth limit reached at '" + N.str() + "'");
+    return addOp(W, OpClass::Other);
+  }
+  ++P.CallsFollowed;
+  for (Argument &A : Callee->args())
+    if (A.getArgNo() < CB.arg_size())
+      ArgActual[&A] = CB.getArgOperand(A.getArgNo());
+  walk(*Callee, W, Depth + 1);
+}
+
+void ProfileBuilder::noteSpecialRegister(SReg R, unsigned Dim) {
+  if (R == SReg::Tid)
+    P.Shape.UsesTid[Dim] = true;
+  else if (R == SReg::NTid) {
+    P.Shape.ReadsBlockDim = true;
+    P.Shape.ReadsNTid[Dim] = true;
+  } else if (R == SReg::NCtaId)
+    P.Shape.ReadsGridDim = true;
+}
+
+/// LLVM's target-independent intrinsics by ID, then NVVM's by name.
+void ProfileBuilder::classifyIntrinsic(Instruction &I, CallBase &CB,
+                                       Function *Callee, StringRef N, double W,
+                                       StrideAnalysis &SA, LoopInfo &LI,
+                                       ScalarEvolution &SE) {
+  Intrinsic::ID ID = Callee->getIntrinsicID();
+  switch (ID) {
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+    addFP(W, I.getType(), 2);
+    return;
+  case Intrinsic::sqrt:
+  case Intrinsic::exp:
+  case Intrinsic::exp2:
+  case Intrinsic::log:
+  case Intrinsic::log2:
+  case Intrinsic::log10:
+  case Intrinsic::sin:
+  case Intrinsic::cos:
+  case Intrinsic::pow:
+    addOp(W, OpClass::SFU, lanesOf(I.getType()));
+    if (fpClass(I.getType()) == OpClass::FP64)
+      addOp(W, OpClass::FP64, 8); // f64 transcendentals are FP64 sequences.
+    return;
+  case Intrinsic::fabs:
+  case Intrinsic::minnum:
+  case Intrinsic::maxnum:
+  case Intrinsic::minimum:
+  case Intrinsic::maximum:
+  case Intrinsic::copysign:
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::round:
+    addFP(W, I.getType(), 0);
+    return;
+  case Intrinsic::smax:
+  case Intrinsic::smin:
+  case Intrinsic::umax:
+  case Intrinsic::umin:
+  case Intrinsic::abs:
+  case Intrinsic::ctpop:
+  case Intrinsic::ctlz:
+  case Intrinsic::cttz:
+  case Intrinsic::bitreverse:
+  case Intrinsic::bswap:
+  case Intrinsic::fshl:
+  case Intrinsic::fshr:
+    addOp(W, OpClass::Int, lanesOf(I.getType()));
+    return;
+  case Intrinsic::memcpy:
+  case Intrinsic::memmove:
+  case Intrinsic::memset:
+    return classifyMemIntrinsic(I, CB, W, SA, LI, SE);
+  default:
+    break;
+  }
+  if (!N.starts_with("llvm.nvvm."))
+    return; // lifetime, dbg, assume, ...: no work
+  classifyNVVM(I, CB, N, W, SA, LI, SE);
+}
+
+void ProfileBuilder::classifyMemIntrinsic(Instruction &I, CallBase &CB,
+                                          double W, StrideAnalysis &SA,
+                                          LoopInfo &LI, ScalarEvolution &SE) {
+  // A small copy of known size (clang's struct copies: a float4
+  // through a struct) is loads and stores of the aligned width up to
+  // 8 bytes (NVPTX expands it with its widest integer, i64), as the
+  // back end does; a private side costs nothing.
+  const auto &MI = cast<MemIntrinsic>(CB);
+  const auto *Len = dyn_cast<ConstantInt>(MI.getLength());
+  if (!Len || Len->isZero() || Len->getZExtValue() > 256) {
+    addOp(W, OpClass::Other);
+    return;
+  }
+  uint64_t L = Len->getZExtValue();
+  uint64_t Chunk = std::min<uint64_t>(
+      {8, L, MI.getDestAlign() ? MI.getDestAlign()->value() : 1});
+  if (const auto *MT = dyn_cast<MemTransferInst>(&MI))
+    Chunk = std::min<uint64_t>(
+        Chunk, MT->getSourceAlign() ? MT->getSourceAlign()->value() : 1);
+  while (L % Chunk)
+    Chunk /= 2;
+  double N = double(L / Chunk);
+  Type *T = IntegerType::get(I.getContext(), unsigned(Chunk * 8));
+  if (const auto *MT = dyn_cast<MemTransferInst>(&MI))
+    addAccess(I, const_cast<Value *>(MT->getRawSource()), T, false, false,
+              W * N, SA, LI, SE);
+  addAccess(I, MI.getRawDest(), T, true, false, W * N, SA, LI, SE);
+}
+
+/// llvm.nvvm.*: tensor ops, fragment loads and stores, barriers, warp
+/// shuffles and votes, atomics, SFU and FP ops, read-only loads,
+/// conversions.
+void ProfileBuilder::classifyNVVM(Instruction &I, CallBase &CB, StringRef N,
+                                  double W, StrideAnalysis &SA, LoopInfo &LI,
+                                  ScalarEvolution &SE) {
+  TensorShape TS;
+  if (parseTensorIntrinsic(N, TS)) {
+    addOp(W, OpClass::Tensor);
+    P.TensorFlops += W * 2.0 * TS.M * TS.N * TS.K / TS.ThreadsPerOp;
+    if (P.TensorType.empty())
+      P.TensorType = TS.Type;
+    return;
+  }
+  if (N.starts_with("llvm.nvvm.wmma.") || N.starts_with("llvm.nvvm.ldmatrix") ||
+      N.starts_with("llvm.nvvm.stmatrix")) {
+    // Fragment loads/stores: shared or global by the pointer.
+    bool IsStore = N.contains(".store") || N.contains("stmatrix");
+    if (CB.arg_size() && CB.getArgOperand(0)->getType()->isPointerTy()) {
+      unsigned AS = CB.getArgOperand(0)->getType()->getPointerAddressSpace();
+      if (AS == 0)
+        AS = addrSpaceThroughCalls(CB.getArgOperand(0));
+      OpClass C = AS == 3 ? (IsStore ? OpClass::StoreShared : OpClass::LoadShared)
+                          : (IsStore ? OpClass::StoreGlobal : OpClass::LoadGlobal);
+      addOp(W, C);
+      MemAccess A;
+      A.Space = AS == 3 ? AddrSpace::Shared : AddrSpace::Global;
+      A.IsStore = IsStore;
+      A.Bytes = 16; // a fragment row per lane, coalesced
+      A.Count = W;
+      A.Pattern = AccessPattern::Coalesced;
+      A.StrideBytes = 16;
+      A.Line = lineOf(I);
+      if (A.Space == AddrSpace::Shared)
+        noteSharedUse(CB.getArgOperand(0));
+      else
+        A.BlockDims =
+            BlockDeps.get(CB.getArgOperand(0)) & (7u | AddrDependsOnData);
+      P.Accesses.push_back(A);
+    }
+    return;
+  }
+  if (N.contains("barrier") || N.contains("bar.sync") ||
+      N.contains("bar.warp.sync"))
+    return addOp(W, N.contains("warp") ? OpClass::Shuffle : OpClass::Barrier);
+  if (N.starts_with("llvm.nvvm.shfl") || N.starts_with("llvm.nvvm.vote") ||
+      N.starts_with("llvm.nvvm.match") || N.starts_with("llvm.nvvm.redux") ||
+      N.starts_with("llvm.nvvm.activemask"))
+    return addOp(W, OpClass::Shuffle);
+  if (N.contains("atomic")) {
+    unsigned AS = CB.arg_size() && CB.getArgOperand(0)->getType()->isPointerTy()
+                      ? CB.getArgOperand(0)->getType()->getPointerAddressSpace()
+                      : 0;
+    return addOp(W, AS == 3 ? OpClass::AtomicShared : OpClass::AtomicGlobal);
+  }
+  if (N.contains(".rsqrt") || N.contains(".sqrt") || N.contains(".rcp") ||
+      N.contains(".ex2") || N.contains(".lg2") || N.contains(".sin") ||
+      N.contains(".cos") || N.contains(".tanh"))
+    return addOp(W, OpClass::SFU);
+  if (N.starts_with("llvm.nvvm.fma") || N.starts_with("llvm.nvvm.add") ||
+      N.starts_with("llvm.nvvm.mul") || N.starts_with("llvm.nvvm.fmax") ||
+      N.starts_with("llvm.nvvm.fmin") || N.starts_with("llvm.nvvm.fabs")) {
+    addOp(W, N.contains(".d") && !N.contains(".ftz") ? OpClass::FP64 : OpClass::FP32);
+    if (N.starts_with("llvm.nvvm.fma"))
+      P.Flops32 += 2 * W;
+    return;
+  }
+  if (N.starts_with("llvm.nvvm.ldg") || N.starts_with("llvm.nvvm.ldu")) {
+    if (CB.arg_size())
+      addAccess(I, CB.getArgOperand(0), I.getType(), false, false, W, SA,
+                LI, SE);
+    if (!P.Accesses.empty())
+      P.Accesses.back().ReadOnly = true;
+    return;
+  }
+  if (N.contains(".f2") || N.contains(".i2") || N.contains(".d2") ||
+      N.contains(".ui2") || N.contains(".ll2") || N.contains(".ull2"))
+    return addOp(W, OpClass::Conv);
+  return addOp(W, OpClass::Other);
+}
+
+} // namespace irprof
+} // namespace flipflop

@@ -1,0 +1,125 @@
+//===- IRProfileBuilder.h - The IR front end's walker (private) -*- C++ -*-===//
+//
+// Private to the IR front end: ProfileBuilder walks a kernel and the device
+// functions it calls and fills a KernelProfile. Its walk, loop records and
+// shape decisions are in IRProfile.cpp; the classification of instructions
+// (op classes, memory accesses) is in IRClassify.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_LIB_PROFILE_IRPROFILEBUILDER_H
+#define FLIPFLOP_LIB_PROFILE_IRPROFILEBUILDER_H
+
+#include "IRStride.h"
+#include "flipflop/Profile/IRProfile.h"
+#include "flipflop/Profile/KernelProfile.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include <vector>
+
+namespace flipflop {
+namespace irprof {
+
+class ProfileBuilder {
+public:
+  ProfileBuilder(llvm::Function &Kernel, llvm::FunctionAnalysisManager &FAM,
+                 const LaunchFacts &Facts)
+      : Kernel(Kernel), FAM(FAM), Facts(Facts),
+        DL(Kernel.getParent()->getDataLayout()) {}
+
+  KernelProfile build();
+
+private:
+  llvm::Function &Kernel;
+  llvm::FunctionAnalysisManager &FAM;
+  const LaunchFacts &Facts;
+  const llvm::DataLayout &DL;
+  KernelProfile P;
+  llvm::SmallPtrSet<const llvm::Function *, 8> OnStack;
+  llvm::SmallPtrSet<const llvm::GlobalVariable *, 8> SharedSeen;
+  std::vector<const llvm::GlobalVariable *> SharedArrays;
+  llvm::DenseMap<const llvm::Loop *, LoopRecord> LoopMemo;
+  /// Index in P.Loops of each loop, and the weighted work inside the loops
+  /// whose trip count follows a block dimension (for LoopRecord::WorkShare).
+  llvm::DenseMap<const llvm::Loop *, size_t> LoopIndex;
+  llvm::DenseMap<const llvm::Loop *, double> BlockDimLoopWork;
+  double TotalWork = 0, DivergentWork = 0;
+  BlockDepAnalysis BlockDeps;
+  BlockDepAnalysis ThreadDeps{SReg::Tid};
+  unsigned MaxGlobalLoadsPerBlock = 0;
+  /// MemAccess::BaseId of each base pointer (sibling loads).
+  llvm::DenseMap<const llvm::Value *, unsigned> BaseIds;
+  /// The caller's actual argument of each parameter of a followed device
+  /// function: a private array or a shared tile passed down keeps its space
+  /// (CLBlast's XgemmBody gets its accumulators and tiles so), a kernel
+  /// argument passed down keeps its stated value (trip counts).
+  llvm::DenseMap<const llvm::Argument *, const llvm::Value *> ArgActual;
+  /// Known alignment (bytes) of the accesses of the block being walked, by
+  /// index in P.Accesses: a vector access needs its width's alignment.
+  llvm::DenseMap<size_t, uint64_t> AccessAlign;
+
+  /// The object \p Ptr points into, through the parameters of followed
+  /// calls.
+  const llvm::Value *underlyingObject(const llvm::Value *Ptr) const;
+  /// underlyingAddrSpace() through the parameters of followed calls.
+  unsigned addrSpaceThroughCalls(const llvm::Value *Ptr) const;
+
+  // IRProfile.cpp: the walk, loop records and shape decisions.
+  void walk(llvm::Function &F, double Weight, unsigned Depth);
+  const LoopRecord &loopRecord(const llvm::Loop *L, llvm::ScalarEvolution &SE,
+                               llvm::Function &F, unsigned Depth);
+  double blockWeight(const llvm::BasicBlock &BB, llvm::LoopInfo &LI,
+                     llvm::ScalarEvolution &SE, llvm::Function &F,
+                     unsigned Depth);
+  void shapeFromBounds();
+  void markBlockReuse();
+  void decideShape();
+  unsigned estimateRegisters(llvm::Function &F);
+
+  // IRClassify.cpp: op classes and memory accesses, by instruction family.
+  void classify(llvm::Instruction &I, double W, StrideAnalysis &SA,
+                llvm::LoopInfo &LI, llvm::ScalarEvolution &SE, unsigned Depth,
+                bool Divergent);
+  void addOp(double W, OpClass C, double N = 1) { P.op(C) += W * N; }
+  void addFP(double W, llvm::Type *T, double FlopsPerLane);
+  void classifyFAddSub(llvm::Instruction &I, double W);
+  void classifyFDiv(llvm::Instruction &I, double W);
+  void classifyIntDiv(llvm::Instruction &I, double W);
+  void classifyGEP(llvm::Instruction &I, double W);
+  void classifyMemory(llvm::Instruction &I, double W, StrideAnalysis &SA,
+                      llvm::LoopInfo &LI, llvm::ScalarEvolution &SE);
+  void classifyCall(llvm::Instruction &I, double W, StrideAnalysis &SA,
+                    llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
+                    unsigned Depth);
+  void noteSpecialRegister(SReg R, unsigned Dim);
+  void classifyIntrinsic(llvm::Instruction &I, llvm::CallBase &CB,
+                         llvm::Function *Callee, llvm::StringRef N, double W,
+                         StrideAnalysis &SA, llvm::LoopInfo &LI,
+                         llvm::ScalarEvolution &SE);
+  void classifyMemIntrinsic(llvm::Instruction &I, llvm::CallBase &CB,
+                            double W, StrideAnalysis &SA, llvm::LoopInfo &LI,
+                            llvm::ScalarEvolution &SE);
+  void classifyNVVM(llvm::Instruction &I, llvm::CallBase &CB,
+                    llvm::StringRef N, double W, StrideAnalysis &SA,
+                    llvm::LoopInfo &LI, llvm::ScalarEvolution &SE);
+  void addAccess(llvm::Instruction &I, llvm::Value *Ptr, llvm::Type *ValTy,
+                 bool IsStore, bool IsAtomic, double W, StrideAnalysis &SA,
+                 llvm::LoopInfo &LI, llvm::ScalarEvolution &SE);
+  void noteSharedUse(const llvm::Value *Ptr);
+  void mergeVectorSiblings(size_t Begin);
+  unsigned lineOf(const llvm::Instruction &I) const;
+};
+
+} // namespace irprof
+} // namespace flipflop
+
+#endif // FLIPFLOP_LIB_PROFILE_IRPROFILEBUILDER_H

@@ -1,0 +1,355 @@
+//===- IRStride.cpp - Address strides in threadIdx.x ----------------------===//
+//
+// The special registers, StrideAnalysis (d(value)/d(threadIdx.x), for the
+// coalescing and bank-conflict character of an access) and BlockDepAnalysis
+// (which blockIdx/threadIdx dimensions a value depends on). See
+// docs/ARCHITECTURE.md ("IR front end").
+//
+//===----------------------------------------------------------------------===//
+#include "IRStride.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace flipflop {
+namespace irprof {
+
+SReg specialRegister(const Value *V, unsigned &Dim) {
+  const auto *CI = dyn_cast<CallBase>(V);
+  if (!CI || !CI->getCalledFunction())
+    return SReg::None;
+  StringRef N = CI->getCalledFunction()->getName();
+  if (!N.consume_front("llvm.nvvm.read.ptx.sreg."))
+    return SReg::None;
+  auto Dimension = [&](StringRef S) {
+    Dim = S.ends_with(".x") ? 0 : S.ends_with(".y") ? 1 : 2;
+  };
+  Dim = 0;
+  if (N.starts_with("tid.")) {
+    Dimension(N);
+    return SReg::Tid;
+  }
+  if (N.starts_with("ntid.")) {
+    Dimension(N);
+    return SReg::NTid;
+  }
+  if (N.starts_with("ctaid.")) {
+    Dimension(N);
+    return SReg::CtaId;
+  }
+  if (N.starts_with("nctaid.")) {
+    Dimension(N);
+    return SReg::NCtaId;
+  }
+  if (N == "laneid")
+    return SReg::LaneId;
+  if (N == "warpid")
+    return SReg::WarpId;
+  return SReg::None;
+}
+
+Stride addStrides(Stride A, Stride B, bool Subtract) {
+  if (A.Kind == Stride::Varying || B.Kind == Stride::Varying)
+    return Stride::varying();
+  if (A.Kind == Stride::Self || B.Kind == Stride::Self) {
+    // phi + uniform step keeps the phi's stride.
+    if (A.Kind == Stride::Self && B.isUniform())
+      return A;
+    if (B.Kind == Stride::Self && A.isUniform() && !Subtract)
+      return B;
+    return Stride::varying();
+  }
+  if (A.Kind == Stride::Symbolic || B.Kind == Stride::Symbolic)
+    return Stride::symbolic();
+  return Stride::known(Subtract ? A.S - B.S : A.S + B.S);
+}
+
+Stride scaleStride(Stride A, int64_t C) {
+  if (A.Kind != Stride::Known)
+    return A.Kind == Stride::Self ? Stride::varying() : A;
+  return Stride::known(A.S * C);
+}
+
+Stride StrideAnalysis::allUniformOr(const User *U, unsigned Depth) {
+  for (const Use &Op : U->operands()) {
+    if (isa<BasicBlock>(Op) || isa<Function>(Op))
+      continue;
+    if (!get(Op, Depth + 1).isUniform())
+      return Stride::varying();
+  }
+  return Stride::known(0);
+}
+
+Stride StrideAnalysis::compute(const Value *V, unsigned Depth) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return Stride::known(0);
+  unsigned Dim = 0;
+  switch (specialRegister(V, Dim)) {
+  case SReg::Tid:
+    return Stride::known(Dim == 0 ? 1 : 0);
+  case SReg::LaneId:
+    return Stride::known(1);
+  case SReg::NTid:
+  case SReg::CtaId:
+  case SReg::NCtaId:
+  case SReg::WarpId:
+    return Stride::known(0);
+  case SReg::None:
+    break;
+  }
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return Stride::varying();
+  switch (I->getOpcode()) {
+  case Instruction::Add:
+    return addStrides(get(I->getOperand(0), Depth + 1),
+                      get(I->getOperand(1), Depth + 1));
+  case Instruction::Or:
+    if (cast<PossiblyDisjointInst>(I)->isDisjoint())
+      return addStrides(get(I->getOperand(0), Depth + 1),
+                        get(I->getOperand(1), Depth + 1));
+    return allUniformOr(I, Depth);
+  case Instruction::Sub:
+    return addStrides(get(I->getOperand(0), Depth + 1),
+                      get(I->getOperand(1), Depth + 1), /*Subtract=*/true);
+  case Instruction::Mul:
+    return mulStride(I, Depth);
+  case Instruction::Shl:
+    return shlStride(I, Depth);
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+  case Instruction::LShr:
+  case Instruction::AShr:
+    return divStride(I, Depth);
+  case Instruction::URem:
+  case Instruction::SRem:
+  case Instruction::And:
+    return remStride(I, Depth);
+  case Instruction::ZExt:
+  case Instruction::SExt:
+  case Instruction::Trunc:
+  case Instruction::BitCast:
+  case Instruction::AddrSpaceCast:
+  case Instruction::IntToPtr:
+  case Instruction::PtrToInt:
+  case Instruction::Freeze:
+    return get(I->getOperand(0), Depth + 1);
+  case Instruction::GetElementPtr:
+    return gepStride(I, Depth);
+  case Instruction::Select: {
+    Stride T = get(I->getOperand(1), Depth + 1);
+    Stride F = get(I->getOperand(2), Depth + 1);
+    if (T == F && get(I->getOperand(0), Depth + 1).isUniform())
+      return T;
+    return T == F ? T : Stride::varying();
+  }
+  case Instruction::PHI:
+    return phiStride(I, Depth);
+  case Instruction::Load:
+    return loadStride(I, Depth);
+  case Instruction::Call:
+    return callStride(I, Depth);
+  default:
+    if (I->mayReadOrWriteMemory())
+      return Stride::varying();
+    return allUniformOr(I, Depth);
+  }
+}
+
+Stride StrideAnalysis::mulStride(const Instruction *I, unsigned Depth) {
+  Stride A = get(I->getOperand(0), Depth + 1);
+  Stride B = get(I->getOperand(1), Depth + 1);
+  const auto *CA = dyn_cast<ConstantInt>(I->getOperand(0));
+  const auto *CB = dyn_cast<ConstantInt>(I->getOperand(1));
+  if (CB && CB->getBitWidth() <= 64)
+    return scaleStride(A, CB->getSExtValue());
+  if (CA && CA->getBitWidth() <= 64)
+    return scaleStride(B, CA->getSExtValue());
+  if (A.isUniform() && B.isUniform())
+    return Stride::known(0);
+  if (A.isUniform() || B.isUniform()) {
+    Stride Other = A.isUniform() ? B : A;
+    if (Other.Kind == Stride::Varying || Other.Kind == Stride::Self)
+      return Stride::varying();
+    return Stride::symbolic();
+  }
+  return Stride::varying();
+}
+
+Stride StrideAnalysis::shlStride(const Instruction *I, unsigned Depth) {
+  const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
+  Stride A = get(I->getOperand(0), Depth + 1);
+  if (C && C->getZExtValue() < 62)
+    return scaleStride(A, int64_t(1) << C->getZExtValue());
+  return A.isUniform() && get(I->getOperand(1), Depth + 1).isUniform()
+             ? Stride::known(0)
+             : Stride::varying();
+}
+
+/// UDiv, SDiv, LShr and AShr.
+Stride StrideAnalysis::divStride(const Instruction *I, unsigned Depth) {
+  Stride A = get(I->getOperand(0), Depth + 1);
+  const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
+  if (A.isUniform() && get(I->getOperand(1), Depth + 1).isUniform())
+    return Stride::known(0);
+  if (!C || A.Kind != Stride::Known || C->getBitWidth() > 64)
+    return Stride::varying();
+  int64_t Div = I->getOpcode() == Instruction::LShr ||
+                        I->getOpcode() == Instruction::AShr
+                    ? (C->getZExtValue() < 62 ? int64_t(1) << C->getZExtValue() : 0)
+                    : C->getSExtValue();
+  if (Div <= 0)
+    return Stride::varying();
+  if (A.S % Div == 0)
+    return Stride::known(A.S / Div);
+  // tid.x / 32 and the like: constant across a warp's lanes.
+  if (std::llabs(A.S) * 32 <= Div)
+    return Stride::known(0);
+  return Stride::varying();
+}
+
+/// URem, SRem and And.
+Stride StrideAnalysis::remStride(const Instruction *I, unsigned Depth) {
+  Stride A = get(I->getOperand(0), Depth + 1);
+  const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
+  if (A.isUniform() && get(I->getOperand(1), Depth + 1).isUniform())
+    return Stride::known(0);
+  if (!C || A.Kind != Stride::Known || C->getBitWidth() > 64)
+    return Stride::varying();
+  int64_t Mod = I->getOpcode() == Instruction::And ? C->getSExtValue() + 1
+                                                    : C->getSExtValue();
+  // x % M (or x & (M-1)) keeps the stride when a warp's span fits in M.
+  if (Mod > 0 && std::llabs(A.S) * 32 <= Mod)
+    return A;
+  return Stride::varying();
+}
+
+Stride StrideAnalysis::gepStride(const Instruction *I, unsigned Depth) {
+  const auto *GEP = cast<GetElementPtrInst>(I);
+  Stride R = get(GEP->getPointerOperand(), Depth + 1);
+  for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
+       GTI != E; ++GTI) {
+    const Value *Idx = GTI.getOperand();
+    if (GTI.isStruct())
+      continue; // Struct field offsets are constants.
+    int64_t Size =
+        static_cast<int64_t>(GTI.getSequentialElementStride(DL).getFixedValue());
+    R = addStrides(R, scaleStride(get(Idx, Depth + 1), Size));
+  }
+  return R;
+}
+
+Stride StrideAnalysis::phiStride(const Instruction *I, unsigned Depth) {
+  const Value *V = I;
+  const auto *PN = cast<PHINode>(I);
+  Memo[V] = Stride{Stride::Self, 0};
+  bool Have = false;
+  Stride R;
+  for (const Value *In : PN->incoming_values()) {
+    Stride S = get(In, Depth + 1);
+    if (S.Kind == Stride::Self)
+      continue;
+    if (!Have) {
+      R = S;
+      Have = true;
+    } else if (!(R == S)) {
+      R = Stride::varying();
+    }
+  }
+  Memo.erase(V);
+  return Have ? R : Stride::varying();
+}
+
+Stride StrideAnalysis::loadStride(const Instruction *I, unsigned Depth) {
+  const auto *LI = cast<LoadInst>(I);
+  // -O0: a private variable in an alloca. With a single store, the load
+  // sees that stored value (each thread has its own copy).
+  if (const auto *AI = dyn_cast<AllocaInst>(
+          getUnderlyingObject(LI->getPointerOperand(), 8))) {
+    const StoreInst *Only = nullptr;
+    for (const User *U : AI->users()) {
+      if (const auto *SI = dyn_cast<StoreInst>(U)) {
+        if (Only || SI->getValueOperand() == AI)
+          return Stride::varying();
+        Only = SI;
+      } else if (!isa<LoadInst>(U)) {
+        return Stride::varying(); // escapes or is indexed
+      }
+    }
+    return Only ? get(Only->getValueOperand(), Depth + 1) : Stride::varying();
+  }
+  return get(LI->getPointerOperand(), Depth + 1).isUniform()
+             ? Stride::known(0)
+             : Stride::varying();
+}
+
+Stride StrideAnalysis::callStride(const Instruction *I, unsigned Depth) {
+  const auto *II = dyn_cast<IntrinsicInst>(I);
+  if (II && (II->getIntrinsicID() == Intrinsic::smax ||
+             II->getIntrinsicID() == Intrinsic::smin ||
+             II->getIntrinsicID() == Intrinsic::umax ||
+             II->getIntrinsicID() == Intrinsic::umin)) {
+    Stride A = get(II->getArgOperand(0), Depth + 1);
+    Stride B = get(II->getArgOperand(1), Depth + 1);
+    if (A == B)
+      return A;
+    // min(i, n-1) with a uniform clamp behaves like i on most lanes.
+    if (B.isUniform())
+      return A;
+    if (A.isUniform())
+      return B;
+    return Stride::varying();
+  }
+  if (II && !II->mayReadOrWriteMemory() && !II->isConvergent())
+    return allUniformOr(I, Depth);
+  return Stride::varying();
+}
+
+unsigned BlockDepAnalysis::compute(const Value *V, unsigned Depth) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return 0;
+  unsigned Dim = 0;
+  if (SReg R = specialRegister(V, Dim); R != SReg::None)
+    return R == Which || (Which == SReg::Tid && R == SReg::LaneId)
+               ? 1u << Dim
+               : 0;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return Data;
+  unsigned M = 0;
+  if (const auto *LI = dyn_cast<LoadInst>(I)) {
+    // A value loaded from a private variable (-O0) carries what was stored.
+    if (const auto *AI = dyn_cast<AllocaInst>(
+            getUnderlyingObject(LI->getPointerOperand(), 8))) {
+      for (const User *U : AI->users())
+        if (const auto *SI = dyn_cast<StoreInst>(U))
+          if (SI->getPointerOperand() == AI)
+            M |= get(SI->getValueOperand(), Depth + 1);
+      return M;
+    }
+    unsigned P = get(LI->getPointerOperand(), Depth + 1);
+    return P | Data | ((P & (7u | DataVarying)) ? DataVarying : 0u);
+  }
+  if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
+    return Data | DataVarying;
+  for (const Use &Op : I->operands())
+    if (!isa<BasicBlock>(Op) && !isa<Function>(Op))
+      M |= get(Op, Depth + 1);
+  // A data-scaled coordinate (float from indices and warp-uniform data,
+  // converted to an integer) moves smoothly with the index: not a gather
+  // along y/z (docs/MODEL.md, "Data-scaled coordinates"; the PTX front
+  // end's smoothCoordinateTaint).
+  if (isa<FPToSIInst>(I) || isa<FPToUIInst>(I))
+    if ((M & Data) && !(M & DataVarying))
+      M &= ~(Data | 6u);
+  return M;
+}
+
+} // namespace irprof
+} // namespace flipflop

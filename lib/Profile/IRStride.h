@@ -1,0 +1,118 @@
+//===- IRStride.h - Address strides in threadIdx.x (private) ----*- C++ -*-===//
+//
+// Private to the IR front end (lib/Profile/IR*.cpp): the PTX special
+// registers, the stride of a value along threadIdx.x (StrideAnalysis) and
+// the launch indices a value depends on (BlockDepAnalysis).
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_LIB_PROFILE_IRSTRIDE_H
+#define FLIPFLOP_LIB_PROFILE_IRSTRIDE_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Value.h"
+#include <cstdint>
+
+namespace flipflop {
+namespace irprof {
+
+/// Limits that keep the analysis linear and bounded on odd input.
+constexpr unsigned MaxCallDepth = 8;
+constexpr unsigned MaxStrideDepth = 48;
+constexpr double MaxWeight = 1e12;
+
+//===----------------------------------------------------------------------===//
+// Special registers
+//===----------------------------------------------------------------------===//
+
+enum class SReg { None, Tid, NTid, CtaId, NCtaId, LaneId, WarpId };
+
+/// Classifies a read of a PTX special register; \p Dim receives 0..2.
+SReg specialRegister(const llvm::Value *V, unsigned &Dim);
+
+//===----------------------------------------------------------------------===//
+// Addresses as affine functions of threadIdx.x
+//===----------------------------------------------------------------------===//
+
+/// d(value)/d(threadIdx.x): Known(S) (S = 0 means uniform across the warp's
+/// lanes), Symbolic (uniform but unknown coefficient, e.g. a row pitch
+/// argument), Varying (data dependent), or Self (the PHI being evaluated).
+struct Stride {
+  enum KindTy { Known, Symbolic, Varying, Self } Kind = Known;
+  int64_t S = 0;
+  static Stride known(int64_t S) { return {Known, S}; }
+  static Stride symbolic() { return {Symbolic, 0}; }
+  static Stride varying() { return {Varying, 0}; }
+  bool isUniform() const { return Kind == Known && S == 0; }
+  bool operator==(const Stride &O) const { return Kind == O.Kind && S == O.S; }
+};
+
+Stride addStrides(Stride A, Stride B, bool Subtract = false);
+Stride scaleStride(Stride A, int64_t C);
+
+class StrideAnalysis {
+public:
+  explicit StrideAnalysis(const llvm::DataLayout &DL) : DL(DL) {}
+
+  Stride get(const llvm::Value *V, unsigned Depth = 0) {
+    auto It = Memo.find(V);
+    if (It != Memo.end())
+      return It->second;
+    if (Depth > MaxStrideDepth)
+      return Stride::varying();
+    Stride R = compute(V, Depth);
+    // A PHI's provisional Self entry is replaced by its final value.
+    Memo[V] = R;
+    return R;
+  }
+
+private:
+  const llvm::DataLayout &DL;
+  llvm::DenseMap<const llvm::Value *, Stride> Memo;
+
+  Stride allUniformOr(const llvm::User *U, unsigned Depth);
+  Stride compute(const llvm::Value *V, unsigned Depth);
+  // compute()'s rules for the opcodes that need more than a line.
+  Stride mulStride(const llvm::Instruction *I, unsigned Depth);
+  Stride shlStride(const llvm::Instruction *I, unsigned Depth);
+  Stride divStride(const llvm::Instruction *I, unsigned Depth);
+  Stride remStride(const llvm::Instruction *I, unsigned Depth);
+  Stride gepStride(const llvm::Instruction *I, unsigned Depth);
+  Stride phiStride(const llvm::Instruction *I, unsigned Depth);
+  Stride loadStride(const llvm::Instruction *I, unsigned Depth);
+  Stride callStride(const llvm::Instruction *I, unsigned Depth);
+};
+
+/// Which blockIdx (or, built with SReg::Tid, threadIdx) dimensions a value
+/// depends on (bits 0..2), and bit 3 when it depends on loaded data (then
+/// the dimensions are not known).
+class BlockDepAnalysis {
+public:
+  explicit BlockDepAnalysis(SReg Which = SReg::CtaId) : Which(Which) {}
+  static constexpr unsigned Data = 8;
+  /// Loaded from an address that varies along the analysed indices (or
+  /// returned by a call): an arbitrary value per thread.
+  static constexpr unsigned DataVarying = 16;
+  unsigned get(const llvm::Value *V, unsigned Depth = 0) {
+    auto It = Memo.find(V);
+    if (It != Memo.end())
+      return It->second;
+    if (Depth > MaxStrideDepth)
+      return Data;
+    Memo[V] = 0; // Cycle guard through PHIs.
+    unsigned R = compute(V, Depth);
+    Memo[V] = R;
+    return R;
+  }
+
+private:
+  SReg Which;
+  llvm::DenseMap<const llvm::Value *, unsigned> Memo;
+  unsigned compute(const llvm::Value *V, unsigned Depth);
+};
+
+} // namespace irprof
+} // namespace flipflop
+
+#endif // FLIPFLOP_LIB_PROFILE_IRSTRIDE_H

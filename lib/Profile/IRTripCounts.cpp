@@ -1,0 +1,344 @@
+//===- IRTripCounts.cpp - SCEV evaluation and trip counts -----------------===//
+//
+// Evaluates ScalarEvolution expressions with the launch facts (kernel
+// arguments, blockDim, thread 0), finds the conditions under which a loop is
+// entered, and derives trip counts, their dependence on blockDim and a
+// reader's description of what they depend on. See docs/ARCHITECTURE.md
+// ("IR front end").
+//
+//===----------------------------------------------------------------------===//
+#include "IRTripCounts.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace llvm;
+
+namespace flipflop {
+namespace irprof {
+
+bool scevMentions(const SCEV *S, SReg Reg, unsigned Dim) {
+  bool Found = false;
+  SCEVExprContains(S, [&](const SCEV *X) {
+    if (const auto *U = dyn_cast<SCEVUnknown>(X)) {
+      unsigned D;
+      if (specialRegister(U->getValue(), D) == Reg && (Dim > 2 || D == Dim))
+        Found = true;
+    }
+    return Found;
+  });
+  return Found;
+}
+
+std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
+                                  unsigned Depth) {
+  if (Depth > 32 || !S->getType()->isIntegerTy())
+    return std::nullopt;
+  unsigned Width = S->getType()->getIntegerBitWidth();
+  if (const auto *C = dyn_cast<SCEVConstant>(S))
+    return C->getAPInt();
+  if (const auto *U = dyn_cast<SCEVUnknown>(S)) {
+    if (const auto *A = dyn_cast<Argument>(U->getValue())) {
+      // A device function's parameter is its caller's actual argument: a
+      // constant, or (through any depth of calls) a kernel argument.
+      while (!isKernel(*A->getParent())) {
+        const Value *Act = nullptr;
+        if (At.Actual)
+          Act = At.Actual->lookup(A);
+        if (const auto *C = dyn_cast_or_null<ConstantInt>(Act))
+          return C->getValue().sextOrTrunc(Width);
+        A = dyn_cast_or_null<Argument>(Act);
+        if (!A)
+          return std::nullopt;
+      }
+      auto It = At.Facts->ArgValues.find(A->getArgNo());
+      if (It == At.Facts->ArgValues.end() && !At.MissingArg)
+        return std::nullopt;
+      int64_t V = It != At.Facts->ArgValues.end() ? It->second : *At.MissingArg;
+      return APInt(64, static_cast<uint64_t>(V), /*isSigned=*/true)
+          .sextOrTrunc(Width);
+    }
+    unsigned Dim;
+    switch (specialRegister(U->getValue(), Dim)) {
+    case SReg::NTid:
+      return APInt(64, At.Block[Dim]).zextOrTrunc(Width);
+    case SReg::Tid:
+    case SReg::LaneId:
+      return APInt(Width, 0); // Thread 0, a representative thread.
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *C = dyn_cast<SCEVCastExpr>(S)) {
+    auto V = evaluateSCEV(C->getOperand(), At, Depth + 1);
+    if (!V)
+      return std::nullopt;
+    switch (S->getSCEVType()) {
+    case scTruncate:
+      return V->trunc(Width);
+    case scZeroExtend:
+      return V->zext(Width);
+    case scSignExtend:
+      return V->sext(Width);
+    default:
+      return std::nullopt; // ptrtoint
+    }
+  }
+  if (const auto *D = dyn_cast<SCEVUDivExpr>(S)) {
+    auto L = evaluateSCEV(D->getLHS(), At, Depth + 1);
+    auto R = evaluateSCEV(D->getRHS(), At, Depth + 1);
+    if (!L || !R || R->isZero())
+      return std::nullopt;
+    return L->udiv(*R);
+  }
+  if (const auto *N = dyn_cast<SCEVNAryExpr>(S)) {
+    if (isa<SCEVAddRecExpr>(N))
+      return std::nullopt;
+    std::optional<APInt> Acc;
+    for (const SCEV *Op : N->operands()) {
+      auto V = evaluateSCEV(Op, At, Depth + 1);
+      if (!V || V->getBitWidth() != Width)
+        return std::nullopt;
+      if (!Acc) {
+        Acc = *V;
+        continue;
+      }
+      switch (N->getSCEVType()) {
+      case scAddExpr: *Acc += *V; break;
+      case scMulExpr: *Acc *= *V; break;
+      case scSMaxExpr: *Acc = APIntOps::smax(*Acc, *V); break;
+      case scUMaxExpr: *Acc = APIntOps::umax(*Acc, *V); break;
+      case scSMinExpr: *Acc = APIntOps::smin(*Acc, *V); break;
+      case scUMinExpr:
+      case scSequentialUMinExpr: *Acc = APIntOps::umin(*Acc, *V); break;
+      default: return std::nullopt;
+      }
+    }
+    return Acc;
+  }
+  return std::nullopt;
+}
+
+std::optional<bool> evaluateCondition(const Value *V, ScalarEvolution &SE,
+                                      const EvalPoint &At, unsigned Depth) {
+  using namespace PatternMatch;
+  if (Depth > 8)
+    return std::nullopt;
+  if (const auto *C = dyn_cast<ConstantInt>(V))
+    return C->isOne();
+  if (const auto *Cmp = dyn_cast<ICmpInst>(V)) {
+    Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+    if (!A->getType()->isIntegerTy() || !SE.isSCEVable(A->getType()))
+      return std::nullopt;
+    const SCEV *SA = SE.getSCEV(A), *SB = SE.getSCEV(B);
+    for (const SCEV *X : {SA, SB})
+      if (scevMentions(X, SReg::Tid) || scevMentions(X, SReg::LaneId))
+        return std::nullopt;
+    auto X = evaluateSCEV(SA, At), Y = evaluateSCEV(SB, At);
+    if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
+      return std::nullopt;
+    return ICmpInst::compare(*X, *Y, Cmp->getPredicate());
+  }
+  const Value *X = nullptr, *Y = nullptr;
+  if (match(V, m_Not(m_Value(X)))) {
+    auto R = evaluateCondition(X, SE, At, Depth + 1);
+    return R ? std::optional<bool>(!*R) : std::nullopt;
+  }
+  bool IsAnd = match(V, m_LogicalAnd(m_Value(X), m_Value(Y)));
+  if (IsAnd || match(V, m_LogicalOr(m_Value(X), m_Value(Y)))) {
+    auto L = evaluateCondition(X, SE, At, Depth + 1);
+    auto R = evaluateCondition(Y, SE, At, Depth + 1);
+    if (IsAnd && ((L && !*L) || (R && !*R)))
+      return false;
+    if (!IsAnd && ((L && *L) || (R && *R)))
+      return true;
+    if (L && R)
+      return IsAnd ? (*L && *R) : (*L || *R);
+  }
+  return std::nullopt;
+}
+
+SmallVector<EntryCondition, 4> entryConditions(const Loop *L,
+                                               const DominatorTree &DT) {
+  SmallVector<EntryCondition, 4> Conds;
+  const BasicBlock *H = L->getHeader();
+  const DomTreeNode *N = DT.getNode(H);
+  constexpr unsigned MaxDominators = 32;
+  unsigned Seen = 0;
+  for (N = N ? N->getIDom() : nullptr; N && Seen < MaxDominators;
+       N = N->getIDom(), ++Seen) {
+    const BasicBlock *D = N->getBlock();
+    for (const Instruction &I : *D)
+      if (const auto *A = dyn_cast<AssumeInst>(&I))
+        Conds.push_back({A->getArgOperand(0), true});
+    const auto *BI = dyn_cast<BranchInst>(D->getTerminator());
+    if (!BI || !BI->isConditional() ||
+        BI->getSuccessor(0) == BI->getSuccessor(1))
+      continue;
+    for (unsigned S = 0; S < 2; ++S)
+      if (DT.dominates(BasicBlockEdge(D, BI->getSuccessor(S)), H))
+        Conds.push_back({BI->getCondition(), S == 0});
+  }
+  return Conds;
+}
+
+std::optional<double> tripAt(const Loop *L, const SCEV *BTC,
+                             ScalarEvolution &SE,
+                             ArrayRef<EntryCondition> Conds,
+                             const EvalPoint &At) {
+  for (const EntryCondition &C : Conds)
+    if (auto V = evaluateCondition(C.Cond, SE, At))
+      if (*V != C.Holds)
+        return 0.0;
+  auto V = evaluateSCEV(BTC, At);
+  if (!V)
+    return std::nullopt;
+  if (V->getBitWidth() >= 16 && V->isNegative())
+    return 0.0;
+  if (const auto *Max =
+          dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(L))) {
+    const APInt &M = Max->getAPInt();
+    unsigned W = std::max(M.getBitWidth(), V->getBitWidth());
+    if (V->zext(W).ugt(M.zext(W)))
+      return 0.0;
+  }
+  return V->roundToDouble(/*isSigned=*/false) + 1;
+}
+
+void fitBlockDim(LoopRecord &R, const Loop *L, const SCEV *BTC,
+                 ScalarEvolution &SE, ArrayRef<EntryCondition> Conds,
+                 const EvalPoint &At) {
+  const double Samples[3] = {16, 32, 64};
+  for (unsigned D = 0; D < 3; ++D) {
+    if (!scevMentions(BTC, SReg::NTid, D))
+      continue;
+    double T[3];
+    bool Known = true;
+    for (unsigned I = 0; I < 3 && Known; ++I) {
+      EvalPoint X = At;
+      X.Block[D] = static_cast<uint64_t>(Samples[I]);
+      std::optional<double> V = tripAt(L, BTC, SE, Conds, X);
+      Known = V.has_value();
+      T[I] = V.value_or(0);
+    }
+    if (!Known)
+      continue;
+    if (T[2] < T[0]) {
+      R.DependsOnBlockDim = true;
+      return;
+    }
+    double Slope = (T[2] - T[0]) / (Samples[2] - Samples[0]);
+    double Offset = T[0] - Slope * Samples[0];
+    // Within one iteration of a line: floors of a division by the unroll
+    // factor or by a constant stay affine.
+    bool Affine = std::fabs(T[1] - (Slope * Samples[1] + Offset)) <= 1.0;
+    if (Slope > 0 && Affine && !R.Guessed) {
+      R.TripBlockDim = static_cast<int>(D);
+      R.TripPerBlockDim = Slope;
+      R.TripBlockOffset = Offset;
+      R.Trip = std::max(Slope, Slope * double(At.Block[D]) + Offset);
+      R.DependsOn = std::string("blockDim.") + "xyz"[D];
+      return;
+    }
+  }
+}
+
+std::string describeDependence(const SCEV *S) {
+  std::set<std::string> Args;
+  bool Block = false, Grid = false, Data = false;
+  SCEVExprContains(S, [&](const SCEV *X) {
+    if (const auto *U = dyn_cast<SCEVUnknown>(X)) {
+      unsigned Dim;
+      SReg R = specialRegister(U->getValue(), Dim);
+      if (const auto *A = dyn_cast<Argument>(U->getValue()))
+        Args.insert(A->hasName() ? "'" + A->getName().str() + "'"
+                                 : "#" + std::to_string(A->getArgNo()));
+      else if (R == SReg::NTid)
+        Block = true;
+      else if (R == SReg::NCtaId)
+        Grid = true;
+      else if (R == SReg::None)
+        Data = true;
+    }
+    return false;
+  });
+  std::string D;
+  for (const std::string &A : Args)
+    D += (D.empty() ? "kernel argument " : ", ") + A;
+  if (Block)
+    D += D.empty() ? "blockDim" : ", blockDim";
+  if (Grid)
+    D += D.empty() ? "gridDim" : ", gridDim";
+  if (Data || D.empty())
+    D += D.empty() ? "values computed in the kernel" : " and values computed in the kernel";
+  return D;
+}
+
+std::string scevText(const SCEV *S) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  S->print(OS);
+  constexpr size_t MaxLen = 60;
+  if (Text.size() > MaxLen)
+    Text = Text.substr(0, MaxLen - 3) + "...";
+  return Text;
+}
+
+const SCEV *latchExitCount(const Loop *L, ScalarEvolution &SE) {
+  const BasicBlock *Latch = L->getLoopLatch();
+  if (!Latch || L->getExitingBlock() != Latch)
+    return SE.getCouldNotCompute();
+  const auto *BI = dyn_cast<BranchInst>(Latch->getTerminator());
+  const auto *Cmp = BI && BI->isConditional()
+                        ? dyn_cast<ICmpInst>(BI->getCondition())
+                        : nullptr;
+  if (!Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
+    return SE.getCouldNotCompute();
+  CmpInst::Predicate P = Cmp->getPredicate();
+  if (!L->contains(BI->getSuccessor(0)))
+    P = CmpInst::getInversePredicate(P); // the condition to continue
+  const SCEV *X = SE.getSCEV(Cmp->getOperand(0));
+  const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
+  if (!isa<SCEVAddRecExpr>(X)) {
+    std::swap(X, B);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  const auto *AR = dyn_cast<SCEVAddRecExpr>(X);
+  const auto *Step =
+      AR && AR->getLoop() == L && AR->isAffine()
+          ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+          : nullptr;
+  if (!Step || !Step->getAPInt().isStrictlyPositive() ||
+      !SE.isLoopInvariant(B, L))
+    return SE.getCouldNotCompute();
+  const SCEV *Start = AR->getStart();
+  const SCEV *One = SE.getOne(B->getType());
+  bool Signed = CmpInst::isSigned(P);
+  switch (P) {
+  case CmpInst::ICMP_SLE:
+  case CmpInst::ICMP_ULE:
+    B = SE.getAddExpr(B, One);
+    [[fallthrough]];
+  case CmpInst::ICMP_SLT:
+  case CmpInst::ICMP_ULT: {
+    const SCEV *Top = Signed ? SE.getSMaxExpr(B, Start) : SE.getUMaxExpr(B, Start);
+    const SCEV *Diff = SE.getMinusSCEV(Top, Start);
+    const SCEV *Round = SE.getMinusSCEV(Step, One);
+    return SE.getUDivExpr(SE.getAddExpr(Diff, Round), Step);
+  }
+  case CmpInst::ICMP_NE:
+    return SE.getUDivExpr(SE.getMinusSCEV(B, Start), Step);
+  default:
+    return SE.getCouldNotCompute();
+  }
+}
+
+} // namespace irprof
+} // namespace flipflop

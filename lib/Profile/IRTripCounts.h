@@ -1,0 +1,122 @@
+//===- IRTripCounts.h - SCEV evaluation and trip counts (private) -*- C++ -*-===//
+//
+// Private to the IR front end (lib/Profile/IR*.cpp): ScalarEvolution
+// expressions evaluated with the launch facts, the conditions under which a
+// loop is entered, and the trip counts built from them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_LIB_PROFILE_IRTRIPCOUNTS_H
+#define FLIPFLOP_LIB_PROFILE_IRTRIPCOUNTS_H
+
+#include "IRStride.h"
+#include "flipflop/Profile/IRProfile.h"
+#include "flipflop/Profile/KernelProfile.h"
+
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Argument.h"
+#include "llvm/IR/Dominators.h"
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace flipflop {
+namespace irprof {
+
+/// True when \p S reads the special register \p Reg (of dimension \p Dim
+/// when Dim < 3, of any dimension otherwise).
+bool scevMentions(const llvm::SCEV *S, SReg Reg, unsigned Dim = 3);
+
+/// Where a trip count is evaluated: the launch facts (kernel arguments), a
+/// block shape, and thread 0 as the representative thread.
+struct EvalPoint {
+  const LaunchFacts *Facts = nullptr;
+  /// The caller's actual argument of each parameter of a followed device
+  /// function (ProfileBuilder::ArgActual): a parameter reads its value.
+  const llvm::DenseMap<const llvm::Argument *, const llvm::Value *> *Actual =
+      nullptr;
+  std::array<uint64_t, 3> Block{256, 1, 1};
+  /// Value of the arguments without a fact; only to probe how a guessed
+  /// count varies with blockDim, never to resolve it.
+  std::optional<int64_t> MissingArg;
+};
+
+/// Evaluates \p S at \p At in the SCEV's own integer width: casts truncate
+/// and extend, division is unsigned, min/max keep their signedness, and
+/// arithmetic wraps as the IR does. std::nullopt when \p S reads anything
+/// but kernel arguments with a known value, blockDim and threadIdx.
+std::optional<llvm::APInt> evaluateSCEV(const llvm::SCEV *S,
+                                        const EvalPoint &At,
+                                        unsigned Depth = 0);
+
+/// Evaluates the i1 condition \p V at \p At: comparisons of SCEV-evaluable
+/// integers, and logical and/or/not of those. std::nullopt when unknown, and
+/// for conditions on threadIdx/laneid: they differ between the threads of a
+/// block, and thread 0 is no representative of who enters a guarded loop.
+std::optional<bool> evaluateCondition(const llvm::Value *V,
+                                      llvm::ScalarEvolution &SE,
+                                      const EvalPoint &At, unsigned Depth = 0);
+
+/// A condition that holds whenever the loop is entered: a branch edge that
+/// dominates its header (the guard that skips a rotated or unrolled loop
+/// when its bound is too small), or an llvm.assume dominating it.
+struct EntryCondition {
+  const llvm::Value *Cond;
+  bool Holds;
+};
+
+llvm::SmallVector<EntryCondition, 4>
+entryConditions(const llvm::Loop *L, const llvm::DominatorTree &DT);
+
+/// Trip count of \p L (backedge-taken count \p BTC) at \p At: 0 when an
+/// entry condition is false there; std::nullopt when unknown. A count that
+/// is negative in its width or above ScalarEvolution's constant maximum is
+/// the wrapped value of a loop that is not entered (its guard was not
+/// recognised): 0 as well, never ~2^32 or ~2^64.
+std::optional<double> tripAt(const llvm::Loop *L, const llvm::SCEV *BTC,
+                             llvm::ScalarEvolution &SE,
+                             llvm::ArrayRef<EntryCondition> Conds,
+                             const EvalPoint &At);
+
+/// How a trip count that reads blockDim varies with it, from samples at
+/// blockDim.d = 16, 32, 64 (the other dimensions at \p At; blockDim.z is
+/// at most 64, and ScalarEvolution knows it). An affine,
+/// increasing count (for (j = 0; j < blockDim.y; ++j), unrolled or not) is
+/// recorded as TripPerBlockDim * blockDim.d + TripBlockOffset for the model
+/// to evaluate per configuration, and Trip becomes its value at \p At (an
+/// average, 1/8 for a loop unrolled by 8 at blockDim.y = 1; at least the
+/// slope, so that the body of a loop not entered there is still counted and
+/// can be rescaled); a decreasing
+/// count is a block-stride loop (DependsOnBlockDim). For a guessed count
+/// (\p At probes unknown arguments) only the direction is taken.
+void fitBlockDim(LoopRecord &R, const llvm::Loop *L, const llvm::SCEV *BTC,
+                 llvm::ScalarEvolution &SE,
+                 llvm::ArrayRef<EntryCondition> Conds, const EvalPoint &At);
+
+/// A reader's description of what a trip count depends on: the kernel
+/// arguments (by name when the IR keeps names, else by position) and the
+/// launch dimensions.
+std::string describeDependence(const llvm::SCEV *S);
+
+/// \p S printed, cut to 60 characters.
+std::string scevText(const llvm::SCEV *S);
+
+/// The backedge-taken count of a loop ScalarEvolution gives up on although
+/// its only exit is the latch's `{Start,+,Step} < Bound` (signed or
+/// unsigned, `<=`, or `!=`), Step a positive constant and Bound loop
+/// invariant: SCEV cannot count it when it cannot prove the compared value
+/// does not wrap, which is clang's code for `for (k = 0; k < K; k += 32)`
+/// with the increment in the latch. The count, for the values where the loop
+/// runs, is ceil((Bound - Start) / Step) (0 when Bound <= Start).
+const llvm::SCEV *latchExitCount(const llvm::Loop *L,
+                                 llvm::ScalarEvolution &SE);
+
+} // namespace irprof
+} // namespace flipflop
+
+#endif // FLIPFLOP_LIB_PROFILE_IRTRIPCOUNTS_H
