@@ -191,6 +191,27 @@ void ProfileBuilder::noteSharedUse(const Value *Ptr) {
     P.Res.StaticSharedBytes += static_cast<unsigned>(Size);
 }
 
+/// The instruction class of an access: its space, direction and atomicity.
+static OpClass accessClass(const MemAccess &A) {
+  switch (A.Space) {
+  case AddrSpace::Global:
+    return A.IsAtomic ? OpClass::AtomicGlobal
+           : A.IsStore ? OpClass::StoreGlobal : OpClass::LoadGlobal;
+  case AddrSpace::Shared:
+    return A.IsAtomic ? OpClass::AtomicShared
+           : A.IsStore ? OpClass::StoreShared : OpClass::LoadShared;
+  case AddrSpace::Local:
+    return A.IsStore ? OpClass::StoreLocal : OpClass::LoadLocal;
+  case AddrSpace::Const:
+    return OpClass::LoadConst;
+  case AddrSpace::Param:
+    return OpClass::LoadParam;
+  default:
+    return A.IsAtomic ? OpClass::AtomicGlobal
+           : A.IsStore ? OpClass::StoreGeneric : OpClass::LoadGeneric;
+  }
+}
+
 /// NVPTX's load/store vectorizer turns scalar loads (stores) of one base
 /// pointer at consecutive constant offsets in one basic block into vector
 /// accesses of up to 16 bytes (`ld.shared.v4.f32`): CLBlast's float4 tiles,
@@ -270,17 +291,7 @@ void ProfileBuilder::mergeVectorSiblings(size_t Begin) {
       if (First.Space == AddrSpace::Shared)
         First.BankConflictWays =
             bankConflictWays(First.Bytes, First.StrideBytes, First.Pattern);
-      OpClass C = First.Space == AddrSpace::Shared
-                      ? (First.IsStore ? OpClass::StoreShared
-                                       : OpClass::LoadShared)
-                  : First.Space == AddrSpace::Local
-                      ? (First.IsStore ? OpClass::StoreLocal
-                                       : OpClass::LoadLocal)
-                  : First.Space == AddrSpace::Global
-                      ? (First.IsStore ? OpClass::StoreGlobal
-                                       : OpClass::LoadGlobal)
-                      : (First.IsStore ? OpClass::StoreGeneric
-                                       : OpClass::LoadGeneric);
+      OpClass C = accessClass(First);
       P.op(C) -= (N - 1) * First.Count;
     }
   }
@@ -358,30 +369,7 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   if (A.Space == AddrSpace::Shared && S.Kind == Stride::Known)
     A.BankConflictWays = bankConflictWays(A.Bytes, A.StrideBytes, A.Pattern);
   // The op count by class.
-  OpClass C;
-  switch (A.Space) {
-  case AddrSpace::Global:
-    C = IsAtomic ? OpClass::AtomicGlobal
-                 : IsStore ? OpClass::StoreGlobal : OpClass::LoadGlobal;
-    break;
-  case AddrSpace::Shared:
-    C = IsAtomic ? OpClass::AtomicShared
-                 : IsStore ? OpClass::StoreShared : OpClass::LoadShared;
-    break;
-  case AddrSpace::Local:
-    C = IsStore ? OpClass::StoreLocal : OpClass::LoadLocal;
-    break;
-  case AddrSpace::Const:
-    C = OpClass::LoadConst;
-    break;
-  case AddrSpace::Param:
-    C = OpClass::LoadParam;
-    break;
-  default:
-    C = IsAtomic ? OpClass::AtomicGlobal
-                 : IsStore ? OpClass::StoreGeneric : OpClass::LoadGeneric;
-    break;
-  }
+  OpClass C = accessClass(A);
   P.op(C) += W;
   if (A.Space == AddrSpace::Param || A.Space == AddrSpace::Const ||
       (A.Space == AddrSpace::Local && !ViaCall))

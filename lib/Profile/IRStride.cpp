@@ -27,26 +27,17 @@ SReg specialRegister(const Value *V, unsigned &Dim) {
   StringRef N = CI->getCalledFunction()->getName();
   if (!N.consume_front("llvm.nvvm.read.ptx.sreg."))
     return SReg::None;
-  auto Dimension = [&](StringRef S) {
-    Dim = S.ends_with(".x") ? 0 : S.ends_with(".y") ? 1 : 2;
-  };
   Dim = 0;
-  if (N.starts_with("tid.")) {
-    Dimension(N);
-    return SReg::Tid;
-  }
-  if (N.starts_with("ntid.")) {
-    Dimension(N);
-    return SReg::NTid;
-  }
-  if (N.starts_with("ctaid.")) {
-    Dimension(N);
-    return SReg::CtaId;
-  }
-  if (N.starts_with("nctaid.")) {
-    Dimension(N);
-    return SReg::NCtaId;
-  }
+  static const std::pair<StringRef, SReg> PerDim[] = {
+      {"tid.", SReg::Tid},
+      {"ntid.", SReg::NTid},
+      {"ctaid.", SReg::CtaId},
+      {"nctaid.", SReg::NCtaId}};
+  for (const auto &[Prefix, R] : PerDim)
+    if (N.starts_with(Prefix)) {
+      Dim = N.ends_with(".x") ? 0 : N.ends_with(".y") ? 1 : 2;
+      return R;
+    }
   if (N == "laneid")
     return SReg::LaneId;
   if (N == "warpid")

@@ -100,6 +100,22 @@ struct Calibrator {
     return unsigned(N);
   }
 
+  /// One full wave of 256-thread blocks of \p F (every SM at its occupancy),
+  /// fewer when the scratch buffer of \p OutBytes cannot hold
+  /// \p BytesPerThread for every thread. Params are the caller's.
+  KernelLaunch fullWave(CUfunction F, size_t OutBytes,
+                        unsigned BytesPerThread) {
+    const unsigned Block = 256;
+    unsigned Grid = unsigned(Dev.SMCount) * blocksPerSM(F, Block, 0);
+    if (size_t(Grid) * Block * BytesPerThread > OutBytes)
+      Grid = unsigned(OutBytes / (size_t(Block) * BytesPerThread));
+    KernelLaunch L;
+    L.Func = F;
+    L.Grid = {Grid, 1, 1};
+    L.Block = {Block, 1, 1};
+    return L;
+  }
+
   /// Median time of one launch.
   double timeIt(const KernelLaunch &L, unsigned Repeats = 5) {
     TimingOptions T = TO;
@@ -299,17 +315,10 @@ void measureUnits(Calibrator &C, const Scratch &Out, SpecOut &S) {
                {"ff_sfu", "SFU", 1}};
   json::Value UnitsRep = json::Value::object();
   for (const Unit &U : Units) {
-    CUfunction F = C.fn(U.Kernel);
-    unsigned Block = 256;
-    unsigned Grid = SMs * C.blocksPerSM(F, Block, 0);
-    if (size_t(Grid) * Block * 8 > Out.Bytes)
-      Grid = unsigned(Out.Bytes / (size_t(Block) * 8));
+    KernelLaunch L = C.fullWave(C.fn(U.Kernel), Out.Bytes, 8);
+    const unsigned Block = L.Block[0], Grid = L.Grid[0];
     uint64_t OutPtr = Out.Ptr;
     unsigned Iters = 64;
-    KernelLaunch L;
-    L.Func = F;
-    L.Grid = {Grid, 1, 1};
-    L.Block = {Block, 1, 1};
     L.Params = {&OutPtr, &Iters};
     C.tune(L, &Iters, C.Quick ? 2e-3 : 5e-3);
     double T = C.timeIt(L);
@@ -366,11 +375,8 @@ std::pair<double, json::Value> readBandwidth(Calibrator &C, const Scratch &Out,
 /// DRAM and L2 bandwidth.
 void measureBandwidth(Calibrator &C, const Scratch &Out, SpecOut &S) {
   const unsigned SMs = unsigned(C.Dev.SMCount);
-  CUfunction Read = C.fn("ff_read");
-  unsigned RBlock = 256, RGrid = SMs * C.blocksPerSM(Read, RBlock, 0);
-  if (size_t(RGrid) * RBlock * 4 > Out.Bytes)
-    RGrid = unsigned(Out.Bytes / (size_t(RBlock) * 4));
-  ReadKernel K{Read, RBlock, RGrid};
+  KernelLaunch RL = C.fullWave(C.fn("ff_read"), Out.Bytes, 4);
+  ReadKernel K{RL.Func, RL.Block[0], RL.Grid[0]};
   size_t DramBytes = std::max<size_t>(size_t(1) << 30, size_t(C.Dev.L2Bytes) * 16);
   auto Dram = readBandwidth(C, Out, K, DramBytes, 1, "DRAM");
   C.Report.set("dram", Dram.second);
@@ -392,20 +398,13 @@ void measureBandwidth(Calibrator &C, const Scratch &Out, SpecOut &S) {
 
 /// Coalesced against strided access.
 void measureStrided(Calibrator &C, const Scratch &Out) {
-  const unsigned SMs = unsigned(C.Dev.SMCount);
-  CUfunction F = C.fn("ff_strided");
   DeviceBuffer In(C.Api);
   const uint64_t Elems = uint64_t(1) << 26; // 256 MiB of floats.
   check(In.alloc(Elems * 4));
   uint64_t InPtr = In.Ptr, OutPtr = Out.Ptr, Mask = Elems - 1;
   unsigned Stride = 1, Iters = C.Quick ? 16 : 64;
-  unsigned Block = 256, Grid = SMs * C.blocksPerSM(F, Block, 0);
-  if (size_t(Grid) * Block * 4 > Out.Bytes)
-    Grid = unsigned(Out.Bytes / (size_t(Block) * 4));
-  KernelLaunch L;
-  L.Func = F;
-  L.Grid = {Grid, 1, 1};
-  L.Block = {Block, 1, 1};
+  KernelLaunch L = C.fullWave(C.fn("ff_strided"), Out.Bytes, 4);
+  const unsigned Block = L.Block[0], Grid = L.Grid[0];
   L.Params = {&InPtr, &OutPtr, &Mask, &Stride, &Iters};
   json::Value Rows = json::Value::array();
   double Base = 0;
@@ -428,16 +427,10 @@ void measureStrided(Calibrator &C, const Scratch &Out) {
 /// Shared memory bandwidth and bank conflicts.
 void measureSharedMemory(Calibrator &C, const Scratch &Out) {
   const unsigned SMs = unsigned(C.Dev.SMCount);
-  CUfunction F = C.fn("ff_smem");
   uint64_t OutPtr = Out.Ptr;
   unsigned Iters = 64, Stride = 1;
-  unsigned Block = 256, Grid = SMs * C.blocksPerSM(F, Block, 0);
-  if (size_t(Grid) * Block * 4 > Out.Bytes)
-    Grid = unsigned(Out.Bytes / (size_t(Block) * 4));
-  KernelLaunch L;
-  L.Func = F;
-  L.Grid = {Grid, 1, 1};
-  L.Block = {Block, 1, 1};
+  KernelLaunch L = C.fullWave(C.fn("ff_smem"), Out.Bytes, 4);
+  const unsigned Block = L.Block[0], Grid = L.Grid[0];
   L.Params = {&OutPtr, &Iters, &Stride};
   C.tune(L, &Iters, C.Quick ? 2e-3 : 5e-3);
   json::Value Rows = json::Value::array();
