@@ -1,12 +1,20 @@
 # lit configuration for FlipFlop. Substitutions:
 #   %opt_ff          opt with FlipFlop.so loaded (-load-pass-plugin)
+#   %profile         opt printing the plugin's kernel profiles
 #   %clang_ff_cuda   clang++ -x cuda, device only, CUDA headers, plugin loaded
 #   %clang_ff_nocuda the same without the CUDA headers (-nocudainc -nocudalib)
-#   %clang_cuda      clang++ -x cuda without the plugin (for comparisons)
+#   %clang_cuda      clang++ -x cuda, device only, without the plugin
+#   %clang_cuda_host clang++ -x cuda, both sides, without the plugin
+#   %clangxx         LLVM 22's clang++
+#   %cu2ll           .cu -> device IR on stdout, without the CUDA toolkit
 #   %ffplugin        path of FlipFlop.so
-#   %flipflop-ptx, %flipflop-apply, %flipflop-report: the tools
-#   %cuda_inc        -I to the test's CUDA shims, %S relative inputs
+#   %ptxas           ptxas, or "false" without one
+#   %cuda_path       the CUDA toolkit, or /nonexistent
+#   %flipflop_src, %flipflop_obj: the source and build trees
 #   %python          the Python running lit (for checker scripts)
+# The tools (flipflop-ptx, flipflop-apply, flipflop-report, ...) are on
+# PATH, by their names. test/Apply adds %apply_flags, test/Examples
+# %example_remarks and %example_profile (their lit.local.cfg).
 import os
 import sys
 import lit.formats

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "flipflop/Model/Recommender.h"
+#include "flipflop/Report/Explain.h"
 #include "flipflop/Target/GPUDatabase.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -139,7 +140,7 @@ int main(int argc, char **argv) {
                      K.Name.c_str(), R.Configs.size(), Ms,
                      Ms * 1e3 / R.Configs.size(), Sink / std::max(1u, unsigned(Reps)));
     if (Explain)
-      outs() << "  " << R.Explanation << "\n";
+      outs() << "  " << explainSweep(R, K) << "\n";
   }
   outs() << format("worst %.3f ms/sweep\n", Worst);
   return 0;

@@ -118,6 +118,90 @@ struct Setting {
   bool Privileged = false;
 };
 
+/// "objective": parsed into locals, so a bad value leaves it as it was.
+bool applyObjective(PluginOptions &O, StringRef V) {
+  Objective Obj = O.Obj;
+  double Budget = O.BudgetPct;
+  if (!parseObjective(V.trim().str(), Obj, Budget))
+    return false;
+  O.Obj = Obj;
+  O.BudgetPct = Budget;
+  return true;
+}
+
+/// "power_range": MIN:MAX in watts.
+bool applyPowerRange(PluginOptions &O, StringRef V) {
+  auto [A, B] = V.split(':');
+  double Lo, Hi;
+  if (!parseNumber(A, Lo) || !parseNumber(B, Hi) || Lo > Hi)
+    return false;
+  O.PowerMinW = Lo;
+  O.PowerMaxW = Hi;
+  return true;
+}
+
+/// "ptxas": on, off or a path.
+bool applyPtxas(PluginOptions &O, StringRef V) {
+  std::string T = V.trim().str();
+  bool B;
+  if (parseBool(T, B))
+    O.Ptxas = B ? "" : "off"; // "" = search for it
+  else
+    O.Ptxas = T; // a path
+  return true;
+}
+
+/// "args": INDEX=VALUE[,INDEX=VALUE...].
+bool applyArgs(PluginOptions &O, StringRef V) {
+  SmallVector<StringRef, 4> Parts;
+  V.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  auto Values = O.Facts.ArgValues;
+  for (StringRef P : Parts) {
+    auto [I, Val] = P.split('=');
+    unsigned Idx;
+    long long X;
+    if (I.trim().getAsInteger(10, Idx) || Val.trim().getAsInteger(10, X))
+      return false;
+    Values[Idx] = X;
+  }
+  O.Facts.ArgValues = std::move(Values);
+  return true;
+}
+
+/// "launch": [GPU@]BX[,BY[,BZ]]:GX[,GY[,GZ]][;...].
+bool applyLaunch(PluginOptions &O, StringRef V) {
+  SmallVector<StringRef, 4> Parts;
+  V.split(Parts, ';', -1, /*KeepEmpty=*/false);
+  std::vector<LaunchRequest> Out;
+  for (StringRef P : Parts) {
+    LaunchRequest L;
+    if (P.contains('@')) {
+      auto [G, Rest] = P.split('@');
+      L.GPU = G.trim().str();
+      P = Rest;
+    }
+    auto [B, G] = P.split(':');
+    if (!parseDims(B, L.Block) || !parseDims(G, L.Grid))
+      return false;
+    Out.push_back(L);
+  }
+  O.Launches = std::move(Out);
+  return !O.Launches.empty();
+}
+
+/// "warnings": on, off or error.
+bool applyWarnings(PluginOptions &O, StringRef V) {
+  std::string L = V.trim().lower();
+  bool B;
+  if (L == "error")
+    O.Warnings = WarningMode::Error;
+  else if (parseBool(L, B))
+    O.Warnings = B ? WarningMode::On : WarningMode::Off;
+  else
+    return false;
+  return true;
+}
+
 std::vector<Setting> settings() {
   return {
       {"gpu", &ClGPU, "FLIPFLOP_GPU",
@@ -127,28 +211,11 @@ std::vector<Setting> settings() {
        },
        "a GPU name or spec file", &PluginOptions::GPUFrom},
       {"objective", &ClObjective, "FLIPFLOP_OBJECTIVE",
-       [](PluginOptions &O, StringRef V) {
-         // Parsed into locals: a bad value leaves the option as it was.
-         Objective Obj = O.Obj;
-         double Budget = O.BudgetPct;
-         if (!parseObjective(V.trim().str(), Obj, Budget))
-           return false;
-         O.Obj = Obj;
-         O.BudgetPct = Budget;
-         return true;
-       },
+       applyObjective,
        "energy, time, edp or energy-within:<percent>",
        &PluginOptions::ObjectiveFrom},
       {"power_range", &ClPowerRange, "FLIPFLOP_POWER_RANGE",
-       [](PluginOptions &O, StringRef V) {
-         auto [A, B] = V.split(':');
-         double Lo, Hi;
-         if (!parseNumber(A, Lo) || !parseNumber(B, Hi) || Lo > Hi)
-           return false;
-         O.PowerMinW = Lo;
-         O.PowerMaxW = Hi;
-         return true;
-       },
+       applyPowerRange,
        "MIN:MAX in watts"},
       {"power_steps", &ClPowerSteps, "FLIPFLOP_POWER_STEPS",
        [](PluginOptions &O, StringRef V) {
@@ -185,15 +252,7 @@ std::vector<Setting> settings() {
        },
        "0, 1 or 2"},
       {"ptxas", &ClPtxas, "FLIPFLOP_PTXAS",
-       [](PluginOptions &O, StringRef V) {
-         std::string T = V.trim().str();
-         bool B;
-         if (parseBool(T, B))
-           O.Ptxas = B ? "" : "off"; // "" = search for it
-         else
-           O.Ptxas = T; // a path
-         return true;
-       },
+       applyPtxas,
        "on, off or a path", nullptr, /*Privileged=*/true},
       {"ptx_analysis", &ClPTX, "FLIPFLOP_PTX",
        [](PluginOptions &O, StringRef V) { return parseBool(V, O.PTXAnalysis); },
@@ -202,42 +261,10 @@ std::vector<Setting> settings() {
        [](PluginOptions &O, StringRef V) { return parseBool(V, O.ApplyBounds); },
        "on or off", nullptr, /*Privileged=*/true},
       {"args", &ClArgs, "FLIPFLOP_ARGS",
-       [](PluginOptions &O, StringRef V) {
-         SmallVector<StringRef, 4> Parts;
-         V.split(Parts, ',', -1, /*KeepEmpty=*/false);
-         auto Values = O.Facts.ArgValues;
-         for (StringRef P : Parts) {
-           auto [I, Val] = P.split('=');
-           unsigned Idx;
-           long long X;
-           if (I.trim().getAsInteger(10, Idx) || Val.trim().getAsInteger(10, X))
-             return false;
-           Values[Idx] = X;
-         }
-         O.Facts.ArgValues = std::move(Values);
-         return true;
-       },
+       applyArgs,
        "INDEX=VALUE[,INDEX=VALUE...]"},
       {"launch", &ClLaunch, "FLIPFLOP_LAUNCH",
-       [](PluginOptions &O, StringRef V) {
-         SmallVector<StringRef, 4> Parts;
-         V.split(Parts, ';', -1, /*KeepEmpty=*/false);
-         std::vector<LaunchRequest> Out;
-         for (StringRef P : Parts) {
-           LaunchRequest L;
-           if (P.contains('@')) {
-             auto [G, Rest] = P.split('@');
-             L.GPU = G.trim().str();
-             P = Rest;
-           }
-           auto [B, G] = P.split(':');
-           if (!parseDims(B, L.Block) || !parseDims(G, L.Grid))
-             return false;
-           Out.push_back(L);
-         }
-         O.Launches = std::move(Out);
-         return !O.Launches.empty();
-       },
+       applyLaunch,
        "[GPU@]BX[,BY[,BZ]]:GX[,GY[,GZ]][;...]"},
       {"default_trip", &ClDefaultTrip, "FLIPFLOP_DEFAULT_TRIP",
        [](PluginOptions &O, StringRef V) {
@@ -251,17 +278,7 @@ std::vector<Setting> settings() {
        },
        "a number from 1 to 1e9"},
       {"warnings", &ClWarnings, "FLIPFLOP_WARNINGS",
-       [](PluginOptions &O, StringRef V) {
-         std::string L = V.trim().lower();
-         bool B;
-         if (L == "error")
-           O.Warnings = WarningMode::Error;
-         else if (parseBool(L, B))
-           O.Warnings = B ? WarningMode::On : WarningMode::Off;
-         else
-           return false;
-         return true;
-       },
+       applyWarnings,
        "on, off or error"},
   };
 }

@@ -536,16 +536,17 @@ KernelProfileAnalysis::Result
 KernelProfileAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
   Result R;
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  const LaunchFacts Resolved = GetFacts ? GetFacts(M) : Facts;
   for (Function &F : M) {
     if (!isKernel(F))
       continue;
     KernelProfile P;
     CrashRecoveryContext CRC;
     bool OK = CRC.RunSafely([&] {
-      if (!Facts.CrashTestKernel.empty() &&
-          F.getName().contains(Facts.CrashTestKernel))
+      if (!Resolved.CrashTestKernel.empty() &&
+          F.getName().contains(Resolved.CrashTestKernel))
         LLVM_BUILTIN_TRAP;
-      P = buildIRProfile(F, FAM, Facts);
+      P = buildIRProfile(F, FAM, Resolved);
     });
     if (!OK) {
       P = KernelProfile();

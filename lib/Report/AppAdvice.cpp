@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "flipflop/Report/AppAdvice.h"
+#include "flipflop/Report/Explain.h"
 #include "flipflop/Report/JSONReport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -78,17 +79,13 @@ namespace {
 /// A program-wide setting: lever and value (0.1 W/MHz resolution).
 using SettingKey = std::pair<std::string, int64_t>;
 
-double onum(const json::Object *O, StringRef K, double Def = 0) {
-  return O ? O->getNumber(K).value_or(Def) : Def;
-}
-
-/// The lever of a config entry; reports written before levers existed have
+/// The lever of a configuration; reports written before levers existed have
 /// power limits only (the default limit is no lever).
-SettingKey settingOf(const json::Object *C, double DefW) {
-  std::string L = C->getString("lever").value_or("").str();
-  double V = onum(C, "lever_value");
+SettingKey settingOf(const ReportConfig &C, double DefW) {
+  std::string L = C.Lever;
+  double V = C.LeverValue;
   if (L.empty()) {
-    double W = onum(C, "power_limit_w");
+    double W = C.PowerLimitW;
     if (DefW > 0 && std::fabs(W - DefW) < 0.5)
       L = "none";
     else {
@@ -139,69 +136,49 @@ bool launchesOf(const AppAdviceOptions &O, StringRef Name, StringRef Display,
 }
 } // namespace
 
-std::vector<AppAdvice> computeAppAdvice(const json::Value &Report,
+std::vector<AppAdvice> computeAppAdvice(const Report &R,
                                         const AppAdviceOptions &O,
                                         std::vector<std::string> *Unmatched) {
   std::vector<AppAdvice> Out;
-  const json::Object *Top = Report.getAsObject();
-  const json::Array *Ks = Top ? Top->getArray("kernels") : nullptr;
-  if (!Ks)
-    return Out;
-  std::string TopGPU;
-  if (const json::Object *G = Top->getObject("gpu"))
-    TopGPU = G->getString("name").value_or("").str();
+  std::string TopGPU = R.GPU ? R.GPU->Name : "";
   // Settings of one program differ only in the lever.
   Bands CB = leverComparisonBands();
   std::set<std::string> Used;
   // Kernels by GPU (a merged report may hold several).
-  std::map<std::string, std::vector<const json::Object *>> ByGPU;
-  for (const json::Value &V : *Ks)
-    if (const json::Object *K = V.getAsObject())
-      ByGPU[K->getString("gpu").value_or(TopGPU).str()].push_back(K);
+  std::map<std::string, std::vector<const ReportKernel *>> ByGPU;
+  for (const ReportKernel &K : R.Kernels)
+    ByGPU[K.GPU.value_or(TopGPU)].push_back(&K);
   for (auto &[GPU, Kernels] : ByGPU) {
     AppAdvice A;
     A.GPU = GPU;
     A.At = O.At;
     std::vector<std::map<SettingKey, std::pair<double, double>>> PerKernel;
-    for (const json::Object *K : Kernels) {
-      const json::Array *Configs = K->getArray("configs");
-      const json::Object *Picks = K->getObject("picks");
-      if (!Configs || !Picks || Configs->empty())
+    for (const ReportKernel *K : Kernels) {
+      if (K->Configs.empty())
         continue;
-      auto Cfg = [&](StringRef Pick) -> const json::Object * {
-        auto I = Picks->getInteger(Pick);
-        return I && *I >= 0 && size_t(*I) < Configs->size()
-                   ? (*Configs)[*I].getAsObject()
-                   : nullptr;
-      };
-      const json::Object *At = Cfg(O.At);
+      const ReportConfig *At = K->pick(O.At);
       if (!At)
-        At = Cfg("occupancy_heuristic");
-      const json::Object *H = Cfg("occupancy_heuristic");
+        At = K->pick("occupancy_heuristic");
+      const ReportConfig *H = K->pick("occupancy_heuristic");
       if (!At || !H)
         continue;
-      double DefW = onum(H, "power_limit_w");
+      double DefW = H->PowerLimitW;
       if (A.DefaultLimitW == 0)
         A.DefaultLimitW = DefW;
-      const json::Array *AtBlock = At->getArray("block");
-      int64_t AtMin = At->getInteger("min_blocks_per_sm").value_or(0);
       std::map<SettingKey, std::pair<double, double>> Settings;
-      for (const json::Value &CV : *Configs) {
-        const json::Object *C = CV.getAsObject();
-        if (!C || !C->getBoolean("valid").value_or(true) || !AtBlock ||
-            !C->getArray("block") || *C->getArray("block") != *AtBlock ||
-            C->getInteger("min_blocks_per_sm").value_or(0) != AtMin)
+      for (const ReportConfig &C : K->Configs) {
+        if (!C.Valid || C.Block != At->Block ||
+            C.MinBlocksPerSM != At->MinBlocksPerSM)
           continue;
-        double T = onum(C, "time_s"), E = onum(C, "energy_j");
-        if (T > 0 && E > 0)
-          Settings.try_emplace(settingOf(C, DefW), T, E);
+        if (C.TimeS > 0 && C.EnergyJ > 0)
+          Settings.try_emplace(settingOf(C, DefW), C.TimeS, C.EnergyJ);
       }
       auto None = Settings.find({"none", 0});
       if (None == Settings.end())
         continue;
       AppKernel AK;
-      AK.Name = K->getString("name").value_or("").str();
-      AK.DisplayName = K->getString("display_name").value_or(AK.Name).str();
+      AK.Name = K->Name;
+      AK.DisplayName = K->DisplayName.empty() ? AK.Name : K->DisplayName;
       std::string Key;
       AK.LaunchesGiven = launchesOf(O, AK.Name, AK.DisplayName, AK.Launches,
                                     Key);
@@ -211,11 +188,11 @@ std::vector<AppAdvice> computeAppAdvice(const json::Value &Report,
       AK.EnergyJ = None->second.second;
       // The kernel's own lever: its recommended configuration (least
       // energy within the slowdown budget), if it runs long enough.
-      if (const json::Object *R = Cfg("energy_within_budget")) {
-        SettingKey S = settingOf(R, DefW);
+      if (const ReportConfig *Rec = K->pick("energy_within_budget")) {
+        SettingKey S = settingOf(*Rec, DefW);
         AK.Lever = S.first;
         AK.LeverValue = double(S.second) / 10;
-        AK.PickTimeS = onum(R, "time_s");
+        AK.PickTimeS = Rec->TimeS;
         if (AK.Lever == "none") {
           AK.Advice = "its recommended configuration uses no lever";
         } else {

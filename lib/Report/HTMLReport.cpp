@@ -9,6 +9,7 @@
 #include "flipflop/Report/HTMLReport.h"
 #include "flipflop/Model/Recommender.h"
 #include "flipflop/Report/AppAdvice.h"
+#include "flipflop/Support/BlockShape.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -42,25 +43,9 @@ std::string esc(StringRef S) {
   return R;
 }
 
-double num(const json::Object *O, StringRef K) {
-  if (!O)
-    return 0;
-  if (auto V = O->getNumber(K))
-    return *V;
-  return 0;
-}
-
-std::string dims(const json::Object *C, StringRef Key) {
-  const json::Array *A = C ? C->getArray(Key) : nullptr;
-  if (!A || A->size() != 3)
-    return "?";
-  auto At = [&](size_t I) { return (*A)[I].getAsInteger().value_or(0); };
-  std::string S = std::to_string(At(0));
-  if (At(1) > 1 || At(2) > 1)
-    S += "x" + std::to_string(At(1));
-  if (At(2) > 1)
-    S += "x" + std::to_string(At(2));
-  return S;
+/// A kernel's display name: its demangled name, else its symbol.
+StringRef displayName(const ReportKernel &K) {
+  return K.DisplayName.empty() ? StringRef(K.Name) : StringRef(K.DisplayName);
 }
 
 struct Pick {
@@ -218,45 +203,49 @@ std::string quantity(double Base, Unit (*Pick)(double)) {
 
 /// What a pick's label says: its block, power limit, clock (and min-blocks
 /// when it caps registers).
-std::string configText(const json::Object *C) {
-  std::string S = "block " + dims(C, "block");
-  if (int64_t M = int64_t(num(C, "min_blocks_per_sm")))
+std::string configText(const ReportConfig &C) {
+  std::string S = "block " + blockShapeText(C.Block);
+  if (int64_t M = C.MinBlocksPerSM)
     S += ", min-blocks " + std::to_string(M);
-  S += formatv(", {0} W, {1} MHz", format("%.0f", num(C, "power_limit_w")),
-               format("%.0f", num(C, "clock_mhz")))
+  S += formatv(", {0} W, {1} MHz", format("%.0f", C.PowerLimitW),
+               format("%.0f", C.ClockMHz))
            .str();
   return S;
 }
 
+/// The configuration pick \p Key chose, and its index; -1 when the kernel
+/// has no such pick.
+int64_t pickIndex(const ReportKernel &K, StringRef Key) {
+  auto It = K.Picks.find(Key.str());
+  return It == K.Picks.end() ? -1 : int64_t(It->second.Index);
+}
+
+/// A configuration that can be drawn.
+bool drawable(const ReportConfig *C) {
+  return C && C->Valid && C->TimeS > 0 && C->EnergyJ > 0;
+}
+
 /// The time-energy scatter of one kernel.
-void scatter(const json::Object &K, const json::Array &Configs,
-             const json::Object &PicksObj, raw_ostream &OS) {
-  auto Cfg = [&](int64_t I) -> const json::Object * {
-    return I >= 0 && size_t(I) < Configs.size() ? Configs[I].getAsObject()
-                                                : nullptr;
-  };
-  auto Valid = [](const json::Object *C) {
-    return C && C->getBoolean("valid").value_or(true) && num(C, "time_s") > 0 &&
-           num(C, "energy_j") > 0;
+void scatter(const ReportKernel &K, raw_ostream &OS) {
+  const std::vector<ReportConfig> &Configs = K.Configs;
+  auto Cfg = [&](int64_t I) -> const ReportConfig * {
+    return I >= 0 && size_t(I) < Configs.size() ? &Configs[I] : nullptr;
   };
   // Values in the base units (us, mJ); the front and the picks must show.
   std::vector<double> Ts, Es;
   double TMust = 0, EMust = 0;
-  for (const json::Value &V : Configs)
-    if (const json::Object *C = V.getAsObject(); Valid(C)) {
-      Ts.push_back(num(C, "time_s") * 1e6);
-      Es.push_back(num(C, "energy_j") * 1e3);
+  for (const ReportConfig &C : Configs)
+    if (drawable(&C)) {
+      Ts.push_back(C.TimeS * 1e6);
+      Es.push_back(C.EnergyJ * 1e3);
     }
-  std::vector<int64_t> Must;
-  if (const json::Array *P = K.getArray("pareto"))
-    for (const json::Value &V : *P)
-      Must.push_back(V.getAsInteger().value_or(-1));
+  std::vector<int64_t> Must(K.Pareto.begin(), K.Pareto.end());
   for (const Pick &Pk : Picks)
-    Must.push_back(PicksObj.getInteger(Pk.Key).value_or(-1));
+    Must.push_back(pickIndex(K, Pk.Key));
   for (int64_t I : Must)
-    if (const json::Object *C = Cfg(I); Valid(C)) {
-      TMust = std::max(TMust, num(C, "time_s") * 1e6);
-      EMust = std::max(EMust, num(C, "energy_j") * 1e3);
+    if (const ReportConfig *C = Cfg(I); drawable(C)) {
+      TMust = std::max(TMust, C->TimeS * 1e6);
+      EMust = std::max(EMust, C->EnergyJ * 1e3);
     }
   Axis XA = makeAxis(Ts, TMust), YA = makeAxis(Es, EMust);
   // Display units from the range shown.
@@ -344,15 +333,14 @@ void scatter(const json::Object &K, const json::Array &Configs,
   // Every configuration; those beyond the axes on the edge, as triangles.
   size_t NumBeyond = 0;
   OS << "<g class=\"configs\">\n";
-  for (const json::Value &V : Configs) {
-    const json::Object *C = V.getAsObject();
-    if (!Valid(C))
+  for (const ReportConfig &C : Configs) {
+    if (!drawable(&C))
       continue;
-    double T = num(C, "time_s") * 1e6, E = num(C, "energy_j") * 1e3;
+    double T = C.TimeS * 1e6, E = C.EnergyJ * 1e3;
     std::string Title =
-        formatv("block {0}, min-blocks {1}, {2} W: {3}, {4}", dims(C, "block"),
-                int64_t(num(C, "min_blocks_per_sm")),
-                format("%.0f", num(C, "power_limit_w")), quantity(T, timeUnit),
+        formatv("block {0}, min-blocks {1}, {2} W: {3}, {4}",
+                blockShapeText(C.Block), int64_t(C.MinBlocksPerSM),
+                format("%.0f", C.PowerLimitW), quantity(T, timeUnit),
                 quantity(E, energyUnit))
             .str();
     if (Beyond(T, E)) {
@@ -368,12 +356,11 @@ void scatter(const json::Object &K, const json::Array &Configs,
                   X(T), Y(E), Title);
   }
   OS << "</g>\n";
-  if (const json::Array *P = K.getArray("pareto")) {
+  if (!K.Pareto.empty()) {
     OS << "<polyline class=\"pareto\" points=\"";
-    for (const json::Value &V : *P)
-      if (const json::Object *C = Cfg(V.getAsInteger().value_or(-1)); Valid(C))
-        OS << format("%.1f,%.1f ", X(num(C, "time_s") * 1e6),
-                     Y(num(C, "energy_j") * 1e3));
+    for (size_t I : K.Pareto)
+      if (const ReportConfig *C = Cfg(I); drawable(C))
+        OS << format("%.1f,%.1f ", X(C->TimeS * 1e6), Y(C->EnergyJ * 1e3));
     OS << "\"/>\n";
   }
   // The picks: a marker each; one label per configuration picked, naming
@@ -390,14 +377,14 @@ void scatter(const json::Object &K, const json::Array &Configs,
   std::vector<Label> Labels;
   std::vector<int64_t> Done;
   for (size_t I = 0; I < NumPicks; ++I) {
-    int64_t Idx = PicksObj.getInteger(Picks[I].Key).value_or(-1);
-    const json::Object *C = Cfg(Idx);
-    if (!Valid(C))
+    int64_t Idx = pickIndex(K, Picks[I].Key);
+    const ReportConfig *C = Cfg(Idx);
+    if (!drawable(C))
       continue;
-    double MX = X(num(C, "time_s") * 1e6), MY = Y(num(C, "energy_j") * 1e3);
+    double MX = X(C->TimeS * 1e6), MY = Y(C->EnergyJ * 1e3);
     marker(I, MX, MY, OS,
            formatv(" class=\"pick\" data-pick=\"{0}\"", Picks[I].Key).str());
-    OS << "><title>" << Picks[I].Label << ": " << esc(configText(C))
+    OS << "><title>" << Picks[I].Label << ": " << esc(configText(*C))
        << "</title></"
        << (I == 0   ? "circle"
            : I == 1 ? "rect"
@@ -408,11 +395,11 @@ void scatter(const json::Object &K, const json::Array &Configs,
     Done.push_back(Idx);
     std::string Names = Picks[I].Short;
     for (size_t J = I + 1; J < NumPicks; ++J)
-      if (PicksObj.getInteger(Picks[J].Key).value_or(-2) == Idx)
+      if (pickIndex(K, Picks[J].Key) == Idx)
         Names += std::string(" + ") + Picks[J].Short;
-    Label Lb{MX, MY, {Names + ": " + configText(C)}};
+    Label Lb{MX, MY, {Names + ": " + configText(*C)}};
     if (Lb.Lines[0].size() * CharW > PW / 2)
-      Lb.Lines = {Names + ":", configText(C)};
+      Lb.Lines = {Names + ":", configText(*C)};
     for (const std::string &T : Lb.Lines)
       Lb.Width = std::max(Lb.Width, T.size() * CharW);
     Lb.Height = Lb.Lines.size() * LineH;
@@ -474,52 +461,37 @@ void scatter(const json::Object &K, const json::Array &Configs,
           "figures.</p>\n";
 }
 
-void kernelSection(const json::Object &K, size_t Index, raw_ostream &OS) {
-  StringRef Display =
-      K.getString("display_name").value_or(K.getString("name").value_or("?"));
-  const json::Array *Configs = K.getArray("configs");
-  const json::Object *PicksObj = K.getObject("picks");
-  const json::Object *Res = K.getObject("resources");
+void kernelSection(const ReportKernel &K, size_t Index, raw_ostream &OS) {
   OS << "<section class=\"kernel\" id=\"k" << Index << "\">\n<h2>";
-  escape(Display, OS);
+  escape(displayName(K), OS);
   OS << "</h2>\n<p class=\"where\">";
-  escape(K.getString("file").value_or(""), OS);
-  if (auto L = K.getInteger("line"); L && *L)
-    OS << ":" << *L;
-  if (auto G = K.getString("gpu"))
-    OS << " &middot; GPU " << esc(*G);
-  if (Res)
-    OS << " &middot; " << int64_t(num(Res, "registers")) << " registers ("
-       << (Res->getBoolean("registers_exact").value_or(false) ? "ptxas"
-                                                              : "estimated")
-       << "), " << int64_t(num(Res, "shared_bytes")) << " B static shared";
+  escape(K.File, OS);
+  if (K.Line)
+    OS << ":" << K.Line;
+  if (K.GPU)
+    OS << " &middot; GPU " << esc(*K.GPU);
+  if (const std::optional<ReportResources> &Res = K.Resources)
+    OS << " &middot; " << Res->Registers << " registers ("
+       << (Res->RegistersExact ? "ptxas" : "estimated") << "), "
+       << Res->SharedBytes << " B static shared";
   OS << "</p>\n";
-  if (!Configs || Configs->empty() || !PicksObj) {
+  if (K.Configs.empty()) {
     OS << "<p>No configuration could be evaluated.</p>\n</section>\n";
     return;
   }
-  auto Cfg = [&](int64_t I) -> const json::Object * {
-    return I >= 0 && size_t(I) < Configs->size() ? (*Configs)[I].getAsObject()
-                                                 : nullptr;
-  };
-  bool AnyValid = false;
-  for (const json::Value &V : *Configs)
-    if (const json::Object *C = V.getAsObject())
-      AnyValid |= C->getBoolean("valid").value_or(true) &&
-                  num(C, "time_s") > 0 && num(C, "energy_j") > 0;
-  if (!AnyValid) {
+  if (llvm::none_of(K.Configs,
+                    [](const ReportConfig &C) { return drawable(&C); })) {
     OS << "<p>No valid configuration.</p>\n</section>\n";
     return;
   }
   OS << "<div class=\"row\"><div class=\"plot\">\n";
-  scatter(K, *Configs, *PicksObj, OS);
+  scatter(K, OS);
   OS << "</div>\n<div class=\"side\">\n<table "
         "class=\"picks\">\n<tr><th>pick</th>"
         "<th>block</th><th>min-blocks</th><th>power limit</th><th>clock</th>"
         "<th>time</th><th>energy</th></tr>\n";
   for (size_t I = 0; I < NumPicks; ++I) {
-    const json::Object *C =
-        Cfg(PicksObj->getInteger(Picks[I].Key).value_or(-1));
+    const ReportConfig *C = K.pick(Picks[I].Key);
     if (!C)
       continue;
     OS << "<tr data-pick=\"" << Picks[I].Key << "\"><td>";
@@ -527,89 +499,81 @@ void kernelSection(const json::Object &K, size_t Index, raw_ostream &OS) {
     // The lever a pick needs, under the figure it sets (a second line keeps
     // the table as narrow as before): "set" under a power limit, "locked"
     // under a clock; a pick without a lever has neither.
-    StringRef LeverKind = C->getString("lever").value_or("none");
     const char *LimitNote =
-        LeverKind == "power_limit" ? "<br><small>set</small>" : "";
+        C->Lever == "power_limit" ? "<br><small>set</small>" : "";
     const char *ClockNote =
-        LeverKind == "locked_clock" ? "<br><small>locked</small>" : "";
+        C->Lever == "locked_clock" ? "<br><small>locked</small>" : "";
     OS << formatv("{0}</td><td>{1}</td><td>{2}</td><td>{3} W{4}</td>"
                   "<td>{5} MHz{6}</td><td>{7}</td><td>{8}</td></tr>\n",
-                  Picks[I].Label, dims(C, "block"),
-                  int64_t(num(C, "min_blocks_per_sm")),
-                  format("%.0f", num(C, "power_limit_w")), LimitNote,
-                  format("%.0f", num(C, "clock_mhz")), ClockNote,
-                  quantity(num(C, "time_s") * 1e6, timeUnit),
-                  quantity(num(C, "energy_j") * 1e3, energyUnit));
+                  Picks[I].Label, blockShapeText(C->Block),
+                  int64_t(C->MinBlocksPerSM),
+                  format("%.0f", C->PowerLimitW), LimitNote,
+                  format("%.0f", C->ClockMHz), ClockNote,
+                  quantity(C->TimeS * 1e6, timeUnit),
+                  quantity(C->EnergyJ * 1e3, energyUnit));
   }
-  OS << "</table>\n<p class=\"stats\">" << Configs->size()
-     << " configurations, "
-     << (K.getArray("pareto") ? K.getArray("pareto")->size() : 0)
+  OS << "</table>\n<p class=\"stats\">" << K.Configs.size()
+     << " configurations, " << K.Pareto.size()
      << " on the Pareto front (search space reduced by "
-     << format("%.1f", 100 * num(&K, "search_space_reduction")) << "%).</p>\n";
+     << format("%.1f", 100 * K.SearchSpaceReduction) << "%).</p>\n";
   // Each pick's lever, how to set it, its bands, and a tie.
   OS << "<ul class=\"levers\">\n";
-  const json::Object *Recs = K.getObject("recommendations");
-  const json::Object *Ties = K.getObject("ties");
   for (size_t I = 0; I < NumPicks; ++I) {
-    const json::Object *C =
-        Cfg(PicksObj->getInteger(Picks[I].Key).value_or(-1));
+    const ReportConfig *C = K.pick(Picks[I].Key);
     if (!C)
       continue;
-    const json::Object *Rec = Recs ? Recs->getObject(Picks[I].Key) : nullptr;
-    std::string Lever = C->getString("lever").value_or("none").str();
+    auto RecIt = K.Recommendations.find(Picks[I].Key);
+    const ReportRecommendation *Rec =
+        RecIt == K.Recommendations.end() ? nullptr : &RecIt->second;
     OS << "<li data-pick=\"" << Picks[I].Key << "\">" << Picks[I].Label
        << ": ";
-    if (Lever == "power_limit")
-      OS << "power limit " << format("%.0f", num(C, "lever_value")) << " W";
-    else if (Lever == "locked_clock")
-      OS << "SM clock locked at " << format("%.0f", num(C, "lever_value"))
-         << " MHz";
+    if (C->Lever == "power_limit")
+      OS << "power limit " << format("%.0f", C->LeverValue) << " W";
+    else if (C->Lever == "locked_clock")
+      OS << "SM clock locked at " << format("%.0f", C->LeverValue) << " MHz";
     else
       OS << "no lever (default power limit, clocks not locked)";
-    if (Rec && Rec->getString("command"))
-      OS << " &middot; <code>" << esc(*Rec->getString("command"))
-         << "</code> (<code>" << esc(Rec->getString("nvml").value_or(""))
-         << "</code>), needs root/admin";
-    auto Band = [&](StringRef F, double Scale, Unit (*U)(double)) {
-      const json::Array *B = C->getArray(F);
-      if (!B || B->size() != 2)
+    if (Rec && !Rec->Command.empty())
+      OS << " &middot; <code>" << esc(Rec->Command) << "</code> (<code>"
+         << esc(Rec->NVML) << "</code>), needs root/admin";
+    auto Band = [&](const std::optional<std::array<double, 2>> &B,
+                    double Scale, Unit (*U)(double)) {
+      if (!B)
         return std::string("?");
-      return quantity((*B)[0].getAsNumber().value_or(0) * Scale, U) + " to " +
-             quantity((*B)[1].getAsNumber().value_or(0) * Scale, U);
+      return quantity((*B)[0] * Scale, U) + " to " +
+             quantity((*B)[1] * Scale, U);
     };
-    OS << " &middot; time " << Band("time_band_s", 1e6, timeUnit)
-       << ", energy " << Band("energy_band_j", 1e3, energyUnit);
-    if (Rec && Rec->getString("note"))
-      OS << " &middot; " << esc(*Rec->getString("note"));
-    if (const json::Object *T = Ties ? Ties->getObject(Picks[I].Key) : nullptr)
+    OS << " &middot; time " << Band(C->TimeBandS, 1e6, timeUnit)
+       << ", energy " << Band(C->EnergyBandJ, 1e3, energyUnit);
+    if (Rec && !Rec->Note.empty())
+      OS << " &middot; " << esc(Rec->Note);
+    if (auto T = K.Ties.find(Picks[I].Key); T != K.Ties.end())
       OS << formatv(" &middot; <span class=\"tie\">tie: the model's optimum "
                     "is better by {0}%, inside the &plusmn;{1}% band of a "
                     "comparison; the less intrusive configuration is "
                     "shown</span>",
-                    format("%.1f", num(T, "advantage_pct")),
-                    format("%.0f", num(T, "band_pct")));
+                    format("%.1f", T->second.AdvantagePct),
+                    format("%.0f", T->second.BandPct));
     OS << "</li>\n";
   }
   OS << "</ul>\n";
-  if (K.getBoolean("shape_held").value_or(false))
-    OS << "<p class=\"held\">Block shape held: "
-       << esc(K.getString("shape_reason").value_or("")) << "</p>\n";
-  OS << "<p class=\"why\">" << esc(K.getString("explanation").value_or(""))
-     << "</p>\n";
-  if (const json::Object *Prof = K.getObject("profile"))
-    if (const json::Array *G = Prof->getArray("guesses"); G && !G->empty()) {
-      OS << "<p class=\"guesses\">Guessed:</p><ul class=\"guesses\">\n";
-      for (const json::Value &V : *G)
-        OS << "<li>" << esc(V.getAsString().value_or("")) << "</li>\n";
-      OS << "</ul>\n";
-    }
+  if (K.ShapeHeld)
+    OS << "<p class=\"held\">Block shape held: " << esc(K.ShapeReason)
+       << "</p>\n";
+  OS << "<p class=\"why\">" << esc(K.Explanation) << "</p>\n";
+  if (!K.Guesses.empty()) {
+    OS << "<p class=\"guesses\">Guessed:</p><ul class=\"guesses\">\n";
+    for (const std::string &G : K.Guesses)
+      OS << "<li>" << esc(G) << "</li>\n";
+    OS << "</ul>\n";
+  }
   OS << "</div></div>\n</section>\n";
 }
 
 /// The application-level advice (one setting for the whole program).
-void adviceSection(const json::Value &Report, const AppAdviceOptions &AO,
+void adviceSection(const Report &R, const AppAdviceOptions &AO,
                    raw_ostream &OS) {
-  std::vector<AppAdvice> Advice = computeAppAdvice(Report, AO);
+  std::vector<AppAdvice> Advice = computeAppAdvice(R, AO);
   if (Advice.empty())
     return;
   Bands AB = absoluteBands();
@@ -674,17 +638,21 @@ void adviceSection(const json::Value &Report, const AppAdviceOptions &AO,
 
 } // namespace
 
-void writeHTMLReport(const json::Value &Report, raw_ostream &OS) {
-  writeHTMLReport(Report, OS, AppAdviceOptions());
+void writeHTMLReport(const json::Value &V, raw_ostream &OS) {
+  Expected<Report> R = reportFromJSON(V);
+  if (!R) {
+    OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+          "charset=\"utf-8\">\n<title>FlipFlop report</title>\n</head>\n"
+          "<body>\n<p>Not a FlipFlop report: "
+       << esc(toString(R.takeError())) << "</p>\n</body>\n</html>\n";
+    return;
+  }
+  writeHTMLReport(*R, OS);
 }
 
-void writeHTMLReport(const json::Value &Report, raw_ostream &OS,
+void writeHTMLReport(const Report &R, raw_ostream &OS,
                      const AppAdviceOptions &AO) {
-  const json::Object *Top = Report.getAsObject();
-  std::string GPU = "?";
-  if (Top)
-    if (const json::Object *G = Top->getObject("gpu"))
-      GPU = G->getString("name").value_or("?").str();
+  std::string GPU = R.GPU && !R.GPU->Name.empty() ? R.GPU->Name : "?";
   OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<title>FlipFlop report: " << esc(GPU) << "</title>\n<style>\n"
         "body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}\n"
@@ -713,8 +681,7 @@ void writeHTMLReport(const json::Value &Report, raw_ostream &OS,
         "section.kernel{border-top:1px solid #ccc;padding-top:8px;margin-top:16px}\n"
         "</style>\n</head>\n<body>\n<h1>FlipFlop report &middot; "
      << esc(GPU) << "</h1>\n";
-  const json::Array *Kernels = Top ? Top->getArray("kernels") : nullptr;
-  OS << "<p>" << (Kernels ? Kernels->size() : 0)
+  OS << "<p>" << R.Kernels.size()
      << " kernel(s). Each dot is a predicted configuration (block shape, "
         "register cap, power limit); the line is the time-energy Pareto "
         "front; each of FlipFlop's picks and NVIDIA's occupancy heuristic has "
@@ -722,20 +689,14 @@ void writeHTMLReport(const json::Value &Report, raw_ostream &OS,
         "power limit and clock. Configurations slower or costlier than 95% "
         "of the others are drawn on the edge of the axes; an axis spanning "
         "more than a decade is logarithmic.</p>\n";
-  if (Kernels) {
-    OS << "<ul class=\"toc\">\n";
-    for (size_t I = 0; I < Kernels->size(); ++I)
-      if (const json::Object *K = (*Kernels)[I].getAsObject())
-        OS << "<li><a href=\"#k" << I << "\">"
-           << esc(K->getString("display_name").value_or(
-                  K->getString("name").value_or("?")))
-           << "</a></li>\n";
-    OS << "</ul>\n";
-    adviceSection(Report, AO, OS);
-    for (size_t I = 0; I < Kernels->size(); ++I)
-      if (const json::Object *K = (*Kernels)[I].getAsObject())
-        kernelSection(*K, I, OS);
-  }
+  OS << "<ul class=\"toc\">\n";
+  for (size_t I = 0; I < R.Kernels.size(); ++I)
+    OS << "<li><a href=\"#k" << I << "\">" << esc(displayName(R.Kernels[I]))
+       << "</a></li>\n";
+  OS << "</ul>\n";
+  adviceSection(R, AO, OS);
+  for (size_t I = 0; I < R.Kernels.size(); ++I)
+    kernelSection(R.Kernels[I], I, OS);
   OS << "</body>\n</html>\n";
 }
 

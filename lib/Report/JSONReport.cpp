@@ -1,6 +1,7 @@
 //===- JSONReport.cpp - The versioned JSON report
 //--------------------------===//
 #include "flipflop/Report/JSONReport.h"
+#include "flipflop/Report/Explain.h"
 #include "flipflop/Support/WriteFile.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -214,9 +215,10 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
                             R.Pick.OccupancyHeuristic};
   const PickTie *Ties[4] = {&R.TieFastest, &R.TieLeastEnergy, &R.TieBudget,
                             &R.TieEDP};
-  const std::string *Explain[5] = {&R.ExplainFastest, &R.ExplainLeastEnergy,
-                                   &R.ExplainBudget, &R.ExplainEDP,
-                                   &R.ExplainHeuristic};
+  SweepTexts Texts = sweepTexts(R, K);
+  const std::string *Explain[5] = {&Texts.Picks[0], &Texts.Picks[1],
+                                   &Texts.Picks[2], &Texts.Picks[3],
+                                   &Texts.Picks[4]};
   json::Object Picks, Explanations, ModelPicks, TieObj, Recs;
   // The default limit the configurations resolved (for the reset command).
   double DefW = 0;
@@ -255,8 +257,8 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
       {"search_space_reduction", round10(R.SearchSpaceReduction)},
       {"shape_held", R.ShapeHeld},
       {"block_size_agnostic", isBlockSizeAgnostic(K)},
-      {"shape_reason", R.ShapeReason},
-      {"explanation", R.Explanation},
+      {"shape_reason", Texts.ShapeReason},
+      {"explanation", Texts.Explanation},
   };
   // Readers tell files apart by "path" ("file" is as the compiler was given
   // it, often relative); a kernel local to its file is keyed by it
@@ -421,7 +423,133 @@ bool readDims(const json::Value &V, std::array<unsigned, 3> &D, json::Path P) {
   return true;
 }
 
-bool readKernel(const json::Value &V, ReportKernel &K, json::Path P) {
+/// A number that may be absent, or null (the writer prints a non-finite
+/// number as null): \p Out keeps its value then.
+bool mapNumber(json::ObjectMapper &O, StringLiteral Key, double &Out) {
+  std::optional<double> V;
+  if (!O.map(Key, V))
+    return false;
+  if (V)
+    Out = *V;
+  return true;
+}
+
+/// An uncertainty band [low, high], if present (elements null: 0).
+bool mapBand(const json::Object &O, StringLiteral Key,
+             std::optional<std::array<double, 2>> &Out, json::Path P) {
+  const json::Value *V = O.get(Key);
+  if (!V || V->getAsNull())
+    return true;
+  const json::Array *A = V->getAsArray();
+  if (!A || A->size() != 2) {
+    P.field(Key).report("expected [low, high]");
+    return false;
+  }
+  std::array<double, 2> B{0, 0};
+  for (unsigned I = 0; I < 2; ++I) {
+    if ((*A)[I].getAsNull())
+      continue;
+    std::optional<double> N = (*A)[I].getAsNumber();
+    if (!N) {
+      P.field(Key).index(I).report("expected number");
+      return false;
+    }
+    B[I] = *N;
+  }
+  Out = B;
+  return true;
+}
+
+/// An index into "configs" (\p NumConfigs of them).
+bool readIndex(const json::Value &V, size_t NumConfigs, size_t &Out,
+               json::Path P) {
+  std::optional<int64_t> Idx = V.getAsInteger();
+  if (!Idx) {
+    P.report("expected an index into configs");
+    return false;
+  }
+  if (*Idx < 0 || static_cast<uint64_t>(*Idx) >= NumConfigs) {
+    P.report("index out of range of configs");
+    return false;
+  }
+  Out = static_cast<size_t>(*Idx);
+  return true;
+}
+
+/// An object keyed by pick name ("picks", "model_picks", "ties",
+/// "recommendations"), read in the schema's order of the picks; other keys
+/// are ignored. \p Read reads one entry.
+template <typename Fn>
+bool readPerPick(const json::Object &K, StringLiteral Key, json::Path P,
+                 Fn Read, bool Required = false) {
+  const json::Value *V = K.get(Key);
+  if (!V) {
+    if (Required)
+      P.field(Key).report("missing value");
+    return !Required;
+  }
+  const json::Object *O = V->getAsObject();
+  if (!O) {
+    P.field(Key).report("expected an object");
+    return false;
+  }
+  for (const char *Name : ReportPickNames)
+    if (const json::Value *E = O->get(Name))
+      if (!Read(Name, *E, P.field(Key).field(Name)))
+        return false;
+  return true;
+}
+} // namespace
+
+bool fromJSON(const json::Value &V, ReportConfig &C, json::Path P) {
+  json::ObjectMapper O(V, P);
+  if (!O || !O.map("min_blocks_per_sm", C.MinBlocksPerSM))
+    return false;
+  const json::Object &Obj = *V.getAsObject();
+  const json::Value *Block = Obj.get("block");
+  if (!Block) {
+    P.field("block").report("missing value");
+    return false;
+  }
+  return readDims(*Block, C.Block, P.field("block")) &&
+         O.mapOptional("registers", C.Registers) &&
+         mapNumber(O, "power_limit_w", C.PowerLimitW) &&
+         mapNumber(O, "clock_mhz", C.ClockMHz) &&
+         mapNumber(O, "time_s", C.TimeS) &&
+         mapNumber(O, "energy_j", C.EnergyJ) &&
+         O.mapOptional("lever", C.Lever) &&
+         mapNumber(O, "lever_value", C.LeverValue) &&
+         O.mapOptional("valid", C.Valid) &&
+         mapBand(Obj, "time_band_s", C.TimeBandS, P) &&
+         mapBand(Obj, "power_band_w", C.PowerBandW, P) &&
+         mapBand(Obj, "energy_band_j", C.EnergyBandJ, P);
+}
+
+bool fromJSON(const json::Value &V, ReportCapFact &F, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("cap", F.Cap) && O.map("registers", F.Registers) &&
+         O.map("spill_bytes", F.SpillBytes);
+}
+
+bool fromJSON(const json::Value &V, ReportResources &R, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.mapOptional("registers", R.Registers) &&
+         O.mapOptional("registers_exact", R.RegistersExact) &&
+         O.mapOptional("shared_bytes", R.SharedBytes) &&
+         O.mapOptional("spill_bytes", R.SpillBytes) &&
+         O.mapOptional("cap_facts", R.CapFacts);
+}
+
+bool fromJSON(const json::Value &V, ReportRecommendation &R, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.mapOptional("lever", R.Lever) &&
+         O.mapOptional("command", R.Command) &&
+         O.mapOptional("nvml", R.NVML) && O.mapOptional("reset", R.Reset) &&
+         O.mapOptional("note", R.Note) &&
+         O.map("acts_per_kernel", R.ActsPerKernel);
+}
+
+bool fromJSON(const json::Value &V, ReportKernel &K, json::Path P) {
   json::ObjectMapper O(V, P);
   if (!O || !O.map("name", K.Name) || !O.map("file", K.File) ||
       !O.map("line", K.Line))
@@ -429,64 +557,117 @@ bool readKernel(const json::Value &V, ReportKernel &K, json::Path P) {
   if (!O.mapOptional("display_name", K.DisplayName) ||
       !O.mapOptional("explanation", K.Explanation) ||
       !O.mapOptional("path", K.Path) ||
-      !O.mapOptional("file_local", K.FileLocal))
+      !O.mapOptional("file_local", K.FileLocal) || !O.map("gpu", K.GPU) ||
+      !O.map("resources", K.Resources) ||
+      !mapNumber(O, "search_space_reduction", K.SearchSpaceReduction) ||
+      !O.mapOptional("shape_held", K.ShapeHeld) ||
+      !O.mapOptional("shape_reason", K.ShapeReason) ||
+      !O.mapOptional("block_size_agnostic", K.BlockSizeAgnostic))
     return false;
   // Reports written before "file_local": the mangled name says it.
   K.FileLocal = K.FileLocal || isFileLocalKernelName(K.Name);
-  const json::Object *Obj = V.getAsObject();
-  if (const json::Object *R = Obj->getObject("resources"))
-    if (auto Regs = R->getInteger("registers"))
-      K.Registers = static_cast<unsigned>(*Regs);
-  const json::Array *Configs = Obj->getArray("configs");
-  if (!Configs) {
+  const json::Object &Obj = *V.getAsObject();
+  if (const json::Value *Prof = Obj.get("profile")) {
+    json::ObjectMapper PO(*Prof, P.field("profile"));
+    if (!PO || !PO.mapOptional("guesses", K.Guesses))
+      return false;
+  }
+  const json::Value *Configs = Obj.get("configs");
+  if (!Configs || !Configs->getAsArray()) {
     P.field("configs").report("expected an array");
     return false;
   }
-  K.NumConfigs = Configs->size();
-  const json::Object *Picks = Obj->getObject("picks");
-  if (!Picks) {
-    P.field("picks").report("expected an object");
+  if (!fromJSON(*Configs, K.Configs, P.field("configs")))
     return false;
+  const size_t N = K.Configs.size();
+  if (const json::Value *Pareto = Obj.get("pareto")) {
+    const json::Array *A = Pareto->getAsArray();
+    if (!A) {
+      P.field("pareto").report("expected an array");
+      return false;
+    }
+    K.Pareto.resize(A->size());
+    for (size_t I = 0; I < A->size(); ++I)
+      if (!readIndex((*A)[I], N, K.Pareto[I], P.field("pareto").index(I)))
+        return false;
   }
-  for (const char *Name : ReportPickNames) {
-    const json::Value *PV = Picks->get(Name);
-    if (!PV)
-      continue;
-    json::Path PP = P.field("picks").field(Name);
-    auto Idx = PV->getAsInteger();
-    if (!Idx) {
-      PP.report("expected an index into configs");
+  auto ReadPick = [&](const char *Name, const json::Value &E, json::Path PP) {
+    size_t Idx = 0;
+    if (!readIndex(E, N, Idx, PP))
+      return false;
+    const ReportConfig &C = K.Configs[Idx];
+    ReportPick &Pick = K.Picks[Name];
+    Pick.Index = Idx;
+    Pick.Block = C.Block;
+    Pick.MinBlocksPerSM = C.MinBlocksPerSM;
+    Pick.PowerLimitW = C.PowerLimitW;
+    Pick.TimeS = C.TimeS;
+    Pick.EnergyJ = C.EnergyJ;
+    Pick.Lever = C.Lever.empty() ? "none" : C.Lever;
+    Pick.LeverValue = C.LeverValue;
+    return true;
+  };
+  auto ReadModelPick = [&](const char *Name, const json::Value &E,
+                           json::Path PP) {
+    return readIndex(E, N, K.ModelPicks[Name], PP);
+  };
+  auto ReadTie = [&](const char *Name, const json::Value &E, json::Path PP) {
+    ReportTie &T = K.Ties[Name];
+    json::ObjectMapper TO(E, PP);
+    if (!TO)
+      return false;
+    const json::Value *Opt = E.getAsObject()->get("model_optimum");
+    if (!Opt) {
+      PP.field("model_optimum").report("missing value");
       return false;
     }
-    if (*Idx < 0 || static_cast<size_t>(*Idx) >= Configs->size()) {
-      PP.report("index out of range of configs");
-      return false;
-    }
-    ReportPick Pick;
-    Pick.Index = static_cast<size_t>(*Idx);
-    const json::Value &C = (*Configs)[Pick.Index];
-    json::Path CP = P.field("configs").index(Pick.Index);
-    json::ObjectMapper CO(C, CP);
-    if (!CO || !CO.map("min_blocks_per_sm", Pick.MinBlocksPerSM))
-      return false;
-    const json::Object *CObj = C.getAsObject();
-    const json::Value *Block = CObj->get("block");
-    if (!Block) {
-      CP.field("block").report("missing value");
-      return false;
-    }
-    if (!readDims(*Block, Pick.Block, CP.field("block")))
-      return false;
-    Pick.PowerLimitW = CObj->getNumber("power_limit_w").value_or(0);
-    Pick.Lever = CObj->getString("lever").value_or("none").str();
-    Pick.LeverValue = CObj->getNumber("lever_value").value_or(0);
-    Pick.TimeS = CObj->getNumber("time_s").value_or(0);
-    Pick.EnergyJ = CObj->getNumber("energy_j").value_or(0);
-    K.Picks[Name] = Pick;
-  }
+    return readIndex(*Opt, N, T.ModelOptimum, PP.field("model_optimum")) &&
+           mapNumber(TO, "advantage_pct", T.AdvantagePct) &&
+           mapNumber(TO, "band_pct", T.BandPct);
+  };
+  auto ReadRec = [&](const char *Name, const json::Value &E, json::Path PP) {
+    return fromJSON(E, K.Recommendations[Name], PP);
+  };
+  if (!readPerPick(Obj, "picks", P, ReadPick, /*Required=*/true) ||
+      !readPerPick(Obj, "model_picks", P, ReadModelPick) ||
+      !readPerPick(Obj, "ties", P, ReadTie) ||
+      !readPerPick(Obj, "recommendations", P, ReadRec))
+    return false;
+  K.Raw = Obj;
   return true;
 }
-} // namespace
+
+bool fromJSON(const json::Value &V, ReportGPU &G, json::Path P) {
+  json::ObjectMapper O(V, P);
+  if (!O || !O.mapOptional("name", G.Name) ||
+      !mapNumber(O, "power_default_w", G.PowerDefaultW))
+    return false;
+  G.Raw = *V.getAsObject();
+  return true;
+}
+
+bool fromJSON(const json::Value &V, ReportBands &B, json::Path P) {
+  json::ObjectMapper O(V, P);
+  if (!O || !O.map("compare_time_rel", B.CompareTimeRel) ||
+      !O.map("compare_power_rel", B.ComparePowerRel) ||
+      !O.map("compare_energy_rel", B.CompareEnergyRel))
+    return false;
+  B.Raw = *V.getAsObject();
+  return true;
+}
+
+bool fromJSON(const json::Value &V, Report &R, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("schema_version", R.SchemaVersion) &&
+         O.mapOptional("tool", R.Tool) && O.map("gpu", R.GPU) &&
+         O.map("bands", R.Bands) && O.mapOptional("gpus", R.GPUs) &&
+         O.map("kernels", R.Kernels);
+}
+
+const ReportConfig *ReportKernel::pick(StringRef Name) const {
+  auto It = Picks.find(Name.str());
+  return It == Picks.end() ? nullptr : &Configs[It->second.Index];
+}
 
 const ReportKernel *Report::find(StringRef Name) const {
   for (const ReportKernel &K : Kernels)
@@ -495,10 +676,7 @@ const ReportKernel *Report::find(StringRef Name) const {
   return nullptr;
 }
 
-Expected<Report> parseReport(StringRef Text) {
-  Expected<json::Value> V = json::parse(Text);
-  if (!V)
-    return V.takeError();
+Expected<Report> reportFromJSON(const json::Value &V) {
   Report R;
   json::Path::Root Root("report");
   json::Path P(Root);
@@ -506,7 +684,8 @@ Expected<Report> parseReport(StringRef Text) {
     return createStringError(inconvertibleErrorCode(), "%s",
                              toString(Root.getError()).c_str());
   };
-  json::ObjectMapper O(*V, P);
+  // The version first: a report of another version is not read further.
+  json::ObjectMapper O(V, P);
   if (!O || !O.map("schema_version", R.SchemaVersion))
     return Fail();
   if (R.SchemaVersion != ReportSchemaVersion)
@@ -514,25 +693,16 @@ Expected<Report> parseReport(StringRef Text) {
                              "unsupported report schema_version %u (this "
                              "FlipFlop reads version %u)",
                              R.SchemaVersion, ReportSchemaVersion);
-  if (!O.mapOptional("tool", R.Tool))
+  if (!fromJSON(V, R, P))
     return Fail();
-  const json::Object *Obj = V->getAsObject();
-  if (const json::Object *G = Obj->getObject("gpu")) {
-    if (auto N = G->getString("name"))
-      R.GPUName = N->str();
-  }
-  const json::Array *Ks = Obj->getArray("kernels");
-  if (!Ks) {
-    P.field("kernels").report("expected an array");
-    return Fail();
-  }
-  for (size_t I = 0; I < Ks->size(); ++I) {
-    ReportKernel K;
-    if (!readKernel((*Ks)[I], K, P.field("kernels").index(I)))
-      return Fail();
-    R.Kernels.push_back(std::move(K));
-  }
   return R;
+}
+
+Expected<Report> parseReport(StringRef Text) {
+  Expected<json::Value> V = json::parse(Text);
+  if (!V)
+    return V.takeError();
+  return reportFromJSON(*V);
 }
 
 Expected<Report> readReportFile(StringRef Path) {
@@ -545,6 +715,31 @@ Expected<Report> readReportFile(StringRef Path) {
     return createStringError(inconvertibleErrorCode(),
                              Path + ": " + toString(R.takeError()));
   return R;
+}
+
+json::Value toJSON(const Report &R) {
+  json::Array Kernels;
+  for (const ReportKernel &K : R.Kernels) {
+    json::Object O = K.Raw;
+    if (K.GPU)
+      O["gpu"] = *K.GPU;
+    Kernels.push_back(std::move(O));
+  }
+  json::Object Top{{"schema_version", static_cast<int64_t>(R.SchemaVersion)},
+                   {"kernels", std::move(Kernels)}};
+  if (!R.Tool.empty())
+    Top["tool"] = R.Tool;
+  if (R.GPU)
+    Top["gpu"] = json::Object(R.GPU->Raw);
+  if (R.Bands)
+    Top["bands"] = json::Object(R.Bands->Raw);
+  if (!R.GPUs.empty()) {
+    json::Array Names;
+    for (const std::string &G : R.GPUs)
+      Names.push_back(G);
+    Top["gpus"] = std::move(Names);
+  }
+  return json::Value(std::move(Top));
 }
 
 } // namespace flipflop

@@ -3,6 +3,8 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include <cerrno>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -52,25 +54,50 @@ Error writeFileSafely(StringRef Path, function_ref<void(raw_ostream &)> Write) {
       LinkSt.type() == sys::fs::file_type::symlink_file && Exists)
     if (std::error_code EC = sys::fs::real_path(Path, Target))
       return fileError(Path, EC, "cannot resolve the link");
-  unsigned Mode = Exists ? unsigned(St.permissions())
-                         : unsigned(sys::fs::all_read | sys::fs::all_write);
-  SmallString<256> Model(Target), Tmp;
-  Model += ".tmp-%%%%%%%%";
-  int FD = -1;
-  if (std::error_code EC = sys::fs::createUniqueFile(
-          Model, FD, Tmp, sys::fs::OF_None, Mode))
-    return fileError(Path, EC, "cannot create a temporary file next to it");
+  std::optional<unsigned> Perms;
+  if (Exists)
+    Perms = unsigned(St.permissions()) & sys::fs::all_perms;
+  ReplaceOptions Opts;
+  Opts.Shown = Path;
+  return replaceFileAtomically(Target, Perms, Write, Opts);
+}
+
+Error replaceFileAtomically(StringRef Target, std::optional<unsigned> Perms,
+                            function_ref<void(raw_ostream &)> Write,
+                            const ReplaceOptions &Opts) {
+  StringRef Shown = Opts.Shown.empty() ? Target : Opts.Shown;
+  // TempFile: created with O_EXCL and removed on a signal until kept.
+  Expected<sys::fs::TempFile> Tmp = sys::fs::TempFile::create(
+      Target + Opts.TempSuffix,
+      Perms ? *Perms : unsigned(sys::fs::all_read | sys::fs::all_write));
+  if (!Tmp)
+    return fileError(Shown, errorToErrorCode(Tmp.takeError()),
+                     "cannot create a temporary file next to it");
+  auto Fail = [&](std::error_code EC, const Twine &What) -> Error {
+    consumeError(Tmp->discard());
+    return fileError(Shown, EC, What);
+  };
   {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    if (Error E = finish(OS, Path, Write)) {
-      sys::fs::remove(Tmp);
-      return E;
+    raw_fd_ostream OS(Tmp->FD, /*shouldClose=*/false);
+    Write(OS);
+    OS.flush();
+    if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
+      return Fail(EC, "cannot write");
     }
   }
-  if (std::error_code EC = sys::fs::rename(Tmp, Target)) {
-    sys::fs::remove(Tmp);
-    return fileError(Path, EC, "cannot replace");
-  }
+  if (Opts.Sync && ::fsync(Tmp->FD) != 0)
+    return Fail(std::error_code(errno, std::generic_category()),
+                "cannot sync the temporary file");
+  // Exactly the bits asked for (undoing the umask), set on the open
+  // descriptor, so never broader than those.
+  if (Perms)
+    if (std::error_code EC = sys::fs::setPermissions(
+            Tmp->FD, static_cast<sys::fs::perms>(*Perms)))
+      return Fail(EC, "cannot set permissions");
+  if (Error E = Tmp->keep(Target))
+    return fileError(Shown, errorToErrorCode(std::move(E)), "cannot replace");
   return Error::success();
 }
 

@@ -130,25 +130,16 @@ std::string pctText(double Pct) {
   return fmt(std::fabs(Pct) < 10 ? "%.2f" : "%.1f", Pct);
 }
 
-double numField(const json::Object &O, StringRef Key) {
-  return O.getNumber(Key).value_or(0);
-}
-
-bool sameBlock(const json::Object &A, const json::Object &B) {
-  const json::Array *X = A.getArray("block"), *Y = B.getArray("block");
-  if (!X || !Y || X->size() != 3 || Y->size() != 3)
-    return false;
-  for (unsigned I = 0; I < 3; ++I) {
-    auto U = (*X)[I].getAsInteger(), V = (*Y)[I].getAsInteger();
-    if (!U || !V || std::max<int64_t>(*U, 1) != std::max<int64_t>(*V, 1))
+bool sameBlock(const ReportConfig &A, const ReportConfig &B) {
+  for (unsigned I = 0; I < 3; ++I)
+    if (std::max(A.Block[I], 1u) != std::max(B.Block[I], 1u))
       return false;
-  }
   return true;
 }
 
 /// The figure an objective minimises, or 0 when the report has none.
-double metricOf(const json::Object &C, Pick P) {
-  double T = numField(C, "time_s"), E = numField(C, "energy_j");
+double metricOf(const ReportConfig &C, Pick P) {
+  double T = C.TimeS, E = C.EnergyJ;
   switch (P) {
   case Pick::Time:
     return T;
@@ -177,12 +168,12 @@ StringRef metricWords(Pick P) {
 /// The comparison band of two configurations whose code differs (the
 /// report's "bands", docs/MODEL.md "Levers, bands and ties"), as a fraction;
 /// -1 when the report has none.
-double compareBand(const json::Object *Bands, Pick P) {
+double compareBand(const std::optional<ReportBands> &Bands, Pick P) {
   if (!Bands)
     return -1;
-  std::optional<double> T = Bands->getNumber("compare_time_rel"),
-                        Pw = Bands->getNumber("compare_power_rel"),
-                        E = Bands->getNumber("compare_energy_rel");
+  const std::optional<double> &T = Bands->CompareTimeRel,
+                              &Pw = Bands->ComparePowerRel,
+                              &E = Bands->CompareEnergyRel;
   switch (P) {
   case Pick::Time:
     return T.value_or(-1);
@@ -204,13 +195,12 @@ double compareBand(const json::Object *Bands, Pick P) {
 
 /// The lever of configuration \p C: "power_limit", "locked_clock" or
 /// "none", and its value.
-std::pair<std::string, double> leverOf(const json::Object &C,
+std::pair<std::string, double> leverOf(const ReportConfig &C,
                                        double DefaultLimitW) {
-  std::string Lever = C.getString("lever").value_or("").str();
-  if (!Lever.empty())
-    return {Lever, numField(C, "lever_value")};
+  if (!C.Lever.empty())
+    return {C.Lever, C.LeverValue};
   // Reports written before levers: a limit other than the default.
-  double W = numField(C, "power_limit_w");
+  double W = C.PowerLimitW;
   if (W > 0 && DefaultLimitW > 0 && std::fabs(W - DefaultLimitW) >= 0.5)
     return {"power_limit", W};
   return {"none", 0};
@@ -229,7 +219,7 @@ std::string leverWords(const std::pair<std::string, double> &L) {
 /// The power/clock setting configuration \p C was predicted under, with the
 /// command that sets it. \p Rec is the report's "recommendations" entry
 /// when it is for \p C.
-std::string settingOf(const json::Object &C, const json::Object *Rec,
+std::string settingOf(const ReportConfig &C, const ReportRecommendation *Rec,
                       double DefaultLimitW, bool &HasLever) {
   std::pair<std::string, double> L = leverOf(C, DefaultLimitW);
   std::string V = fmt("%.0f", L.second);
@@ -241,7 +231,7 @@ std::string settingOf(const json::Object &C, const json::Object *Rec,
                   (L.first == "power_limit" ? "nvidia-smi -pl " + V
                                             : "nvidia-smi -lgc " + V + "," + V) +
                   ", needs root)";
-  if (Rec && Rec->getBoolean("acts_per_kernel") == false)
+  if (Rec && Rec->ActsPerKernel == false)
     S += ", set for the whole application (one launch is too short for it "
          "to act on this kernel alone)";
   return S;
@@ -254,13 +244,10 @@ std::string boundText(unsigned MaxThreads, unsigned MinBlocks) {
   return S + ")";
 }
 
-unsigned threadsOf(const json::Object &C) {
-  const json::Array *B = C.getArray("block");
-  if (!B || B->size() != 3)
-    return 0;
+unsigned threadsOf(const ReportConfig &C) {
   uint64_t T = 1;
-  for (const json::Value &D : *B)
-    T *= std::max<int64_t>(1, D.getAsInteger().value_or(1));
+  for (unsigned D : C.Block)
+    T *= std::max(1u, D);
   return T > 1024 ? 0 : unsigned(T);
 }
 
@@ -271,38 +258,34 @@ unsigned threadsOf(const json::Object &C) {
 /// returns the index of the configuration whose power/clock setting goes
 /// with what is written (the uncapped one when the cap is dropped after a
 /// comparison).
-size_t checkCap(const json::Object &K, const json::Array &Configs,
-                size_t PickIdx, const json::Object *Bands,
+size_t checkCap(const ReportKernel &K, size_t PickIdx,
+                const std::optional<ReportBands> &Bands,
                 const ReadOptions &Opts, Recommendation &R) {
   const unsigned M = R.ModelMinBlocks;
   const std::string Min = "min-blocks " + std::to_string(M);
   R.MinBlocks = M;
   if (M <= 1)
     return PickIdx;
-  const json::Object *Pk = Configs[PickIdx].getAsObject();
+  const std::vector<ReportConfig> &Configs = K.Configs;
+  const ReportConfig &Pk = Configs[PickIdx];
   const Pick P = Opts.Objective;
   // 1. The gain against the same block without a minimum.
-  const double PM = metricOf(*Pk, P);
+  const double PM = metricOf(Pk, P);
   const double Band = compareBand(Bands, P);
-  double TimeLimit = numField(*Pk, "time_s");
+  double TimeLimit = Pk.TimeS;
   if (P == Pick::Budget)
-    if (const json::Object *MP = K.getObject("model_picks"))
-      if (auto I = MP->getInteger(pickKey(P)))
-        if (*I >= 0 && size_t(*I) < Configs.size())
-          if (const json::Object *O = Configs[*I].getAsObject())
-            TimeLimit = std::max(TimeLimit, numField(*O, "time_s"));
+    if (auto I = K.ModelPicks.find(pickKey(P).str()); I != K.ModelPicks.end())
+      TimeLimit = std::max(TimeLimit, Configs[I->second].TimeS);
   long Alt = -1;
   double AltM = 0;
   for (size_t I = 0; I < Configs.size(); ++I) {
-    const json::Object *C = Configs[I].getAsObject();
-    if (!C || I == PickIdx || C->getBoolean("valid") == false ||
-        C->getInteger("min_blocks_per_sm").value_or(0) > 1 ||
-        !sameBlock(*C, *Pk))
+    const ReportConfig &C = Configs[I];
+    if (I == PickIdx || !C.Valid || C.MinBlocksPerSM > 1 || !sameBlock(C, Pk))
       continue;
     // Energy within the budget: only configurations known to meet it.
-    if (P == Pick::Budget && !(numField(*C, "time_s") <= TimeLimit))
+    if (P == Pick::Budget && !(C.TimeS <= TimeLimit))
       continue;
-    double CM = metricOf(*C, P);
+    double CM = metricOf(C, P);
     if (CM > 0 && (Alt < 0 || CM < AltM))
       Alt = long(I), AltM = CM;
   }
@@ -341,26 +324,24 @@ size_t checkCap(const json::Object &K, const json::Array &Configs,
   }
   // 2. ptxas under the cap: the registers the cap leaves
   // ("registers" of the configuration) against the uncapped compile.
-  const json::Object *Res = K.getObject("resources");
-  const int64_t Regs = Res ? Res->getInteger("registers").value_or(0) : 0;
-  const bool Exact = Res && Res->getBoolean("registers_exact").value_or(false);
-  const int64_t Spill = Res ? Res->getInteger("spill_bytes").value_or(0) : 0;
-  const int64_t CapRegs = Pk->getInteger("registers").value_or(0);
+  const ReportResources Res = K.Resources.value_or(ReportResources());
+  const int64_t Regs = Res.Registers;
+  const bool Exact = Res.RegistersExact;
+  const int64_t Spill = Res.SpillBytes;
+  const int64_t CapRegs = Pk.Registers;
   std::string Ptxas;
   if (Exact && Regs > 0 && CapRegs >= Regs) {
     Ptxas = "ptxas: " + std::to_string(Regs) +
             " registers without a cap, within it";
   } else {
-    const json::Object *Fact = nullptr;
-    if (Res && CapRegs > 0)
-      if (const json::Array *Facts = Res->getArray("cap_facts"))
-        for (const json::Value &F : *Facts)
-          if (const json::Object *FO = F.getAsObject())
-            if (FO->getInteger("cap") == CapRegs)
-              Fact = FO;
+    const ReportCapFact *Fact = nullptr;
+    if (CapRegs > 0)
+      for (const ReportCapFact &F : Res.CapFacts)
+        if (F.Cap == CapRegs)
+          Fact = &F;
     if (Fact) {
-      int64_t S = Fact->getInteger("spill_bytes").value_or(0);
-      int64_t FR = Fact->getInteger("registers").value_or(CapRegs);
+      int64_t S = Fact->SpillBytes;
+      int64_t FR = Fact->Registers;
       if (S > Spill) {
         R.MinBlocks = 0;
         R.CapNote = Min + " not written: ptxas spills " + std::to_string(S) +
@@ -389,88 +370,49 @@ size_t checkCap(const json::Object &K, const json::Array &Configs,
 
 } // namespace
 
-/// Kernels the report marks block-size-agnostic: "block_size_agnostic":
-/// true on the kernel object, where the report writer puts it
-/// (lib/Report/JSONReport.cpp; not read by flipflop::parseReport yet).
-static std::map<std::string, bool> agnosticKernels(const json::Value &V) {
-  std::map<std::string, bool> Out;
-  const json::Object *Top = V.getAsObject();
-  const json::Array *Ks = Top ? Top->getArray("kernels") : nullptr;
-  if (!Ks)
-    return Out;
-  for (const json::Value &KV : *Ks) {
-    const json::Object *K = KV.getAsObject();
-    if (!K || !K->getString("name"))
-      continue;
-    Out[K->getString("name")->str()] =
-        K->getBoolean("block_size_agnostic").value_or(false);
-  }
-  return Out;
-}
-
 Expected<std::vector<Recommendation>>
 readJSONReport(StringRef Text, const ReadOptions &Opts, StringRef Origin) {
   Expected<Report> R = parseReport(Text);
   if (!R)
     return createStringError(inconvertibleErrorCode(),
                              Origin + ": " + toString(R.takeError()));
-  // parseReport has checked the structure it reads; the rest (figures,
-  // bands, ties, levers, resources) is read here from the JSON itself.
-  Expected<json::Value> V = json::parse(Text);
-  if (!V)
-    return V.takeError();
-  std::map<std::string, bool> Agnostic = agnosticKernels(*V);
-  const json::Object *Top = V->getAsObject();
-  const json::Object *Bands = Top->getObject("bands");
-  double DefaultW = 0;
-  if (const json::Object *G = Top->getObject("gpu"))
-    DefaultW = numField(*G, "power_default_w");
-  const json::Array *Ks = Top->getArray("kernels");
+  // "block_size_agnostic" is read where the writer puts it, on the kernel.
+  const double DefaultW = R->GPU ? R->GPU->PowerDefaultW : 0;
   const std::string Key = pickKey(Opts.Objective).str();
   std::vector<Recommendation> Out;
-  for (size_t KI = 0; KI < R->Kernels.size(); ++KI) {
-    const ReportKernel &K = R->Kernels[KI];
+  for (const ReportKernel &K : R->Kernels) {
     Expected<std::optional<Recommendation>> Rec =
-        recommendationFromReportKernel(K, Agnostic[K.Name], Opts.Objective,
-                                       Origin);
+        recommendationFromReportKernel(K, K.BlockSizeAgnostic,
+                                       Opts.Objective, Origin);
     if (!Rec)
       return Rec.takeError();
     if (!*Rec)
       continue;
     Recommendation &RC = **Rec;
     RC.ModelMinBlocks = RC.MinBlocks;
-    const json::Object *KO = (*Ks)[KI].getAsObject();
-    const json::Array &Configs = *KO->getArray("configs");
     const size_t PickIdx = K.Picks.at(Key).Index;
-    size_t SettingIdx = checkCap(*KO, Configs, PickIdx, Bands, Opts, RC);
-    const json::Object *RecObj = nullptr;
+    size_t SettingIdx = checkCap(K, PickIdx, R->Bands, Opts, RC);
+    const ReportRecommendation *RecObj = nullptr;
     if (SettingIdx == PickIdx)
-      if (const json::Object *Recs = KO->getObject("recommendations"))
-        RecObj = Recs->getObject(Key);
-    RC.Setting = settingOf(*Configs[SettingIdx].getAsObject(), RecObj,
-                           DefaultW, RC.HasLever);
+      if (auto It = K.Recommendations.find(Key);
+          It != K.Recommendations.end())
+        RecObj = &It->second;
+    RC.Setting =
+        settingOf(K.Configs[SettingIdx], RecObj, DefaultW, RC.HasLever);
     // A pick decided by a tie: say what the model's optimum was.
-    if (const json::Object *Ties = KO->getObject("ties"))
-      if (const json::Object *T = Ties->getObject(Key)) {
-        auto Opt = T->getInteger("model_optimum");
-        if (Opt && *Opt >= 0 && size_t(*Opt) < Configs.size() &&
-            size_t(*Opt) != PickIdx) {
-          const json::Object *O = Configs[*Opt].getAsObject();
-          unsigned OMin =
-              O ? unsigned(O->getInteger("min_blocks_per_sm").value_or(0)) : 0;
-          RC.TieNote =
-              "tie: the model's optimum, " +
-              boundText(O ? threadsOf(*O) : 0, OMin) + " with " +
-              (O ? leverWords(leverOf(*O, DefaultW)) : "?") +
-              ", is predicted " +
-              pctText(T->getNumber("advantage_pct").value_or(0)) +
-              "% better (" + metricWords(Opts.Objective).str() +
-              "), inside the +/-" +
-              fmt("%.1f", T->getNumber("band_pct").value_or(0)) +
-              "% band of a comparison; the less constraining configuration "
-              "the report recommends is applied";
-        }
-      }
+    if (auto T = K.Ties.find(Key);
+        T != K.Ties.end() && T->second.ModelOptimum != PickIdx) {
+      const ReportConfig &O = K.Configs[T->second.ModelOptimum];
+      RC.TieNote =
+          "tie: the model's optimum, " +
+          boundText(threadsOf(O), O.MinBlocksPerSM) + " with " +
+          leverWords(leverOf(O, DefaultW)) + ", is predicted " +
+          pctText(T->second.AdvantagePct) + "% better (" +
+          metricWords(Opts.Objective).str() + "), inside the +/-" +
+          fmt("%.1f", T->second.BandPct) +
+          "% band of a comparison; the less constraining configuration "
+          "the report recommends is applied";
+    }
     Out.push_back(std::move(RC));
   }
   return Out;
@@ -494,7 +436,8 @@ readRemarksYAML(StringRef Text, const ReadOptions &Opts, StringRef Origin) {
       return schemaError(Origin, "remarks", toString(std::move(E)));
     }
     const remarks::Remark &Rm = **RemarkOr;
-    if (Rm.PassName != remark::PassName || Rm.RemarkName != remark::SummaryName)
+    if (Rm.PassName != remark::PassName ||
+        Rm.RemarkName != remark::id::Summary)
       continue;
     Recommendation R;
     R.Origin = Origin.str();

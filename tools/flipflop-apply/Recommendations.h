@@ -11,6 +11,7 @@
 #define FLIPFLOP_TOOLS_APPLY_RECOMMENDATIONS_H
 
 #include "flipflop/Report/JSONReport.h"
+#include "flipflop/Report/RemarkArgs.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -31,25 +32,12 @@ llvm::StringRef objectiveName(Pick P);
 /// The report's pick names ("least_energy", ...), in the schema's spelling.
 llvm::StringRef pickKey(Pick P);
 
-/// The arguments of the plugin's FF001 summary remark, kept in one place so
-/// that they can be aligned with the plugin. The kernel is the remark's
-/// Function (the mangled IR name); its "Kernel" argument is only used when
-/// the remark has no Function.
-namespace remark {
-constexpr const char *PassName = "flipflop";
-constexpr const char *SummaryName = "FF001";
-constexpr const char *Kernel = "Kernel";         ///< Kernel name.
-constexpr const char *Block = "Block";           ///< "256", "16x16", "8x8x4".
-constexpr const char *BlockX = "BlockX";         ///< Or the block by axis.
-constexpr const char *BlockY = "BlockY";
-constexpr const char *BlockZ = "BlockZ";
-constexpr const char *MaxThreads = "MaxThreads"; ///< Or the thread count.
-constexpr const char *MinBlocks = "MinBlocks";   ///< Optional, 0 = none.
-constexpr const char *Objective = "Objective";   ///< "energy", "time", ...
-constexpr const char *BlockSizeAgnostic = "BlockSizeAgnostic"; ///< Optional.
-constexpr const char *PowerLimitW = "PowerLimitW";       ///< The limit, W.
-constexpr const char *LockedClockMHz = "LockedClockMHz"; ///< Lock, if any.
-} // namespace remark
+// The plugin's FF001 summary remark is read through the remark IDs and
+// argument keys the plugin writes (flipflop/Report/RemarkArgs.h,
+// flipflop::remark). The kernel is the remark's Function (the mangled IR
+// name); its "Kernel" argument is only used when the remark has no
+// Function; MinBlocks and BlockSizeAgnostic are optional, LockedClockMHz
+// present only for a locked-clock pick.
 
 /// How reports are read.
 struct ReadOptions {

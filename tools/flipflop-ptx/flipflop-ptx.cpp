@@ -12,8 +12,11 @@
 #include "flipflop/Profile/PTXParser.h"
 #include "flipflop/Profile/ProfilePrinter.h"
 #include "flipflop/Profile/Ptxas.h"
+#include "flipflop/Report/Explain.h"
 #include "flipflop/Report/HTMLReport.h"
 #include "flipflop/Report/JSONReport.h"
+#include "flipflop/Report/Picks.h"
+#include "flipflop/Support/BlockShape.h"
 #include "flipflop/Target/GPUDatabase.h"
 #include "flipflop/Target/Occupancy.h"
 #include "llvm/ADT/StringExtras.h"
@@ -110,15 +113,6 @@ std::array<unsigned, 3> parseDims(StringRef Opt, StringRef S) {
   return D;
 }
 
-std::string dimsStr(const std::array<unsigned, 3> &D) {
-  std::string S = std::to_string(D[0]);
-  if (D[1] != 1 || D[2] != 1)
-    S += "x" + std::to_string(D[1]);
-  if (D[2] != 1)
-    S += "x" + std::to_string(D[2]);
-  return S;
-}
-
 /// The architecture ptxas compiles for: the GPU's, unless the PTX targets a
 /// newer one (ptxas cannot lower a .target).
 std::string ptxasArch(const GPUSpec &G, StringRef Target) {
@@ -173,7 +167,8 @@ void printBands(const Prediction &P, StringRef Indent, raw_ostream &OS) {
 }
 void printPrediction(const Prediction &P, const GPUSpec &G, raw_ostream &OS) {
   OS << format("  block %-10s grid %-14s min-blocks %-2u power-limit %5.0f W",
-               dimsStr(P.Config.Block).c_str(), dimsStr(P.Config.Grid).c_str(),
+               blockShapeText(P.Config.Block).c_str(),
+               blockShapeText(P.Config.Grid).c_str(),
                P.Config.MinBlocksPerSM, limitOf(P))
      << "  " << leverText(P) << "\n";
   if (!P.Valid) {
@@ -201,7 +196,8 @@ void printRow(size_t I, const Prediction &P, raw_ostream &OS) {
                           : std::string("-");
   OS << format("  %5zu  %-10s %4u  %6.0f  %5.3f  %12.6g  %8.1f  %12.6g  %6.0f  "
                "%-9s %-10s %s\n",
-               I, dimsStr(P.Config.Block).c_str(), P.Config.MinBlocksPerSM,
+               I, blockShapeText(P.Config.Block).c_str(),
+               P.Config.MinBlocksPerSM,
                limitOf(P), P.Occ.Occupancy, P.TimeS, P.AvgPowerW, P.EnergyJ,
                P.ClockMHz, bottleneckName(P.Bound),
                occLimiterName(P.Occ.Limiter), Lever.c_str());
@@ -221,32 +217,31 @@ void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
      << format(" (search space reduced by %.1f%%)",
                R.SearchSpaceReduction * 100)
      << "\n";
+  SweepTexts Texts = sweepTexts(R, K);
   if (R.ShapeHeld)
-    OS << "  block shape held: " << R.ShapeReason << "\n";
+    OS << "  block shape held: " << Texts.ShapeReason << "\n";
   OS << "  Pareto front:\n";
   OS << "      #  block      minB   power    occ      time(s)  power(W)"
         "     energy(J)   clock  bound     limiter    lever\n";
   for (size_t I : R.Pareto)
     printRow(I, R.Configs[I], OS);
   // The recommended configurations (ties resolved).
-  const size_t Idx[5] = {R.pick(Objective::Time), R.pick(Objective::Energy),
-                         R.pick(Objective::EnergyWithinBudget),
-                         R.pick(Objective::EDP), R.Pick.OccupancyHeuristic};
+  const std::array<size_t, NumReportPicks> Idx = reportPickIndices(R);
   const PickTie *Ties[5] = {&R.TieFastest, &R.TieLeastEnergy, &R.TieBudget,
                             &R.TieEDP, nullptr};
   const char *Labels[5] = {"fastest", "least energy", "energy within budget",
                            "best EDP", "occupancy heuristic"};
-  const std::string *Why[5] = {&R.ExplainFastest, &R.ExplainLeastEnergy,
-                               &R.ExplainBudget, &R.ExplainEDP,
-                               &R.ExplainHeuristic};
+  const std::string *Why[5] = {&Texts.Picks[0], &Texts.Picks[1],
+                               &Texts.Picks[2], &Texts.Picks[3],
+                               &Texts.Picks[4]};
   if (R.Configs.empty())
     return;
   OS << "  picks:\n";
-  for (unsigned I = 0; I < 5; ++I) {
+  for (unsigned I = 0; I < NumReportPicks; ++I) {
     const Prediction &P = R.Configs[Idx[I]];
     OS << format("    %-21s #%-5zu block %-10s min-blocks %-2u power %4.0f W  "
                  "time %.6g s  energy %.6g J\n",
-                 Labels[I], Idx[I], dimsStr(P.Config.Block).c_str(),
+                 Labels[I], Idx[I], blockShapeText(P.Config.Block).c_str(),
                  P.Config.MinBlocksPerSM, limitOf(P), P.TimeS, P.EnergyJ);
     OS << "      " << leverText(P) << "\n";
     printLeverCommand(P, G, "      ", OS);
@@ -259,8 +254,8 @@ void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
     if (!Why[I]->empty())
       OS << "      " << *Why[I] << "\n";
   }
-  if (!R.Explanation.empty())
-    OS << "  " << R.Explanation << "\n";
+  if (!Texts.Explanation.empty())
+    OS << "  " << Texts.Explanation << "\n";
 }
 
 void printCSVHeader(raw_ostream &OS) {
@@ -274,13 +269,11 @@ void printCSV(const KernelProfile &K, const SweepResult &R, raw_ostream &OS) {
   std::vector<bool> InPareto(R.Configs.size(), false);
   for (size_t I : R.Pareto)
     InPareto[I] = true;
-  const size_t Idx[5] = {R.pick(Objective::Time), R.pick(Objective::Energy),
-                         R.pick(Objective::EnergyWithinBudget),
-                         R.pick(Objective::EDP), R.Pick.OccupancyHeuristic};
+  const std::array<size_t, NumReportPicks> Idx = reportPickIndices(R);
   for (size_t I = 0; I < R.Configs.size(); ++I) {
     const Prediction &P = R.Configs[I];
     std::string Picks;
-    for (unsigned J = 0; J < 5; ++J)
+    for (unsigned J = 0; J < NumReportPicks; ++J)
       if (Idx[J] == I)
         Picks += (Picks.empty() ? "" : ";") + std::string(ReportPickNames[J]);
     OS << K.Name << ',' << I;
@@ -439,7 +432,7 @@ int main(int argc, char **argv) {
       C.DynamicSharedBytes = K.Res.DynamicSharedBytes;
       R.Configs.push_back(predict(K, *GPU, C));
       R.Pareto.push_back(0);
-      R.Explanation = "single configuration given with --block";
+      R.Status = SweepStatus::GivenConfig;
     } else {
       AnalyzeOptions KO = AO;
       KO.Sweep.Grid = Base.Grid;

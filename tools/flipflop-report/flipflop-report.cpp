@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "flipflop/Report/AppAdvice.h"
 #include "flipflop/Report/HTMLReport.h"
+#include "flipflop/Support/BlockShape.h"
 #include "flipflop/Support/WriteFile.h"
 #include "flipflop/Report/JSONReport.h"
 
@@ -115,7 +116,7 @@ static std::vector<InputFile> expandInputs() {
 }
 
 /// Reads one report; every error names the file.
-static Expected<json::Value> readJSON(StringRef Path) {
+static Expected<Report> readReport(StringRef Path) {
   auto Err = [&](const Twine &Msg) {
     return createStringError(inconvertibleErrorCode(), Path + ": " + Msg);
   };
@@ -131,27 +132,24 @@ static Expected<json::Value> readJSON(StringRef Path) {
                "flipflop-report reads the JSON reports written with "
                "FLIPFLOP_REPORT_DIR or flipflop-ptx --json (read remarks "
                "with llvm-remarkutil)");
-  // Validates the schema (version, picks in range) before use.
-  if (Expected<Report> R = parseReport((*Buf)->getBuffer()); !R)
+  // Checks the schema (version, indices in range) as it reads.
+  Expected<Report> R = parseReport((*Buf)->getBuffer());
+  if (!R)
     return Err(toString(R.takeError()));
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
-  if (!V)
-    return Err(toString(V.takeError()));
-  return std::move(*V);
+  return R;
 }
 
 /// Reads every input: a bad file named on the command line is an error, one
 /// found in a directory is skipped with a one-line warning.
-static std::vector<json::Value>
-readInputs(const std::vector<InputFile> &Files) {
-  std::vector<json::Value> Out;
+static std::vector<Report> readInputs(const std::vector<InputFile> &Files) {
+  std::vector<Report> Out;
   for (const InputFile &F : Files) {
-    Expected<json::Value> V = readJSON(F.Path);
-    if (V) {
-      Out.push_back(std::move(*V));
+    Expected<Report> R = readReport(F.Path);
+    if (R) {
+      Out.push_back(std::move(*R));
       continue;
     }
-    std::string Msg = toString(V.takeError());
+    std::string Msg = toString(R.takeError());
     if (!F.FromDirectory)
       fail(Msg);
     // One line, whatever the parser said.
@@ -164,175 +162,128 @@ readInputs(const std::vector<InputFile> &Files) {
 /// The file a kernel local to its file is keyed by in a merge: its "path"
 /// (normalised absolute), else its "file" without "." and ".."; "" for
 /// an ordinary kernel. Reports written before "file_local" are read by the
-/// kernel's mangled name.
-static std::string fileLocalKey(const json::Object &K) {
-  std::string Name = K.getString("name").value_or("").str();
-  if (!K.getBoolean("file_local").value_or(false) &&
-      !isFileLocalKernelName(Name))
+/// kernel's mangled name (parseReport).
+static std::string fileLocalKey(const ReportKernel &K) {
+  if (!K.FileLocal)
     return "";
-  if (auto P = K.getString("path"); P && !P->empty())
-    return P->str();
-  SmallString<256> F(K.getString("file").value_or(""));
+  if (!K.Path.empty())
+    return K.Path;
+  SmallString<256> F(K.File);
   sys::path::remove_dots(F, /*remove_dot_dot=*/true);
   // Never empty: a file-local kernel with no file is still not merged with
   // an ordinary one.
   return "file:" + std::string(F);
 }
 
-/// Merges the inputs into one report.
-static json::Value merge(std::vector<json::Value> &Reports) {
+/// Merges the inputs into one report: the first report's "gpu", every GPU
+/// in "gpus" when there are several, each kernel once with its "gpu".
+static Report merge(std::vector<Report> &Reports) {
   // Key: (GPU, name, file). The file is empty for an ordinary kernel (the
   // same kernel from several translation units is kept once) and the
   // kernel's path for one local to its file (static, anonymous namespace):
   // two files' kernels of the same mangled name are different kernels.
-  std::map<std::tuple<std::string, std::string, std::string>, json::Value>
+  std::map<std::tuple<std::string, std::string, std::string>, ReportKernel>
       Kernels;
-  json::Value FirstGPU = json::Object();
+  Report Out;
+  Out.SchemaVersion = ReportSchemaVersion;
+  Out.Tool = "flipflop-report";
   std::set<std::string> GPUs;
-  bool First = true;
-  for (json::Value &V : Reports) {
-    json::Object *Top = V.getAsObject();
-    std::string GPU;
-    if (json::Object *G = Top->getObject("gpu")) {
-      GPU = G->getString("name").value_or("").str();
-      if (First)
-        FirstGPU = json::Value(json::Object(*G));
-      First = false;
-    }
+  for (Report &R : Reports) {
+    std::string GPU = R.GPU ? R.GPU->Name : "";
+    if (R.GPU && !Out.GPU)
+      Out.GPU = std::move(R.GPU);
     GPUs.insert(GPU);
-    if (json::Array *KA = Top->getArray("kernels"))
-      for (json::Value &K : *KA) {
-        json::Object *KO = K.getAsObject();
-        if (!KO)
-          continue;
-        std::string Name = KO->getString("name").value_or("").str();
-        (*KO)["gpu"] = GPU;
-        Kernels.try_emplace({GPU, Name, fileLocalKey(*KO)}, std::move(K));
-      }
+    for (ReportKernel &K : R.Kernels) {
+      K.GPU = GPU;
+      std::string Key = fileLocalKey(K);
+      Kernels.try_emplace({GPU, K.Name, std::move(Key)}, std::move(K));
+    }
   }
-  json::Array KA;
+  if (!Out.GPU)
+    Out.GPU = ReportGPU(); // Written as "gpu": {}.
+  if (GPUs.size() > 1)
+    Out.GPUs.assign(GPUs.begin(), GPUs.end());
   for (auto &KV : Kernels)
-    KA.push_back(std::move(KV.second));
-  json::Object Out;
-  Out["schema_version"] = int64_t(ReportSchemaVersion);
-  Out["tool"] = "flipflop-report";
-  Out["gpu"] = std::move(FirstGPU);
-  if (GPUs.size() > 1) {
-    json::Array Names;
-    for (const std::string &G : GPUs)
-      Names.push_back(G);
-    Out["gpus"] = std::move(Names);
-  }
-  Out["kernels"] = std::move(KA);
-  return json::Value(std::move(Out));
+    Out.Kernels.push_back(std::move(KV.second));
+  return Out;
 }
 
-static void summary(const json::Value &V, raw_ostream &OS) {
-  const json::Object *Top = V.getAsObject();
-  const json::Array *Kernels = Top->getArray("kernels");
-  if (!Kernels)
-    return;
-  static const std::pair<const char *, const char *> PickNames[] = {
-      {"fastest", "fastest"},
-      {"least_energy", "least energy"},
-      {"energy_within_budget", "energy within budget"},
-      {"best_edp", "best energy-delay"},
-      {"occupancy_heuristic", "occupancy heuristic"}};
-  for (const json::Value &KV : *Kernels) {
-    const json::Object *K = KV.getAsObject();
-    const json::Array *Configs = K ? K->getArray("configs") : nullptr;
-    const json::Object *Picks = K ? K->getObject("picks") : nullptr;
-    if (!K || !Configs || !Picks)
-      continue;
-    OS << K->getString("display_name").value_or("?");
-    if (auto F = K->getString("file"); F && !F->empty())
-      {
-        OS << "  [" << sys::path::filename(*F);
-        if (int64_t Line = K->getInteger("line").value_or(0))
-          OS << ":" << Line;
-        OS << "]";
-      }
-    if (auto G = K->getString("gpu"))
-      OS << "  " << *G;
+static void summary(const Report &R, raw_ostream &OS) {
+  // In words, in the order of ReportPickNames.
+  static const char *const PickLabels[] = {
+      "fastest", "least energy", "energy within budget", "best energy-delay",
+      "occupancy heuristic"};
+  for (const ReportKernel &K : R.Kernels) {
+    OS << (K.DisplayName.empty() ? "?" : K.DisplayName);
+    if (!K.File.empty()) {
+      OS << "  [" << sys::path::filename(K.File);
+      if (K.Line)
+        OS << ":" << K.Line;
+      OS << "]";
+    }
+    if (K.GPU)
+      OS << "  " << *K.GPU;
     OS << "\n";
-    auto Cfg = [&](StringRef Pick) -> const json::Object * {
-      auto I = Picks->getInteger(Pick);
-      return I && *I >= 0 && size_t(*I) < Configs->size()
-                 ? (*Configs)[*I].getAsObject()
-                 : nullptr;
-    };
     OS << format("  %-22s %-14s %-13s %7s %14s %14s  %s\n", "pick", "block",
                  "min-blocks", "limit", "time", "energy",
                  "change vs occupancy heuristic");
-    const json::Object *H = Cfg("occupancy_heuristic");
-    double HT = H ? H->getNumber("time_s").value_or(0) : 0;
-    double HE = H ? H->getNumber("energy_j").value_or(0) : 0;
-    for (auto &[Key, Label] : PickNames) {
-      const json::Object *C = Cfg(Key);
+    const ReportConfig *H = K.pick("occupancy_heuristic");
+    double HT = H ? H->TimeS : 0;
+    double HE = H ? H->EnergyJ : 0;
+    for (size_t I = 0; I < std::size(PickLabels); ++I) {
+      const char *Key = ReportPickNames[I], *Label = PickLabels[I];
+      const ReportConfig *C = K.pick(Key);
       if (!C)
         continue;
-      const json::Array *B = C->getArray("block");
-      std::string Block;
-      if (B && B->size() == 3) {
-        Block = std::to_string((*B)[0].getAsInteger().value_or(0));
-        if ((*B)[1].getAsInteger().value_or(1) > 1 || (*B)[2].getAsInteger().value_or(1) > 1)
-          Block += "x" + std::to_string((*B)[1].getAsInteger().value_or(1));
-        if ((*B)[2].getAsInteger().value_or(1) > 1)
-          Block += "x" + std::to_string((*B)[2].getAsInteger().value_or(1));
-      }
-      double T = C->getNumber("time_s").value_or(0);
-      double E = C->getNumber("energy_j").value_or(0);
+      std::string Block = blockShapeText(C->Block);
+      double T = C->TimeS;
+      double E = C->EnergyJ;
       OS << format("  %-22s block %-8s min-blocks %-2lld %5.0f W %11.4g us %11.4g mJ",
-                   Label, Block.c_str(),
-                   (long long)C->getInteger("min_blocks_per_sm").value_or(0),
-                   C->getNumber("power_limit_w").value_or(0), T * 1e6, E * 1e3);
+                   Label, Block.c_str(), (long long)C->MinBlocksPerSM,
+                   C->PowerLimitW, T * 1e6, E * 1e3);
       if (StringRef(Key) != "occupancy_heuristic" && HT > 0 && HE > 0)
         OS << format("  %+6.1f%% energy %+6.1f%% time", 100 * (E - HE) / HE,
                      100 * (T - HT) / HT);
       OS << "\n";
       // The lever, how to set it, the bands, and a tie.
-      const json::Object *Rec =
-          K->getObject("recommendations")
-              ? K->getObject("recommendations")->getObject(Key)
-              : nullptr;
-      std::string Lever = C->getString("lever").value_or("none").str();
+      auto RecIt = K.Recommendations.find(Key);
+      const ReportRecommendation *Rec =
+          RecIt == K.Recommendations.end() ? nullptr : &RecIt->second;
+      StringRef Lever = C->Lever.empty() ? "none" : StringRef(C->Lever);
       OS << "  " << std::string(22, ' ') << " lever: ";
       if (Lever == "none")
         OS << "none (default power limit, clocks not locked)";
       else if (Lever == "power_limit")
-        OS << format("power limit %.0f W", C->getNumber("lever_value").value_or(0));
+        OS << format("power limit %.0f W", C->LeverValue);
       else
-        OS << format("SM clock locked at %.0f MHz",
-                     C->getNumber("lever_value").value_or(0));
-      if (Rec && Rec->getString("command"))
-        OS << ": " << *Rec->getString("command") << " ("
-           << Rec->getString("nvml").value_or("") << "); needs root/admin";
-      auto Band = [&](StringRef F, double Scale) {
-        const json::Array *B = C->getArray(F);
-        if (!B || B->size() != 2)
+        OS << format("SM clock locked at %.0f MHz", C->LeverValue);
+      if (Rec && !Rec->Command.empty())
+        OS << ": " << Rec->Command << " (" << Rec->NVML
+           << "); needs root/admin";
+      auto Band = [&](const std::optional<std::array<double, 2>> &B,
+                      double Scale) {
+        if (!B)
           return std::string("?");
-        return formatv("{0}-{1}", format("%.4g", (*B)[0].getAsNumber().value_or(0) * Scale),
-                       format("%.4g", (*B)[1].getAsNumber().value_or(0) * Scale))
+        return formatv("{0}-{1}", format("%.4g", (*B)[0] * Scale),
+                       format("%.4g", (*B)[1] * Scale))
             .str();
       };
-      OS << "; band: time " << Band("time_band_s", 1e6) << " us, energy "
-         << Band("energy_band_j", 1e3) << " mJ, power "
-         << Band("power_band_w", 1) << " W";
-      if (Rec && Rec->getString("note"))
-        OS << "; " << *Rec->getString("note");
+      OS << "; band: time " << Band(C->TimeBandS, 1e6) << " us, energy "
+         << Band(C->EnergyBandJ, 1e3) << " mJ, power "
+         << Band(C->PowerBandW, 1) << " W";
+      if (Rec && !Rec->Note.empty())
+        OS << "; " << Rec->Note;
       OS << "\n";
-      if (const json::Object *Ties = K->getObject("ties"))
-        if (const json::Object *T = Ties->getObject(Key))
-          OS << "  " << std::string(22, ' ')
-             << format(" tie: the model's optimum (config #%lld) is better by "
-                       "%.1f%%, inside the +/-%.0f%% comparison band; the "
-                       "less intrusive configuration is recommended\n",
-                       (long long)T->getInteger("model_optimum").value_or(-1),
-                       T->getNumber("advantage_pct").value_or(0),
-                       T->getNumber("band_pct").value_or(0));
+      if (auto T = K.Ties.find(Key); T != K.Ties.end())
+        OS << "  " << std::string(22, ' ')
+           << format(" tie: the model's optimum (config #%lld) is better by "
+                     "%.1f%%, inside the +/-%.0f%% comparison band; the "
+                     "less intrusive configuration is recommended\n",
+                     (long long)T->second.ModelOptimum,
+                     T->second.AdvantagePct, T->second.BandPct);
     }
-    if (auto Why = K->getString("explanation"); Why && !Why->empty())
-      OS << "  why: " << *Why << "\n";
+    if (!K.Explanation.empty())
+      OS << "  why: " << K.Explanation << "\n";
     OS << "\n";
   }
 }
@@ -353,10 +304,10 @@ int main(int argc, char **argv) {
   std::vector<InputFile> Files = expandInputs();
   if (Files.empty())
     fail("no report found in the inputs");
-  std::vector<json::Value> Reports = readInputs(Files);
+  std::vector<Report> Reports = readInputs(Files);
   if (Reports.empty())
     fail("no readable report in the inputs");
-  json::Value Merged =
+  Report Merged =
       Files.size() == 1 ? std::move(Reports.front()) : merge(Reports);
   // Application-level advice: launch counts from the user.
   AppAdviceOptions AO;
@@ -374,8 +325,8 @@ int main(int argc, char **argv) {
   for (const char *P : ReportPickNames)
     KnownPick |= AO.At == P;
   if (!KnownPick)
-    fail("--advice-at expects one of fastest, least_energy, "
-         "energy_within_budget, best_edp, occupancy_heuristic");
+    fail("--advice-at expects one of " +
+         join(std::begin(ReportPickNames), std::end(ReportPickNames), ", "));
   std::vector<std::string> Unmatched;
   std::vector<AppAdvice> Advice = computeAppAdvice(Merged, AO, &Unmatched);
   if (Command == "summary" || Command == "html" || Command == "advice")
@@ -383,7 +334,7 @@ int main(int argc, char **argv) {
       WithColor::warning(errs(), ToolName)
           << "launch count for '" << U << "': no such kernel in the reports\n";
   if (Command == "merge")
-    emit([&](raw_ostream &OS) { printJSON(Merged, OS); });
+    emit([&](raw_ostream &OS) { printJSON(toJSON(Merged), OS); });
   else if (Command == "html")
     emit([&](raw_ostream &OS) { writeHTMLReport(Merged, OS, AO); });
   else if (Command == "summary")

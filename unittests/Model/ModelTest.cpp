@@ -1,8 +1,9 @@
 //===- ModelTest.cpp - Each equation of the model on hand-computed cases --===//
 //
 // The GPU and kernels come from ModelTestUtil.h; every expected figure is
-// worked out in the comments from docs/MODEL.md's equations and the
-// constants of ModelConstants.h.
+// worked out by hand in the comments from docs/MODEL.md's equations and the
+// constants of ModelConstants.h, and written down as a number: a changed
+// equation or constant changes the figure and fails the test.
 //
 //===----------------------------------------------------------------------===//
 #include "ModelTestUtil.h"
@@ -65,8 +66,9 @@ TEST(PowerCurve, DerivedFromDatasheet) {
   // Static: the idle figure of the A100-PCIe it is built from (HBM2: no
   // memory background). Dynamic: 12.204 pJ per FP32 lane op x 10 SMs x 64
   // lanes x 1000 MHz. Knee 0.80 x boost, floor 0.72 (fit-power-curve.py).
+  // 12.204e-12 J x 640 lanes x 1e9 /s = 7.81056 W.
   EXPECT_NEAR(C.StaticW, 35, 1e-9);
-  EXPECT_NEAR(C.DynW, 12.204e-12 * 10 * 64 * 1e9, 1e-9);
+  EXPECT_NEAR(C.DynW, 7.81056, 1e-9);
   EXPECT_NEAR(C.KneeMHz, 800, 1e-9);
   EXPECT_NEAR(C.FloorRatio, 0.72, 1e-12);
   EXPECT_DOUBLE_EQ(C.StaticVoltExp, 0.5);
@@ -81,22 +83,23 @@ TEST(Time, StreamingHandCase) {
   EXPECT_EQ(P.Occ.BlocksPerSM, 8u);
   EXPECT_DOUBLE_EQ(P.Waves, 10.0);
   EXPECT_EQ(P.Config.Grid[0], 800u);
-  // Per round: DRAM 8 blocks x 10 SMs x 2048 B / (100 GB/s x 0.85).
-  double Dram = 163840 / 85e9;
-  // Latency of one warp: one load at 200 cycles + 250 ns.
-  double Lat = 200 / 1e9 + 250e-9;
-  double Round = std::sqrt(std::sqrt(std::pow(Dram, 4) + std::pow(Lat, 4)));
-  EXPECT_NEAR(P.TDramS, 10 * Dram, 1e-15);
-  EXPECT_NEAR(P.TLatencyS, 10 * Lat, 1e-15);
+  // Per round: DRAM 8 blocks x 10 SMs x 2048 B / (100 GB/s x 0.85) =
+  // 1927.53 ns; ten rounds.
+  EXPECT_NEAR(P.TDramS, 19.27529e-6, 1e-11);
+  // Latency of one warp: one load at 200 cycles + 250 ns = 450 ns.
+  EXPECT_NEAR(P.TLatencyS, 4.5e-6, 1e-15);
   // Issue: 2 LSU warp instructions x 8 warps x 32 lanes / 32 lanes = 16
-  // cycles per block, 8 blocks per round; the schedulers' 2 x 8 / 4 = 4
-  // cycles per block join them in the unit soft maximum (p = 2).
+  // cycles per block, 128 per round of 8 blocks; the schedulers' 2 x 8 / 4
+  // = 4 cycles per block (32 per round) join them in the unit soft maximum
+  // (p = 2): sqrt(128^2 + 32^2) = 131.939 cycles = 131.939 ns at 1 GHz.
   static_assert(mc::UnitOverlapNorm == 2, "hand cases assume p = 2");
-  EXPECT_NEAR(P.TComputeS, 10 * std::hypot(128.0, 32.0) / 1e9, 1e-15);
-  // L2: 8 x 2048 B / 64 B/clk.
-  EXPECT_NEAR(P.TL2S, 10 * 256 / 1e9, 1e-15);
-  EXPECT_NEAR(P.TimeS, 10 * Round + mc::LaunchOverheadS, 1e-12);
-  EXPECT_NEAR(P.TimeS, 2.32896e-5, 1e-9);
+  EXPECT_NEAR(P.TComputeS, 1.319394e-6, 1e-12);
+  // L2: 8 x 2048 B / 64 B/clk = 256 cycles per round.
+  EXPECT_NEAR(P.TL2S, 2.56e-6, 1e-15);
+  // A round: the 4-norm of 1927.53 ns (DRAM) and 450 ns (latency) =
+  // 1927.53 x (1 + 0.23346^4)^(1/4) = 1928.96 ns; ten rounds plus the 4 us
+  // launch: 23.2896 us.
+  EXPECT_NEAR(P.TimeS, 23.28959e-6, 1e-11);
   EXPECT_EQ(P.Bound, Bottleneck::DRAM);
   EXPECT_FALSE(P.PowerCapped);
   EXPECT_DOUBLE_EQ(P.ClockMHz, 1000);
@@ -106,18 +109,17 @@ TEST(Time, StreamingHandCase) {
 TEST(Energy, StreamingHandCase) {
   GPUSpec G = handGPU();
   Prediction P = predict(copyKernel(), G, config(256, 204800));
-  double T = P.TimeS - mc::LaunchOverheadS;
-  // Static 20 W x sqrt(1/0.8) (at the top clock, V = Vmax) the whole time;
-  // cycle power 0.3 x 80 W on all SMs; work
-  // 800 blocks x (256 lanes x 2 LSU ops x 1.2 + 2048 L2 bytes x 1.5) units
-  // of 80 x 0.7 / (10 SMs x 64 lanes x 1 GHz) J; DRAM 1,638,400 B x 48 pJ.
-  double Work = 800 * (256 * 2 * 1.2 + 2048 * 1.5) * (56.0 / 640e9);
-  double Dram = 1638400 * 48e-12;
-  double E = 20 * std::sqrt(1 / 0.8) * P.TimeS + 24 * T + Work + Dram;
-  EXPECT_NEAR(P.EnergyJ, E, 1e-12);
-  EXPECT_NEAR(P.EnergyJ, 1.32041e-3, 1e-8);
+  // Static 20 W x sqrt(1/0.8) = 22.3607 W (at the top clock, V = Vmax)
+  // for the 23.2896 us: 520.771 uJ.
+  EXPECT_NEAR(P.PStaticW, 22.36068, 1e-5);
+  // Cycle power 0.3 x 80 W = 24 W on all SMs for the 19.2896 us of rounds:
+  // 462.950 uJ. Work: 800 blocks x (256 lanes x 2 LSU ops x 1.2 + 2048 L2
+  // bytes x 1.5 = 3686.4 units) x 80 W x 0.7 / (10 SMs x 64 lanes x 1 GHz)
+  // = 87.5 pJ per unit: 258.048 uJ. DRAM: 1,638,400 B x 48 pJ = 78.6432 uJ.
+  EXPECT_NEAR(P.PMemoryW * P.TimeS, 78.6432e-6, 1e-12);
+  // Total 1320.41 uJ.
+  EXPECT_NEAR(P.EnergyJ, 1.320413e-3, 1e-9);
   EXPECT_NEAR(P.AvgPowerW, P.EnergyJ / P.TimeS, 1e-9);
-  EXPECT_NEAR(P.PMemoryW * P.TimeS, Dram, 1e-12);
 }
 
 // 1000 FP32 FMAs per thread at ILP 4: the FP32 pipes are the limit, exactly
@@ -127,21 +129,20 @@ TEST(Time, ComputeHandCase) {
   G.Power.DefaultLimitW = G.Power.MaxLimitW = 150;
   Prediction P = predict(fmaKernel(), G, config(256, 204800));
   // Issue: 8 warps x 1000 x 32 / 64 = 4000 FP32 cycles per block and
-  // 8 x 1000 / 4 = 2000 scheduler cycles, soft maximum (p = 2), 8 blocks.
-  // Latency path: max(1000 x 4 / 4, 1000 x (32 x 4 / 64)) = 2000 cycles.
-  double Issue = std::hypot(32000.0, 16000.0) / 1e9, Lat = 2000 / 1e9;
-  double Round = std::sqrt(std::sqrt(std::pow(Issue, 4) + std::pow(Lat, 4)));
-  EXPECT_NEAR(P.TimeS, 10 * Round + mc::LaunchOverheadS, 1e-12);
+  // 8 x 1000 / 4 = 2000 scheduler cycles, soft maximum (p = 2), 8 blocks:
+  // sqrt(32000^2 + 16000^2) = 35777.09 cycles per round. Latency path:
+  // max(1000 x 4 / 4, 1000 x (32 x 4 / 64)) = 2000 cycles. A round, the
+  // 4-norm: 35777.09 x (1 + 0.0559^4)^(1/4) = 35777.17 ns; ten rounds plus
+  // the launch: 361.7717 us.
+  EXPECT_NEAR(P.TimeS, 361.7717e-6, 1e-10);
   EXPECT_EQ(P.Bound, Bottleneck::Issue);
-  // Power: 20 x sqrt(1/0.8) static + 24 cycle + 2.048e8 lane ops x 87.5 pJ.
-  double T = 10 * Round;
-  EXPECT_NEAR(P.EnergyJ,
-              20 * std::sqrt(1 / 0.8) * P.TimeS + 24 * T + 0.01792, 1e-9);
-  // The curve's static + Dyn at the top clock (22.36 + 80 W) belongs to a
-  // kernel that saturates the FP32 pipes; this one is stretched by 1/0.894
-  // by scheduler contention, so its work power (0.7 x 80 W; the cycle
-  // share 0.3 x 80 W runs regardless) is that much lower.
-  EXPECT_NEAR(P.AvgPowerW, 22.36 + 24 + 56 / std::hypot(1.0, 0.5), 1.5);
+  // Energy: 22.3607 W static x 361.77 us = 8.0895 mJ, 24 W cycle power x
+  // 357.77 us = 8.5865 mJ, 2.048e8 lane ops x 87.5 pJ = 17.92 mJ.
+  EXPECT_NEAR(P.EnergyJ, 34.59598e-3, 1e-8);
+  // 34.596 mJ / 361.77 us = 95.63 W: below the curve's 22.36 + 80 W at the
+  // top clock, which belongs to a kernel that saturates the FP32 pipes;
+  // this one is stretched by scheduler contention.
+  EXPECT_NEAR(P.AvgPowerW, 95.6293, 1e-3);
 }
 
 TEST(DVFS, ComputeBoundFollowsTheCurve) {
@@ -183,14 +184,13 @@ TEST(Time, TailOfThePartialWave) {
   GPUSpec G = handGPU();
   // 81 blocks: one full wave of 80 (8 per SM on 10 SMs) and one block alone.
   Prediction P = predict(fmaKernel(), G, config(256, 81 * 256));
-  double Issue = std::hypot(32000.0, 16000.0) / 1e9, Lat = 2000 / 1e9;
-  double Full = std::sqrt(std::sqrt(std::pow(Issue, 4) + std::pow(Lat, 4)));
-  // The lone block: hypot(4000, 2000) issue cycles vs the 2000-cycle
-  // latency path.
-  double One1 = std::hypot(4000.0, 2000.0) / 1e9;
-  double One = std::sqrt(std::sqrt(std::pow(One1, 4) + std::pow(Lat, 4)));
-  EXPECT_NEAR(P.TimeS - mc::LaunchOverheadS, Full + One, 1e-12);
-  EXPECT_NEAR(P.TailFactor, (Full + One) / (81.0 / 80 * Full), 1e-9);
+  // The full wave: 35777.17 ns (Time.ComputeHandCase). The lone block:
+  // sqrt(4000^2 + 2000^2) = 4472.14 issue cycles against the 2000-cycle
+  // latency path, 4472.14 x (1 + 0.4472^4)^(1/4) = 4516.20 ns.
+  EXPECT_NEAR(P.TimeS - mc::LaunchOverheadS, 40.29338e-6, 1e-11);
+  // Against 81/80 of a full wave (36224.4 ns): 1.11233.
+  EXPECT_NEAR(P.TailFactor, 1.112327, 1e-6);
+  EXPECT_NEAR(P.Waves, 81.0 / 80, 1e-12);
 }
 
 TEST(Time, LatencyBoundWithFewWarps) {
@@ -397,6 +397,29 @@ TEST(Validity, RejectsWhatCannotLaunch) {
   KernelProfile S = copyKernel();
   S.Res.StaticSharedBytes = 1 << 20;
   EXPECT_FALSE(predict(S, G, config(256, 1 << 20)).Valid);
+}
+
+TEST(Energy, DominantPart) {
+  // The largest of static, SM dynamic and DRAM power; a tie goes to static,
+  // then to SM dynamic.
+  Prediction P;
+  P.PStaticW = 20;
+  P.PComputeW = 10;
+  P.PMemoryW = 30;
+  EXPECT_EQ(dominantEnergyPart(P), EnergyPart::DRAM);
+  P.PComputeW = 40;
+  EXPECT_EQ(dominantEnergyPart(P), EnergyPart::SMDynamic);
+  P.PStaticW = 40;
+  EXPECT_EQ(dominantEnergyPart(P), EnergyPart::Static);
+  P.PStaticW = 0;
+  P.PMemoryW = 40;
+  EXPECT_EQ(dominantEnergyPart(P), EnergyPart::SMDynamic);
+  // The FP32 hand case draws 22.36 W static, 24 W cycle + 49.54 W work
+  // (SM dynamic) and nothing from DRAM.
+  GPUSpec G = handGPU();
+  G.Power.DefaultLimitW = G.Power.MaxLimitW = 150;
+  EXPECT_EQ(dominantEnergyPart(predict(fmaKernel(), G, config(256, 204800))),
+            EnergyPart::SMDynamic);
 }
 
 TEST(Names, Bottlenecks) {

@@ -69,15 +69,32 @@ TEST(Sweep, SpaceOfA1DKernel) {
   const Prediction &W = R.Configs[R.Pick.EnergyWithinBudget];
   EXPECT_LE(W.TimeS, F.TimeS * 1.05);
   EXPECT_LE(L.EnergyJ, W.EnergyJ);
-  EXPECT_DOUBLE_EQ(R.SearchSpaceReduction,
-                   1 - double(R.Pareto.size()) / R.Configs.size());
+  // Every configuration off the front is matched or beaten in both time and
+  // energy by a point of it: those are what the front rules out.
+  std::vector<bool> OnFront(R.Configs.size(), false);
+  for (size_t I : R.Pareto)
+    OnFront[I] = true;
+  size_t RuledOut = 0, NValid = 0;
+  for (size_t I = 0; I < R.Configs.size(); ++I) {
+    NValid += R.Configs[I].Valid;
+    if (OnFront[I] || !R.Configs[I].Valid)
+      continue;
+    ++RuledOut;
+    bool Dominated = false;
+    for (size_t J : R.Pareto)
+      Dominated |= R.Configs[J].TimeS <= R.Configs[I].TimeS &&
+                   R.Configs[J].EnergyJ <= R.Configs[I].EnergyJ;
+    EXPECT_TRUE(Dominated) << I;
+  }
+  EXPECT_GT(RuledOut, 0u);
+  EXPECT_DOUBLE_EQ(R.SearchSpaceReduction, double(RuledOut) / NValid);
   // The heuristic: no min-blocks, the default limit.
   const Prediction &H = R.Configs[R.Pick.OccupancyHeuristic];
   EXPECT_EQ(H.Config.MinBlocksPerSM, 0u);
   EXPECT_DOUBLE_EQ(H.Config.PowerLimitW, 100);
   EXPECT_GE(R.energySavingPct(R.Pick.LeastEnergy), 0);
-  EXPECT_NE(R.ExplainBudget.find("Bound by"), std::string::npos);
-  EXPECT_NE(R.ExplainBudget.find("Occupancy"), std::string::npos);
+  EXPECT_EQ(R.Status, SweepStatus::Swept);
+  EXPECT_EQ(R.Shape, ShapeSource::Free);
 }
 
 TEST(Sweep, HeldShape) {
@@ -87,10 +104,10 @@ TEST(Sweep, HeldShape) {
   K.Guesses.push_back("trip count of the loop at line 7 (n unknown)");
   SweepResult R = sweep(K, G);
   EXPECT_TRUE(R.ShapeHeld);
-  EXPECT_NE(R.ShapeReason.find("reqntid"), std::string::npos);
+  EXPECT_EQ(R.Shape, ShapeSource::Required);
   for (const Prediction &P : R.Configs)
     EXPECT_EQ(P.Config.Block, (std::array<unsigned, 3>{16, 16, 1}));
-  EXPECT_NE(R.ExplainFastest.find("Guessed: trip count"), std::string::npos);
+  EXPECT_EQ(R.DefaultBlock, (std::array<unsigned, 3>{16, 16, 1}));
   KernelProfile T = fmaKernel();
   T.Shape.FixedByTile = true;
   T.Shape.FixedBlock = {32, 8, 1};
@@ -98,29 +115,98 @@ TEST(Sweep, HeldShape) {
   SweepResult RT = sweep(T, G);
   EXPECT_TRUE(RT.ShapeHeld);
   EXPECT_EQ(RT.NumShapes, 1u);
-  EXPECT_NE(RT.ShapeReason.find("tile[8][32]"), std::string::npos);
+  EXPECT_EQ(RT.Shape, ShapeSource::Tile);
+  for (const Prediction &P : RT.Configs)
+    EXPECT_EQ(P.Config.Block, (std::array<unsigned, 3>{32, 8, 1}));
+  // A tile of unknown shape: __launch_bounds__' threads, else 256.
+  T.Shape.FixedBlock = {0, 0, 0};
+  SweepResult RU = sweep(T, G);
+  EXPECT_EQ(RU.Shape, ShapeSource::TileUnknown);
+  EXPECT_EQ(RU.DefaultBlock, (std::array<unsigned, 3>{256, 1, 1}));
+  T.Bounds.MaxNTid = {128, 1, 1};
+  SweepResult RB = sweep(T, G);
+  EXPECT_EQ(RB.Shape, ShapeSource::TileBounds);
+  EXPECT_EQ(RB.DefaultBlock, (std::array<unsigned, 3>{128, 1, 1}));
 }
 
-TEST(Sweep, ExplanationFollowsTheObjective) {
+TEST(Sweep, ChecksNarrowTheShapes) {
+  // assert(blockDim.x <= 64) in a 1-D kernel: 32 and 64 pass; the shape is
+  // narrowed, not held.
   GPUSpec G = handGPU();
   KernelProfile K = fmaKernel();
+  K.Shape.CheckedMax = {64, 0, 0};
+  K.Shape.CheckFacts = {"blockDim.x <= 64 is asserted at line 3"};
+  SweepResult R = sweep(K, G);
+  EXPECT_EQ(R.Shape, ShapeSource::Checks);
+  EXPECT_FALSE(R.ShapeHeld);
+  EXPECT_EQ(R.NumShapes, 2u);
+  for (const Prediction &P : R.Configs)
+    EXPECT_LE(P.Config.Block[0], 64u);
+  // One shape passing holds it.
+  K.Shape.CheckedDim = {64, 0, 0};
+  SweepResult H = sweep(K, G);
+  EXPECT_EQ(H.Shape, ShapeSource::Checks);
+  EXPECT_TRUE(H.ShapeHeld);
+  EXPECT_EQ(H.NumShapes, 1u);
+}
+
+TEST(Sweep, RecordsTheObjective) {
+  // The whole-kernel explanation ends with the pick of the objective
+  // (unittests/Report/ExplainTest.cpp); the sweep keeps it with the budget.
   SweepOptions O;
-  O.Obj = Objective::Time;
-  SweepResult R = sweep(K, G, O);
-  EXPECT_NE(R.Explanation.find(". Fastest: " + R.ExplainFastest),
-            std::string::npos);
-  O.Obj = Objective::Energy;
-  R = sweep(K, G, O);
-  EXPECT_NE(R.Explanation.find(". Least energy: " + R.ExplainLeastEnergy),
-            std::string::npos);
   O.Obj = Objective::EDP;
-  R = sweep(K, G, O);
-  EXPECT_NE(R.Explanation.find(". Least energy x delay: " + R.ExplainEDP),
-            std::string::npos);
-  O.Obj = Objective::EnergyWithinBudget;
-  R = sweep(K, G, O);
-  EXPECT_NE(R.Explanation.find(" of the fastest: " + R.ExplainBudget),
-            std::string::npos);
+  O.SlowdownBudgetPct = 7.5;
+  SweepResult R = sweep(fmaKernel(), handGPU(), O);
+  EXPECT_EQ(R.Obj, Objective::EDP);
+  EXPECT_DOUBLE_EQ(R.SlowdownBudgetPct, 7.5);
+}
+
+/// Configurations for configNeighbours(): a block of \p B threads (x
+/// extent \p X), no cap, under \p Limit W or the clock \p Lock.
+Prediction config(unsigned B, unsigned X, double Limit, double Lock = 0) {
+  Prediction P;
+  P.Config.Block = {X, B / X, 1};
+  P.Config.PowerLimitW = Limit;
+  P.Config.LockedClockMHz = Lock;
+  return P;
+}
+
+TEST(Sweep, NeighboursAnExplanationComparesWith) {
+  SweepResult R;
+  R.PowerLimits = {50, 75, 100};
+  R.Configs = {config(256, 256, 100), // 0: the configuration explained.
+               config(128, 128, 100), // 1: half the block.
+               config(128, 16, 100),  // 2: half, 16 x 8.
+               config(512, 512, 100), // 3: twice the block.
+               config(256, 256, 75),  // 4: the next lower limit.
+               config(256, 256, 50),  // 5: a lower limit, not the next.
+               config(128, 128, 75),  // 6: half, another limit.
+               config(256, 256, 100, 900), // 7: a locked clock.
+               config(512, 512, 100, 900)}; // 8: twice, locked.
+  ConfigNeighbours N = configNeighbours(R, 0);
+  EXPECT_EQ(N.HalfBlock, 1); // The same y extent (1) preferred over 16x8.
+  EXPECT_EQ(N.DoubleBlock, 3);
+  EXPECT_EQ(N.LowerLimit, 4);
+  EXPECT_DOUBLE_EQ(N.LowerLimitW, 75);
+  // 32 x 8: the half with 8 rows too (16 x 8), not the first one found.
+  R.Configs[0] = config(256, 32, 100);
+  EXPECT_EQ(configNeighbours(R, 0).HalfBlock, 2);
+  R.Configs[0] = config(256, 256, 100);
+  // Under a locked clock: blocks under the same lock, no lower limit.
+  ConfigNeighbours L = configNeighbours(R, 7);
+  EXPECT_EQ(L.DoubleBlock, 8);
+  EXPECT_EQ(L.HalfBlock, -1);
+  EXPECT_EQ(L.LowerLimit, -1);
+  // The lowest limit has none below it; invalid neighbours do not count.
+  EXPECT_EQ(configNeighbours(R, 5).LowerLimit, -1);
+  R.Configs[4].Valid = false;
+  EXPECT_EQ(configNeighbours(R, 0).LowerLimit, -1);
+  // A held shape has no block neighbours.
+  R.ShapeHeld = true;
+  N = configNeighbours(R, 0);
+  EXPECT_EQ(N.HalfBlock, -1);
+  EXPECT_EQ(N.DoubleBlock, -1);
+  EXPECT_EQ(configNeighbours(R, 99).LowerLimit, -1); // Out of range.
 }
 
 TEST(Plausibility, ProfileOutOfBoundsIsNotPredicted) {
@@ -130,6 +216,7 @@ TEST(Plausibility, ProfileOutOfBoundsIsNotPredicted) {
             std::string::npos);
   SweepResult R = sweep(K, G);
   EXPECT_TRUE(R.Configs.empty());
+  EXPECT_EQ(R.Status, SweepStatus::ImplausibleProfile);
   EXPECT_NE(R.Implausible.find("2e+09 instructions per thread"),
             std::string::npos);
   KernelProfile N = fmaKernel();
@@ -162,10 +249,20 @@ TEST(Plausibility, LongPredictionsWarnOrAreNeverPicked) {
   // Above the limit: every configuration invalid, nothing picked.
   O.MaxTimeS = Fastest / 2;
   SweepResult X = sweep(K, G, O);
+  EXPECT_EQ(X.Status, SweepStatus::AllImplausible);
   EXPECT_NE(X.Implausible.find("every prediction is implausible"),
             std::string::npos);
   for (const Prediction &P : X.Configs)
     EXPECT_FALSE(P.Valid);
+  // Nothing can launch (a block's shared memory beyond the GPU's): no
+  // pick, and not an implausibility.
+  KernelProfile S = fmaKernel();
+  S.Res.StaticSharedBytes = 1u << 30;
+  SweepResult N = sweep(S, G);
+  EXPECT_EQ(N.Status, SweepStatus::NoneLaunchable);
+  EXPECT_TRUE(N.Implausible.empty());
+  EXPECT_FALSE(N.Configs.empty());
+  EXPECT_EQ(N.Pick.Fastest, N.Pick.OccupancyHeuristic);
 }
 
 TEST(Sweep, TwoDimensionalShapes) {
@@ -207,7 +304,7 @@ TEST(Sweep, CapOnConfigurationsPerSweep) {
   EXPECT_NE(R.Implausible.find("above the cap of 4e6 per sweep"),
             std::string::npos)
       << R.Implausible;
-  EXPECT_EQ(R.Explanation.rfind("no recommendation: ", 0), 0u);
+  EXPECT_EQ(R.Status, SweepStatus::SpaceTooLarge);
   SweepResult Real = sweep(fmaKernel(), *findGPU("H100-SXM5-80GB"),
                            SweepOptions());
   EXPECT_TRUE(Real.Implausible.empty());

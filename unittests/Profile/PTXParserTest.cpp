@@ -1,8 +1,10 @@
 //===- PTXParserTest.cpp - The PTX front end ------------------------------===//
 #include "flipflop/Profile/PTXParser.h"
 #include "flipflop/Profile/ProfilePrinter.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <tuple>
 
 using namespace flipflop;
 using namespace llvm;
@@ -417,15 +419,58 @@ TEST(PTXParser, OperandlessInstructions) {
   EXPECT_EQ(K.Accesses[0].Pattern, AccessPattern::Unknown);
 }
 
-TEST(PTXParser, PrefixesNeverCrash) {
-  // Every prefix of a valid module either parses or gives an error.
+TEST(PTXParser, PrefixesParseOrFailWithALine) {
+  // Every prefix of a valid module either fails with "LINE: message", LINE
+  // inside the prefix, or parses into no more than the whole module holds.
+  // A prefix that cuts the kernel's body is an error, never a shorter
+  // kernel; one that ends after the body gives the whole kernel.
   std::string T = loopKernel("0", "add.s32 %r1, %r1, 1;", "lt.s32", "10");
+  PTXModule Full = parseOK(T);
+  ASSERT_EQ(Full.Kernels.size(), 1u);
+  const KernelProfile &FK = Full.Kernels[0];
+  ASSERT_EQ(FK.Loops.size(), 1u);
+  const size_t BodyOpen = T.find('{'), BodyClose = T.rfind('}');
+  ASSERT_LT(BodyOpen, BodyClose);
+  unsigned Parsed = 0, Failed = 0;
   for (size_t N = 0; N <= T.size(); ++N) {
     std::string Prefix = T.substr(0, N); // own buffer: no reads past N
     auto M = parsePTXModule(Prefix, "p.ptx");
-    if (!M)
-      consumeError(M.takeError());
+    const bool CutsBody = N > BodyOpen && N <= BodyClose;
+    if (!M) {
+      ++Failed;
+      std::string E = toString(M.takeError());
+      StringRef LineText, Msg;
+      std::tie(LineText, Msg) = StringRef(E).split(": ");
+      unsigned Line = 0;
+      EXPECT_FALSE(LineText.getAsInteger(10, Line)) << N << ": " << E;
+      EXPECT_GE(Line, 1u) << N << ": " << E;
+      EXPECT_LE(Line, 1 + llvm::count(Prefix, '\n')) << N << ": " << E;
+      EXPECT_FALSE(Msg.empty()) << N << ": " << E;
+      continue;
+    }
+    ++Parsed;
+    EXPECT_FALSE(CutsBody) << "a body cut after " << N << " bytes parsed";
+    EXPECT_TRUE(StringRef(Full.Version).starts_with(M->Version)) << N;
+    EXPECT_TRUE(StringRef(Full.Target).starts_with(M->Target)) << N;
+    ASSERT_LE(M->Kernels.size(), 1u) << N;
+    if (M->Kernels.empty()) {
+      EXPECT_LE(N, BodyClose) << "the whole body, and no kernel";
+      continue;
+    }
+    const KernelProfile &K = M->Kernels[0];
+    EXPECT_EQ(K.Name, FK.Name) << N;
+    for (unsigned C = 0; C < NumOpClasses; ++C)
+      EXPECT_LE(K.Ops[C], FK.Ops[C]) << N << " class " << C;
+    EXPECT_LE(K.Loops.size(), FK.Loops.size()) << N;
+    if (N > BodyClose) {
+      EXPECT_EQ(K.Ops, FK.Ops) << N;
+      ASSERT_EQ(K.Loops.size(), 1u) << N;
+      EXPECT_EQ(K.Loops[0].Trip, FK.Loops[0].Trip) << N;
+    }
   }
+  // The whole module and the prefixes that end after the body parse.
+  EXPECT_GE(Parsed, T.size() - BodyClose);
+  EXPECT_GE(Failed, BodyClose - BodyOpen);
 }
 
 TEST(PTXParser, PrinterIsStable) {

@@ -53,21 +53,31 @@ json::Value kernel(const char *Name, const char *Display,
 /// A: memory-bound and short (50 us): the clock lock saves 30 % energy at no
 /// cost in time. B: compute-bound and long (1 s): the lock slows it by 40 %
 /// and saves little; the power limit saves nothing.
-json::Value report() {
+/// \p V read as a report.
+Report typed(const json::Value &V) {
+  Expected<Report> R = reportFromJSON(V);
+  if (!R) {
+    ADD_FAILURE() << toString(R.takeError());
+    return Report();
+  }
+  return std::move(*R);
+}
+
+Report report() {
   json::Array Ks{
       kernel("_Z1av", "a(float*)", {50e-6, 50e-6, 50e-6},
              {10e-3, 10e-3, 7e-3}, 2),
       kernel("_Z1bv", "b(float*, float const*, int)", {1.0, 1.0, 1.4},
              {200, 200, 190})};
-  return json::Object{{"schema_version", 1},
-                      {"tool", "test"},
-                      {"gpu", json::Object{{"name", "H100-SXM5-80GB"},
-                                           {"power_default_w", 250}}},
-                      {"kernels", std::move(Ks)}};
+  return typed(json::Object{{"schema_version", 1},
+                            {"tool", "test"},
+                            {"gpu", json::Object{{"name", "H100-SXM5-80GB"},
+                                                 {"power_default_w", 250}}},
+                            {"kernels", std::move(Ks)}});
 }
 
 TEST(AppAdvice, WeightedByShareOfRunTime) {
-  json::Value R = report();
+  Report R = report();
   // One launch each: B is ~100 % of the time and the lock slows it by 40 %,
   // beyond the 5 % budget; nothing else saves energy: keep the default.
   AppAdviceOptions O;
@@ -112,9 +122,10 @@ TEST(AppAdvice, WeightedByShareOfRunTime) {
 TEST(AppAdvice, SavingInsideTheBandIsATie) {
   // The lock saves 1 % on the only kernel: inside the band, keep the default.
   json::Array Ks{kernel("_Z1cv", "c()", {1.0, 1.0, 1.0}, {100, 100, 99})};
-  json::Value R = json::Object{{"schema_version", 1},
-                               {"gpu", json::Object{{"name", "A100-PCIE-40GB"}}},
-                               {"kernels", std::move(Ks)}};
+  Report R = typed(json::Object{
+      {"schema_version", 1},
+      {"gpu", json::Object{{"name", "A100-PCIE-40GB"}}},
+      {"kernels", std::move(Ks)}});
   std::vector<AppAdvice> A = computeAppAdvice(R, {});
   ASSERT_EQ(A.size(), 1u);
   EXPECT_EQ(A[0].Best.Lever, "locked_clock");
@@ -132,9 +143,10 @@ TEST(AppAdvice, PerKernelOnlyWhenLongEnough) {
       kernel("_Z1av", "a(float*)", {50e-6, 50e-6, 50e-6}, {10e-3, 10e-3, 7e-3},
              2),
       kernel("_Z1dv", "d()", {1.0, 1.01, 1.4}, {200, 150, 190}, 1)};
-  json::Value R = json::Object{{"schema_version", 1},
-                               {"gpu", json::Object{{"name", "H100-SXM5-80GB"}}},
-                               {"kernels", std::move(Ks)}};
+  Report R = typed(json::Object{
+      {"schema_version", 1},
+      {"gpu", json::Object{{"name", "H100-SXM5-80GB"}}},
+      {"kernels", std::move(Ks)}});
   std::vector<AppAdvice> A = computeAppAdvice(R, {});
   ASSERT_EQ(A.size(), 1u);
   ASSERT_EQ(A[0].Kernels.size(), 2u);

@@ -44,6 +44,10 @@ enum class Bottleneck : unsigned {
 };
 const char *bottleneckName(Bottleneck B);
 
+/// The components of a prediction's energy (Prediction::PStaticW,
+/// PComputeW, PMemoryW).
+enum class EnergyPart : unsigned { Static, SMDynamic, DRAM };
+
 /// Everything the model predicts for one configuration.
 struct Prediction {
   LaunchConfig Config;           ///< With Grid resolved.
@@ -64,7 +68,8 @@ struct Prediction {
   /// The power limit could not be met even at the lowest clock.
   bool LimitUnreachable = false;
   /// The requested limit was outside [MinLimitW, MaxLimitW]; PowerLimitW
-  /// holds the limit the board would apply (see powerLimitNote()).
+  /// holds the limit the board would apply (the report layer's
+  /// powerLimitNote() words it, flipflop/Report/Explain.h).
   bool LimitOutOfRange = false;
   double PowerLimitW = 0;        ///< The limit applied (default resolved).
   /// The lever and its value (W for a power limit, MHz for a locked clock,
@@ -138,11 +143,9 @@ double clockUnderPowerLimit(const GPUSpec &GPU, double PowerLimitW,
 /// Board power (W) at clock \p ClockMHz for activity 0..1 (1 = saturating).
 double boardPower(const GPUSpec &GPU, double ClockMHz, double ActivityFraction);
 
-/// One line saying why the power limit of \p P is not what was asked: a
-/// request outside the GPU's settable range, or a limit the board cannot
-/// meet even at its lowest clock. Empty when the limit applies as asked.
-/// Front ends print it instead of clamping silently.
-std::string powerLimitNote(const GPUSpec &GPU, const Prediction &P);
+/// The largest component of \p P's energy (static first, then SM dynamic,
+/// on a tie).
+EnergyPart dominantEnergyPart(const Prediction &P);
 
 /// predict() with the SM clock locked at each of \p ClocksMHz (under
 /// C.PowerLimitW, 0: the default), sharing the clock-independent work;

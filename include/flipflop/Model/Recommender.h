@@ -34,8 +34,8 @@ struct SweepOptions {
   /// gives way to the least intrusive one. Off: the picks are the model's
   /// strict optima.
   bool ResolveTies = true;
-  /// The objective whose pick SweepResult::Explanation explains (the pick
-  /// FF001 names).
+  /// The objective whose pick the whole-kernel explanation ends with (the
+  /// pick FF001 names).
   Objective Obj = Objective::EnergyWithinBudget;
   /// Plausibility (docs/MODEL.md "Plausibility"): a prediction longer than
   /// MaxTimeS (or not finite) is invalid and never picked; a pick longer
@@ -93,31 +93,49 @@ LeverCommand leverCommand(const Prediction &P, const GPUSpec &GPU);
 /// From a report's fields (lever name, value, the GPU's default limit).
 LeverCommand leverCommand(const std::string &Lever, double Value,
                           double DefaultLimitW);
-/// One sentence saying whether \p Lever can act on a kernel of \p TimeS
-/// per launch: a power limit is enforced on power averaged over ~100 ms, a
-/// locked clock costs ~ms to set and reset. Empty when it acts.
-std::string leverTooShortNote(const std::string &Lever, double TimeS);
+/// What a sweep came to; the report layer words it (flipflop/Report/
+/// Explain.h: explainSweep()).
+enum class SweepStatus : unsigned {
+  NotSwept,           ///< Filled in by a caller, not by sweep().
+  GivenConfig,        ///< One configuration the user gave, not a sweep.
+  Swept,              ///< Picks made.
+  ImplausibleProfile, ///< The profile's counts are outside physical bounds.
+  SpaceTooLarge,      ///< The GPU's limits allow too many configurations.
+  NoneLaunchable,     ///< No configuration can launch.
+  AllImplausible,     ///< Every prediction is implausible.
+};
+
+/// What decided the block shapes the sweep tried (the report layer's
+/// shapeReason() words it with the profile's ShapeInfo and LaunchBounds).
+enum class ShapeSource : unsigned {
+  Free,        ///< Every shape the GPU and the kernel's bounds allow.
+  Required,    ///< The kernel's reqntid.
+  Checks,      ///< Checks of blockDim in the code (ShapeInfo::CheckFacts).
+  Tile,        ///< A shared tile's shape (ShapeInfo::FixedBlock).
+  TileBounds,  ///< A tile of unknown shape: __launch_bounds__' threads.
+  TileUnknown, ///< A tile of unknown shape: 256 threads assumed.
+};
 
 struct SweepResult {
   std::vector<Prediction> Configs;
   std::vector<size_t> Pareto;       ///< Sorted by time.
   Picks Pick;
   double SearchSpaceReduction = 0;  ///< 1 - |Pareto| / |space|.
+  SweepStatus Status = SweepStatus::NotSwept;
   /// True when the block shape was held at the author's (fixed by a tile,
-  /// reqntid, or unknown); ShapeReason says why. When checks in the code
-  /// narrow the shapes without fixing one, ShapeHeld is false and
-  /// ShapeReason names the checks.
+  /// reqntid, or unknown); Shape says by what. When checks in the code
+  /// narrow the shapes without fixing one, ShapeHeld is false and Shape is
+  /// ShapeSource::Checks.
   bool ShapeHeld = false;
-  std::string ShapeReason;
-  /// One explanation per pick, in the model's own terms.
-  std::string ExplainFastest, ExplainLeastEnergy, ExplainBudget, ExplainEDP,
-      ExplainHeuristic;
-  /// The whole-kernel explanation, ending with the pick of
-  /// SweepOptions::Obj.
-  std::string Explanation;
+  ShapeSource Shape = ShapeSource::Free;
+  /// SweepOptions::Obj and SlowdownBudgetPct: the pick the whole-kernel
+  /// explanation ends with.
+  Objective Obj = Objective::EnergyWithinBudget;
+  double SlowdownBudgetPct = 5;
   /// Non-empty when the profile's counts or every prediction are outside
   /// physical bounds: the figures are unknown, no configuration is picked
-  /// (Configs is empty, or none is valid) and this says why.
+  /// (Configs is empty, or none is valid) and this says why. A diagnostic
+  /// (the driver adds it to the kernel's warnings), like Prediction::Invalid.
   std::string Implausible;
   /// Plausibility warnings about the picks (e.g. longer than an hour); the
   /// recommendation stands.
@@ -158,9 +176,16 @@ std::vector<double> lockableClocks(const GPUSpec &GPU, double StepMHz = 100);
 /// Indices of the (time, energy) Pareto-optimal points, sorted by time.
 std::vector<size_t> paretoFront(const std::vector<Prediction> &Ps);
 
-/// The explanation sentence(s) of Configs[I] of \p R, in the model's terms.
-std::string explainConfig(const SweepResult &R, size_t I,
-                          const KernelProfile &K, const GPUSpec &GPU);
+/// The configurations an explanation of Configs[I] compares it with
+/// (indices into Configs; -1: none): the same cap, limit and clock with a
+/// block half or twice as large (the same y extent preferred; none when the
+/// shape is held), and the same block and cap under the sweep's next lower
+/// power limit (LowerLimitW; none under a locked clock).
+struct ConfigNeighbours {
+  long HalfBlock = -1, DoubleBlock = -1, LowerLimit = -1;
+  double LowerLimitW = 0;
+};
+ConfigNeighbours configNeighbours(const SweepResult &R, size_t I);
 
 } // namespace flipflop
 

@@ -5,6 +5,7 @@
 #include "flipflop/Driver/Analyze.h"
 #include "flipflop/Profile/KernelProfile.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Support/CodeGen.h"
 #include <vector>
 
@@ -28,21 +29,25 @@ struct ModuleFacts {
 
 /// The FlipFlop pass: profiles every kernel of an NVPTX module, runs the
 /// model and reports. With \p Deferred (clang's pipeline) and PTX analysis
-/// on, reporting waits for the PTX in the PreCodeGen callback.
-/// With \p Unoptimised (clang's -O0 pipeline), or outside clang (opt) when
-/// the module's functions are optnone, the kernels are analysed on a copy optimised as
-/// -O2 would (and its PTX), so every -O level gets the same recommendation;
-/// the module itself and its code generation are untouched.
+/// on, reporting waits for the PTX: in the PreCodeGen callback, or, when
+/// clang writes IR instead (-emit-llvm), before the IR writer, from the PTX
+/// of a copy generated at \p Level's code generation level.
+/// At \p Level O0 (clang's -O0 pipeline), or outside clang (opt) when the
+/// module's functions are optnone, the kernels are analysed on a copy
+/// optimised as -O2 would (and its PTX), so every -O level gets the same
+/// recommendation; the module itself and its code generation are untouched.
 class FlipFlopPass : public llvm::PassInfoMixin<FlipFlopPass> {
 public:
-  explicit FlipFlopPass(bool Deferred, bool Unoptimised = false)
-      : Deferred(Deferred), Unoptimised(Unoptimised) {}
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  explicit FlipFlopPass(bool Deferred, llvm::OptimizationLevel Level =
+                                           llvm::OptimizationLevel::O2)
+      : Deferred(Deferred), Level(Level) {}
+  llvm::PreservedAnalyses run(llvm::Module &M,
+                              llvm::ModuleAnalysisManager &MAM);
   static bool isRequired() { return true; }
 
 private:
   bool Deferred;
-  bool Unoptimised;
+  llvm::OptimizationLevel Level;
 };
 
 /// At the start of clang's -O0 pipeline: keeps the bitcode of an NVPTX
@@ -58,7 +63,8 @@ public:
 class ProfilePrinterPass : public llvm::PassInfoMixin<ProfilePrinterPass> {
 public:
   explicit ProfilePrinterPass(llvm::raw_ostream &OS) : OS(OS) {}
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  llvm::PreservedAnalyses run(llvm::Module &M,
+                              llvm::ModuleAnalysisManager &MAM);
   static bool isRequired() { return true; }
 
 private:
@@ -70,7 +76,9 @@ private:
 void reportModule(llvm::Module &M, std::vector<KernelProfile> &Profiles,
                   const PluginOptions &O, const ModuleFacts &MF);
 
-/// The PreCodeGen callback (see PassPlugin.h).
+/// The PreCodeGen callback (see PassPlugin.h): emits the PTX of a module the
+/// pass deferred with clang's TargetMachine, reports, and writes the same
+/// bytes to \p OS.
 bool preCodeGen(llvm::Module &M, llvm::TargetMachine &TM,
                 llvm::CodeGenFileType CGFT, llvm::raw_pwrite_stream &OS);
 

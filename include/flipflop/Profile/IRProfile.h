@@ -11,6 +11,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/IR/PassManager.h"
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -62,12 +63,20 @@ class KernelProfileAnalysis
   static llvm::AnalysisKey Key;
 
 public:
+  /// Where each module's launch facts come from: the plugin registers the
+  /// analysis with its analysis managers once, and resolves the facts from
+  /// the options of each module it is asked about.
+  using FactsFn = std::function<LaunchFacts(const llvm::Module &)>;
+
   explicit KernelProfileAnalysis(LaunchFacts Facts = {}) : Facts(Facts) {}
+  explicit KernelProfileAnalysis(FactsFn GetFacts)
+      : GetFacts(std::move(GetFacts)) {}
   using Result = llvm::MapVector<const llvm::Function *, KernelProfile>;
   Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 
 private:
   LaunchFacts Facts;
+  FactsFn GetFacts; ///< When set, replaces Facts.
 };
 
 } // namespace flipflop

@@ -4,13 +4,15 @@
 // power limit or one locked SM clock for a whole program, chosen from every
 // kernel of a (merged) report weighted by its share of the program's GPU
 // time, and per-kernel advice only where a kernel runs long enough for the
-// setting to act. Computed from the JSON report alone, so flipflop-report
-// and the HTML page give the same answer. Implemented in AppAdvice.cpp.
+// setting to act. Computed from the report alone (read by parseReport), so
+// flipflop-report and the HTML page give the same answer. Implemented in
+// AppAdvice.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FLIPFLOP_REPORT_APPADVICE_H
 #define FLIPFLOP_REPORT_APPADVICE_H
 
+#include "flipflop/Report/JSONReport.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -80,10 +82,10 @@ struct AppAdvice {
   std::vector<std::string> Notes;
 };
 
-/// Advice per GPU of \p Report (a report, or a merged one with several GPUs),
+/// Advice per GPU of \p R (a report, or a merged one with several GPUs),
 /// in GPU name order. \p Unmatched receives the names in Options.Launches
 /// that match no kernel.
-std::vector<AppAdvice> computeAppAdvice(const llvm::json::Value &Report,
+std::vector<AppAdvice> computeAppAdvice(const Report &R,
                                         const AppAdviceOptions &Options,
                                         std::vector<std::string> *Unmatched =
                                             nullptr);

@@ -27,6 +27,9 @@
 namespace flipflop {
 namespace measure {
 
+/// The schema version of include/flipflop/Report/JSONReport.h, repeated
+/// because this build has no LLVM; unittests/Report/SchemaVersionTest.cpp
+/// checks (static_assert) that the two agree.
 constexpr int ReportSchemaVersion = 1;
 
 struct ConfigRecord {

@@ -1,0 +1,105 @@
+//===- flipflop/Report/RemarkArgs.h - Remark IDs and argument keys -------===//
+//
+// The names FlipFlop's remarks carry in an optimization record (YAML), in
+// one place for the writer (the plugin, lib/Plugin) and the readers
+// (flipflop-apply reads FF001 from a record). docs/remarks/ has a page per
+// ID; the keys are part of that interface: renaming one breaks readers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_REPORT_REMARKARGS_H
+#define FLIPFLOP_REPORT_REMARKARGS_H
+
+namespace flipflop {
+namespace remark {
+
+/// The remarks' pass name (-Rpass-analysis=flipflop, the record's Pass).
+inline constexpr const char *PassName = "flipflop";
+
+/// Remark IDs: the record's Name, "[ID]" at the start of the text, and the
+/// page docs/remarks/<ID>.md.
+namespace id {
+inline constexpr const char *Summary = "FF001";         ///< The pick.
+inline constexpr const char *Why = "FF002";             ///< Its explanation.
+inline constexpr const char *Pareto = "FF003";          ///< A Pareto point.
+inline constexpr const char *ShapeKept = "FF010";       ///< Shape held.
+inline constexpr const char *DynamicShared = "FF011";   ///< Unknown size.
+inline constexpr const char *GuessedTrips = "FF012";    ///< Guessed loops.
+inline constexpr const char *Implausible = "FF013";     ///< No pick.
+inline constexpr const char *CheckPrediction = "FF014"; ///< Doubtful pick.
+inline constexpr const char *AuthorBounds = "FF020";    ///< vs the author.
+inline constexpr const char *BoundsApplied = "FF030";   ///< Opt-in bounds.
+inline constexpr const char *BoundsKept = "FF031";      ///< Author's kept.
+inline constexpr const char *InternalProblem = "FF900";
+inline constexpr const char *OptionProblem = "FF901";
+inline constexpr const char *ReportProblem = "FF902";
+} // namespace id
+
+// Argument keys. The kernel is also the remark's Function (its mangled IR
+// name); readers use Kernel (the demangled name) only when it has none.
+inline constexpr const char *Kernel = "Kernel";
+inline constexpr const char *GPU = "GPU";
+inline constexpr const char *Objective = "Objective"; ///< "energy", "time"...
+inline constexpr const char *Block = "Block"; ///< "256", "16x16", "8x8x4".
+inline constexpr const char *BlockX = "BlockX"; ///< The block by axis.
+inline constexpr const char *BlockY = "BlockY";
+inline constexpr const char *BlockZ = "BlockZ";
+inline constexpr const char *MaxThreads = "MaxThreads"; ///< x*y*z.
+inline constexpr const char *MinBlocks = "MinBlocks";   ///< 0: none.
+inline constexpr const char *Grid = "Grid";
+inline constexpr const char *GridX = "GridX";
+inline constexpr const char *GridY = "GridY";
+inline constexpr const char *GridZ = "GridZ";
+inline constexpr const char *PowerLimitW = "PowerLimitW";
+inline constexpr const char *LockedClockMHz = "LockedClockMHz"; ///< If any.
+inline constexpr const char *BlockSizeAgnostic = "BlockSizeAgnostic";
+inline constexpr const char *TimeUs = "TimeUs";
+inline constexpr const char *EnergyMJ = "EnergyMJ";
+inline constexpr const char *Bottleneck = "Bottleneck";
+inline constexpr const char *Occupancy = "Occupancy"; ///< A fraction.
+inline constexpr const char *OccupancyPct = "OccupancyPct";
+inline constexpr const char *Registers = "Registers";
+inline constexpr const char *RegisterSource = "RegisterSource";
+inline constexpr const char *ClockMHz = "ClockMHz";
+inline constexpr const char *HeuristicBlock = "HeuristicBlock";
+inline constexpr const char *HeuristicGrid = "HeuristicGrid";
+inline constexpr const char *HeuristicPowerLimitW = "HeuristicPowerLimitW";
+inline constexpr const char *HeuristicTimeUs = "HeuristicTimeUs";
+inline constexpr const char *HeuristicEnergyMJ = "HeuristicEnergyMJ";
+inline constexpr const char *EnergyChangePct = "EnergyChangePct";
+inline constexpr const char *TimeChangePct = "TimeChangePct";
+inline constexpr const char *ProblemThreads = "ProblemThreads";
+inline constexpr const char *ArgIndex = "ArgIndex";
+inline constexpr const char *ArgValue = "ArgValue";
+inline constexpr const char *Guess = "Guess";
+inline constexpr const char *MoreGuesses = "MoreGuesses";
+inline constexpr const char *GuessedLoops = "GuessedLoops";
+// Integer copies of the figures in fixed units (record only).
+inline constexpr const char *TimeNs = "TimeNs";
+inline constexpr const char *EnergyUJ = "EnergyUJ";
+inline constexpr const char *PowerMW = "PowerMW";
+inline constexpr const char *PowerLimitMW = "PowerLimitMW";
+inline constexpr const char *HeuristicTimeNs = "HeuristicTimeNs";
+inline constexpr const char *HeuristicEnergyUJ = "HeuristicEnergyUJ";
+inline constexpr const char *HeuristicPowerMW = "HeuristicPowerMW";
+inline constexpr const char *HeuristicPowerLimitMW = "HeuristicPowerLimitMW";
+// FF002, FF003, FF010, FF014.
+inline constexpr const char *Explanation = "Explanation";
+inline constexpr const char *Rank = "Rank";
+inline constexpr const char *Reason = "Reason";
+inline constexpr const char *Warning = "Warning";
+// FF020: the author's __launch_bounds__.
+inline constexpr const char *AuthorMaxThreads = "AuthorMaxThreads";
+inline constexpr const char *AuthorMinBlocks = "AuthorMinBlocks";
+inline constexpr const char *AuthorBlock = "AuthorBlock";
+inline constexpr const char *AuthorTimeUs = "AuthorTimeUs";
+inline constexpr const char *AuthorEnergyMJ = "AuthorEnergyMJ";
+inline constexpr const char *AuthorTimeNs = "AuthorTimeNs";
+inline constexpr const char *AuthorEnergyUJ = "AuthorEnergyUJ";
+inline constexpr const char *Invalid = "Invalid";
+// FF013, FF900..FF902.
+inline constexpr const char *Problem = "Problem";
+
+} // namespace remark
+} // namespace flipflop
+
+#endif

@@ -1,0 +1,144 @@
+//===- ModelImpl.h - Internals shared by the model's files ------*- C++ -*-===//
+//
+// The state predict() carries from the limit-independent work (Work.cpp:
+// registers, grid, work of one block, traffic, latency path, rounds) to the
+// clock search and the figures (Model.cpp), and the helpers both use.
+// Not installed: lib/Model only.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_LIB_MODEL_MODELIMPL_H
+#define FLIPFLOP_LIB_MODEL_MODELIMPL_H
+
+#include "flipflop/Model/Model.h"
+#include "flipflop/Model/ModelConstants.h"
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace flipflop {
+namespace modelimpl {
+
+namespace mc = flipflop::modelconst;
+
+/// Functional units whose busy cycles the issue soft maximum combines.
+/// ULdSt is the memory pipeline: LSU address lanes, then the L1/shared data
+/// path (128-byte wavefronts of global, local and shared accesses).
+enum Unit : unsigned { UFP32, UFP64, UFP16, UInt, UIMul, USFU, UConv, UShfl,
+                       ULdSt, UTensor, NumUnits };
+
+/// Clock-independent work of one block, and of one warp's critical path.
+struct BlockWork {
+  double UnitCycles[NumUnits] = {}; ///< Per block.
+  double SchedCycles = 0;           ///< Warp instructions / schedulers.
+  double IssueCycles = 0;           ///< max(UnitCycles, SchedCycles).
+  double SharedCycles = 0;          ///< Shared part of the data path.
+  bool SharedLeads = false;         ///< Shared wavefronts bound the issue.
+  double L2Bytes = 0, DramBytes = 0, SharedBytes = 0, L1Bytes = 0;
+  double ChainCycles = 0;   ///< Per warp, core-clock part of the latency path.
+  double ChainDramNs = 0;   ///< Per warp, ns part (DRAM off-chip latency).
+  double BarrierCycles = 0; ///< Per warp, included in ChainCycles.
+  double EnergyUnits = 0;   ///< In FP32-lane-op equivalents, per block.
+};
+
+/// The GPU's rates the rounds are timed and charged with.
+struct Rates {
+  double L2BytesPerClkPerSM = 0, DramBytesPerS = 0;
+  double EUnitJ = 0; ///< Joules per FP32 lane op at Vmax.
+  double DramJPerByte = 0;
+};
+
+/// The grid as rounds: full waves of R blocks on every SM, then the tail.
+struct RoundPlan {
+  unsigned SMs = 1, R = 1;
+  double FullRounds = 0; ///< Rounds with R blocks on every SM.
+  unsigned TailK = 0, TailSMs = 0;
+  double TailSMShare = 1; ///< (TailSMs / SMs)^beta.
+  double IdealRounds = 0; ///< Grid / (SMs x R).
+};
+
+/// Times of one round (seconds): the smooth maximum T and its components.
+struct RoundTimes {
+  double T = 0, Issue = 0, Shared = 0, L2 = 0, Dram = 0, Lat = 0;
+};
+
+/// Energy of one round (J): cycle and work power of the SMs, and DRAM.
+struct RoundEnergy {
+  double Core = 0, Dram = 0;
+};
+
+/// Everything the clock search needs: the configuration's work, the GPU's
+/// rates and its power curve.
+struct Context {
+  const GPUSpec &G;
+  PowerCurve Curve;
+  BlockWork W;
+  Rates Rt;
+  RoundPlan Rounds;
+
+  explicit Context(const GPUSpec &G) : G(G) {}
+
+  /// A round of \p K blocks on each of \p NSM SMs at \p FHz.
+  RoundTimes round(double K, double NSM, double FHz) const {
+    RoundTimes RT;
+    RT.Issue = K * W.IssueCycles / FHz;
+    RT.Shared = K * W.SharedCycles / FHz;
+    RT.L2 = K * W.L2Bytes / (Rt.L2BytesPerClkPerSM * FHz);
+    RT.Dram = K * NSM * W.DramBytes / Rt.DramBytesPerS;
+    RT.Lat = W.ChainCycles / FHz + W.ChainDramNs * 1e-9;
+    double Thru = std::max(std::max(RT.Issue, RT.Shared),
+                           std::max(RT.L2, RT.Dram));
+    static_assert(mc::OverlapNorm == 4, "round() computes a 4-norm");
+    double A2 = Thru * Thru, B2 = RT.Lat * RT.Lat;
+    RT.T = std::sqrt(std::sqrt(A2 * A2 + B2 * B2));
+    return RT;
+  }
+
+  /// Energy of a round of length \p T, split into cycle+work (core) and
+  /// DRAM parts.
+  RoundEnergy roundEnergy(double K, double NSM, double SMShare, double FMHz,
+                          double T) const {
+    double V = voltageRatio(Curve, FMHz);
+    double CyclePower = Curve.DynW * mc::CycleDynShare *
+                        (FMHz / Curve.FMaxMHz) * V * V * SMShare;
+    RoundEnergy E;
+    E.Core = CyclePower * T + K * NSM * W.EnergyUnits * Rt.EUnitJ * V * V;
+    E.Dram = K * NSM * W.DramBytes * Rt.DramJPerByte;
+    return E;
+  }
+};
+
+/// predict()'s limit-independent part: the prediction so far (Valid false,
+/// with Invalid saying why, when the configuration cannot launch) and the
+/// context the clock search runs on.
+struct Prepared {
+  Prediction P;
+  Context X;
+  explicit Prepared(const GPUSpec &G) : X(G) {}
+};
+
+/// Everything of predict() that does not depend on the power limit (Work.cpp).
+Prepared prepare(const KernelProfile &K, const GPUSpec &G,
+                 const LaunchConfig &Cfg, const ModelOptions &Opts);
+
+/// Bytes one thread moves (Traffic.cpp): between L2 and the SM, and to DRAM.
+struct GlobalTraffic {
+  double L2 = 0, Dram = 0;
+};
+/// Global traffic per thread of \p K launched as \p C (docs/MODEL.md
+/// "Traffic"): sectors per request, rows of narrow blocks, in-block and
+/// inter-block reuse, sibling loads.
+GlobalTraffic globalTraffic(const KernelProfile &K, const LaunchConfig &C);
+/// L1 data-path wavefronts per warp (loop weighted) of the global and
+/// generic accesses, hits included.
+double globalWavefronts(const KernelProfile &K, const LaunchConfig &C);
+
+/// DRAM energy per byte of a memory type (Power.cpp).
+double dramPJPerByte(const std::string &Type);
+
+/// Lanes per SM of a unit, with a fallback for a spec that leaves it out.
+inline double lanes(double L) { return L > 0 ? L : mc::FallbackLanes; }
+
+} // namespace modelimpl
+} // namespace flipflop
+
+#endif

@@ -1,0 +1,110 @@
+//===- Shapes.cpp - The block shapes a sweep tries ------------------------===//
+//
+// 1-D blocks in warp steps, or 2-D/3-D blocks with power-of-two sides, up
+// to the GPU's and the kernel's limits; held or narrowed by what the kernel
+// states or checks: reqntid, checks of blockDim whose failing side does no
+// work, a shared tile indexed by threadIdx. docs/MODEL.md section 4.
+//
+//===----------------------------------------------------------------------===//
+#include "SweepImpl.h"
+#include <algorithm>
+
+using namespace flipflop;
+using namespace flipflop::sweepimpl;
+
+/// Every shape the sweep may try when nothing in the code fixes it: 1-D,
+/// one per warp up to the block limit; 2-D/3-D, powers of two.
+static std::vector<std::array<unsigned, 3>>
+freeShapes(const KernelProfile &K, const GPUSpec &G) {
+  std::vector<std::array<unsigned, 3>> Out;
+  unsigned MaxB = G.MaxThreadsPerBlock ? G.MaxThreadsPerBlock : 1024;
+  if (unsigned M = K.Bounds.maxThreads())
+    MaxB = std::min(MaxB, M);
+  unsigned WS = G.WarpSize ? G.WarpSize : 32;
+  const ShapeInfo &SI = K.Shape;
+  bool Y = SI.UsesTid[1] || SI.ReadsNTid[1] || SI.CheckedDim[1] > 1;
+  bool Z = SI.UsesTid[2] || SI.ReadsNTid[2] || SI.CheckedDim[2] > 1;
+  if (!Y && !Z) {
+    for (unsigned B = WS; B <= MaxB; B += WS)
+      Out.push_back({B, 1, 1});
+  } else {
+    for (unsigned X = 8; X <= 1024; X *= 2)
+      for (unsigned YY = 1; YY <= (Y ? 1024u : 1u); YY *= 2)
+        for (unsigned ZZ = 1; ZZ <= (Z ? 64u : 1u); ZZ *= 2) {
+          unsigned P = X * YY * ZZ;
+          if (P % WS == 0 && P <= MaxB)
+            Out.push_back({X, YY, ZZ});
+        }
+  }
+  // The shape the checks name exactly, when it is off the grid above
+  // (blockDim.x == 48, or a product of dimensions the kernel uses as 1-D).
+  std::array<unsigned, 3> Exact{0, 0, 0};
+  bool Known = true;
+  for (unsigned D = 0; D < 3; ++D) {
+    bool Used = SI.UsesTid[D] || SI.ReadsNTid[D];
+    Exact[D] = SI.CheckedDim[D] ? SI.CheckedDim[D] : Used && D ? 0 : 1;
+    if (!Exact[D])
+      Known = false;
+  }
+  if (!SI.CheckedDim[0]) {
+    if (SI.CheckedThreads && Exact[1] && Exact[2] &&
+        SI.CheckedThreads % (Exact[1] * Exact[2]) == 0)
+      Exact[0] = SI.CheckedThreads / (Exact[1] * Exact[2]);
+    else
+      Known = false;
+  }
+  uint64_t Threads = uint64_t(Exact[0]) * Exact[1] * Exact[2];
+  if (Known && Threads <= MaxB &&
+      std::find(Out.begin(), Out.end(), Exact) == Out.end())
+    Out.push_back(Exact);
+  if (Out.empty())
+    Out.push_back({MaxB, 1, 1});
+  return Out;
+}
+
+ShapeChoice sweepimpl::chooseShapes(const KernelProfile &K, const GPUSpec &G) {
+  const LaunchBounds &LB = K.Bounds;
+  const ShapeInfo &SI = K.Shape;
+  ShapeChoice SC;
+  if (LB.ReqNTid[0]) {
+    SC.Source = ShapeSource::Required;
+    SC.Held = true;
+    SC.Shapes.push_back({LB.ReqNTid[0], std::max(1u, LB.ReqNTid[1]),
+                         std::max(1u, LB.ReqNTid[2])});
+    return SC;
+  }
+  // Checks in the code (asserts, traps, early returns on blockDim) are facts:
+  // only the shapes that pass them are tried.
+  if (SI.anyCheck()) {
+    std::vector<std::array<unsigned, 3>> Pass;
+    for (const auto &S : freeShapes(K, G))
+      if (SI.passesChecks(S))
+        Pass.push_back(S);
+    if (!Pass.empty()) {
+      // A tile's shape, when it passes the checks too, narrows them further.
+      std::array<unsigned, 3> T{SI.FixedBlock[0], std::max(1u, SI.FixedBlock[1]),
+                                std::max(1u, SI.FixedBlock[2])};
+      if (SI.FixedByTile && T[0] && SI.passesChecks(T))
+        Pass = {T};
+      SC.Source = ShapeSource::Checks;
+      SC.Held = Pass.size() == 1;
+      SC.Shapes = std::move(Pass);
+      return SC;
+    }
+  }
+  if (SI.FixedByTile) {
+    SC.Source = ShapeSource::Tile;
+    SC.Held = true;
+    std::array<unsigned, 3> S{SI.FixedBlock[0], std::max(1u, SI.FixedBlock[1]),
+                              std::max(1u, SI.FixedBlock[2])};
+    if (!S[0]) {
+      unsigned M = LB.maxThreads();
+      S = {M ? M : 256u, 1, 1};
+      SC.Source = M ? ShapeSource::TileBounds : ShapeSource::TileUnknown;
+    }
+    SC.Shapes.push_back(S);
+    return SC;
+  }
+  SC.Shapes = freeShapes(K, G);
+  return SC;
+}

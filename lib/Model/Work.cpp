@@ -1,0 +1,579 @@
+//===- Work.cpp - The limit-independent part of a prediction --------------===//
+//
+// Whether a configuration can launch, its registers and occupancy, its grid
+// and the work each thread does in it, the work of one block on each unit,
+// its traffic, the latency path of one warp and the rounds of the grid: all
+// that predict() computes once per configuration before the clock search
+// (Model.cpp). docs/MODEL.md section 2.
+//
+//===----------------------------------------------------------------------===//
+#include "ModelImpl.h"
+#include <cstdlib>
+#include <iterator>
+#include <vector>
+
+using namespace flipflop;
+using namespace flipflop::modelimpl;
+
+namespace {
+
+/// Registers per thread under the cap ptxas applies for
+/// __launch_bounds__(B, m).
+struct RegisterBudget {
+  unsigned Need = 0; ///< What the kernel needs.
+  unsigned Cap = 0;  ///< The cap (0: no budget at all).
+  unsigned Regs = 0; ///< min(Need, Cap).
+};
+
+/// The launch's grid and the work each thread does in it.
+struct GridPlan {
+  uint64_t GivenGrid = 0; ///< Blocks of the stated grid (0: derived).
+  double Threads = 0;     ///< Problem size in threads.
+  double Blocks = 1;      ///< Grid blocks (at least 1).
+  double Useful = 1;      ///< Share of the launched threads with work.
+  /// Per-thread work against the profile's counts, bounds checks aside.
+  double WorkScale = 1;
+  bool GridStride = false;
+};
+
+/// How one block's warps carry the per-thread counts.
+struct BlockScope {
+  unsigned WarpsPerBlock = 0;
+  double Lanes = 0; ///< Threads of the block's warps.
+  double S = 1;     ///< Per-thread work multiplier (WorkScale x Useful).
+};
+
+/// Per-thread instructions of each unit.
+struct UnitMix {
+  double Instr[NumUnits] = {}; ///< UTensor is unused (FLOPs instead).
+  double LocalOps = 0;         ///< Local loads and stores, spills included.
+  double OtherInstr = 0;       ///< Branches, barriers, constants, tensor.
+};
+
+/// Issue of one block on its SM.
+struct IssueWork {
+  double UnitCycles[NumUnits] = {};
+  double SchedCycles = 0, IssueCycles = 0, SharedCycles = 0;
+  bool SharedLeads = false;
+  double ChainMin = 0; ///< One warp's own issue time (cycles).
+};
+
+/// Bytes one thread moves.
+struct ThreadTraffic {
+  GlobalTraffic Global;
+  double LocalPerThread = 0; ///< Stack and spill bytes.
+  double LocalHit = 1;       ///< Share of them that hits in L1.
+};
+
+/// One warp's latency path (cycles at the core clock, plus DRAM ns).
+struct LatencyPath {
+  double ChainCycles = 0, ChainDramNs = 0, BarrierCycles = 0;
+};
+
+/// The work of one block, and what the whole launch moves.
+struct LaunchWork {
+  BlockWork W;
+  double SpillBytesPerThread = 0;
+  double DramBytes = 0, L2Bytes = 0, SharedBytes = 0, LocalBytes = 0;
+};
+
+} // namespace
+
+/// Why \p Cfg cannot launch \p K on \p G, judged by its shape alone;
+/// nullptr when it can.
+static const char *shapeProblem(const KernelProfile &K, const GPUSpec &G,
+                                const LaunchConfig &Cfg) {
+  const unsigned B = Cfg.blockThreads();
+  if (B == 0)
+    return "empty block";
+  if (B > G.MaxThreadsPerBlock)
+    return "block larger than the GPU's maximum threads per block";
+  if (Cfg.Block[2] > 64 || Cfg.Block[0] > 1024 || Cfg.Block[1] > 1024)
+    return "block dimension beyond 1024 x 1024 x 64";
+  if (unsigned M = K.Bounds.maxThreads(); M && B > M)
+    return "block larger than the kernel's __launch_bounds__";
+  if (K.Bounds.ReqNTid[0] &&
+      (Cfg.Block[0] != K.Bounds.ReqNTid[0] ||
+       Cfg.Block[1] != std::max(1u, K.Bounds.ReqNTid[1]) ||
+       Cfg.Block[2] != std::max(1u, K.Bounds.ReqNTid[2])))
+    return "block differs from the kernel's required shape (reqntid)";
+  if (G.SMCount == 0 || G.WarpSize == 0)
+    return "GPU spec has no SMs";
+  return nullptr;
+}
+
+static RegisterBudget registerBudget(const KernelProfile &K, const GPUSpec &G,
+                                     const LaunchConfig &Cfg) {
+  RegisterBudget RB;
+  RB.Need = K.registersNeeded();
+  RB.Cap = registerCapForBounds(G, Cfg.blockThreads(),
+                                std::max(1u, Cfg.MinBlocksPerSM));
+  if (K.Bounds.MaxNReg)
+    RB.Cap = std::min(RB.Cap, K.Bounds.MaxNReg);
+  RB.Regs = std::min(RB.Need, RB.Cap);
+  return RB;
+}
+
+/// Static plus dynamic shared memory of one block.
+static size_t sharedPerBlock(const KernelProfile &K, const LaunchConfig &Cfg) {
+  size_t DynShared =
+      Cfg.DynamicSharedBytes ? Cfg.DynamicSharedBytes : K.Res.DynamicSharedBytes;
+  return K.Res.StaticSharedBytes + DynShared;
+}
+
+/// The grid of \p Cfg (given, or derived from the problem size) and the
+/// per-thread work: grid-stride loops conserve the total work, counts
+/// resolved at the reference block scale with the block, and loops bounded
+/// by a block dimension follow it. \p R: resident blocks per SM.
+static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
+                         const LaunchConfig &Cfg, const ModelOptions &Opts,
+                         unsigned R) {
+  const unsigned B = Cfg.blockThreads();
+  GridPlan GP;
+  GP.GivenGrid = uint64_t(Cfg.Grid[0]) * std::max(1u, Cfg.Grid[1]) *
+                 std::max(1u, Cfg.Grid[2]);
+  if (!Cfg.Grid[0])
+    GP.GivenGrid = 0;
+  const uint64_t GivenGrid = GP.GivenGrid;
+  double T = Cfg.TotalThreads ? double(Cfg.TotalThreads)
+             : GivenGrid      ? double(GivenGrid) * B
+                              : double(Opts.DefaultTotalThreads);
+  bool GridStride = K.Shape.GridStrideLoop;
+  bool BlockScaled = K.Shape.WorkScalesWithBlock;
+  double TripRef = 1;
+  for (const LoopRecord &L : K.Loops) {
+    if (L.GridStride && !GridStride) {
+      GridStride = true;
+    }
+    if (L.GridStride && TripRef == 1 && L.Trip > 0)
+      TripRef = L.Trip;
+    if (L.DependsOnBlockDim)
+      BlockScaled = true;
+  }
+  double N; // Grid blocks.
+  double Useful = 1, WorkScale = 1;
+  if (GridStride) {
+    N = GivenGrid ? double(GivenGrid)
+                  : std::min(std::ceil(T / B), double(G.SMCount) * R);
+    double Iter = T / (N * B);
+    Useful = std::min(1.0, Iter);
+    WorkScale = std::max(1.0, Iter) / TripRef;
+  } else if (BlockScaled) {
+    double B0 = Opts.ReferenceBlockThreads ? Opts.ReferenceBlockThreads : 256;
+    N = GivenGrid ? double(GivenGrid) : std::ceil(T / B0);
+    WorkScale = B0 / B;
+  } else {
+    N = GivenGrid ? double(GivenGrid) : std::ceil(T / B);
+    Useful = std::min(1.0, T / (N * B));
+  }
+  // Loops whose trip count follows a block dimension (for j < blockDim.y):
+  // the profile counted them at the reference block; their share of the
+  // work runs TripPerBlockDim * block[d] + TripBlockOffset times here.
+  for (const LoopRecord &L : K.Loops) {
+    if (L.TripBlockDim < 0 || L.TripBlockDim > 2 || !(L.Trip > 0))
+      continue;
+    double Trip = std::max(
+        0.0, L.TripPerBlockDim * Cfg.Block[L.TripBlockDim] + L.TripBlockOffset);
+    double Share = std::clamp(L.WorkShare, 0.0, 1.0);
+    WorkScale *= 1 - Share + Share * Trip / L.Trip;
+  }
+  GP.Threads = T;
+  GP.Blocks = std::max(1.0, N);
+  GP.Useful = Useful;
+  GP.WorkScale = WorkScale;
+  GP.GridStride = GridStride;
+  return GP;
+}
+
+/// Local accesses per thread from spills: ptxas-reported, or estimated from
+/// the registers cut by the cap. ptxas reports static spill bytes; the
+/// allocator spills where pressure peaks, the innermost loop of the deepest
+/// nest, so each static spill access runs once per iteration of that nest
+/// (K.Loops is in preorder).
+static double spillAccesses(const KernelProfile &K, const RegisterBudget &RB) {
+  double MaxTrip = 1;
+  {
+    std::vector<double> Nest;
+    for (const LoopRecord &L : K.Loops) {
+      Nest.resize(std::max(1u, L.Depth));
+      double Outer = L.Depth > 1 ? Nest[L.Depth - 2] : 1;
+      Nest[L.Depth - 1] = Outer * std::max(1.0, L.Trip);
+      MaxTrip = std::max(MaxTrip, Nest[L.Depth - 1]);
+    }
+  }
+  double TotalOps = 0;
+  for (double O : K.Ops)
+    TotalOps += O;
+  const unsigned Need = RB.Need, Regs = RB.Regs;
+  double SpillAccesses =
+      (K.Res.SpillStoreBytes + K.Res.SpillLoadBytes) / 4.0 * MaxTrip;
+  if (const CapFact *F = Need > Regs ? K.capFact(Regs) : nullptr) {
+    // ptxas was run under this very cap: its spill bytes replace the guess.
+    SpillAccesses += (F->SpillStoreBytes + F->SpillLoadBytes) / 4.0 * MaxTrip;
+  } else if (Need > Regs) {
+    // The allocator spills the least-used values first: the share of operand
+    // reads that hit a spilled value grows with the square of the cut.
+    // ptxas absorbs the first SpillFreeCut of a cut by rescheduling and
+    // rematerialisation.
+    double Cut = double(Need - Regs) / Need;
+    double Eff = std::max(0.0, Cut - mc::SpillFreeCut) / (1 - mc::SpillFreeCut);
+    SpillAccesses += mc::SpillRefsPerOp * TotalOps * Eff * Eff;
+  }
+  return SpillAccesses;
+}
+
+static UnitMix unitMix(const KernelProfile &K, double SpillAccesses) {
+  UnitMix M;
+  M.Instr[UFP32] = K.op(OpClass::FP32);
+  M.Instr[UFP64] = K.op(OpClass::FP64);
+  M.Instr[UFP16] = K.op(OpClass::FP16);
+  M.Instr[UInt] = K.op(OpClass::Int);
+  M.Instr[UIMul] = K.op(OpClass::IntMul);
+  M.Instr[USFU] = K.op(OpClass::SFU);
+  M.Instr[UConv] = K.op(OpClass::Conv);
+  M.Instr[UShfl] = K.op(OpClass::Shuffle);
+  M.LocalOps =
+      K.op(OpClass::LoadLocal) + K.op(OpClass::StoreLocal) + SpillAccesses;
+  M.Instr[ULdSt] = K.op(OpClass::LoadGlobal) + K.op(OpClass::StoreGlobal) +
+                   K.op(OpClass::LoadShared) + K.op(OpClass::StoreShared) +
+                   K.op(OpClass::AtomicGlobal) + K.op(OpClass::AtomicShared) +
+                   K.op(OpClass::LoadGeneric) + K.op(OpClass::StoreGeneric) +
+                   M.LocalOps;
+  M.OtherInstr = K.op(OpClass::Branch) + K.op(OpClass::Barrier) +
+                 K.op(OpClass::Other) + K.op(OpClass::LoadConst) +
+                 K.op(OpClass::Tensor);
+  return M;
+}
+
+/// Exponent of the issue soft maximum; FLIPFLOP_FIT_UNIT_NORM overrides it
+/// for scripts/fit-time-model.py only (not a user option).
+static double unitOverlapNorm() {
+  static const double N = [] {
+    if (const char *E = std::getenv("FLIPFLOP_FIT_UNIT_NORM")) {
+      double V = std::strtod(E, nullptr);
+      if (V >= 1 && V <= 64)
+        return V;
+    }
+    return mc::UnitOverlapNorm;
+  }();
+  return N;
+}
+
+/// p-norm of the unit times and the scheduler time, scaled so that it never
+/// falls below their maximum (a soft maximum).
+static double softMax(const double (&Units)[NumUnits], double Sched, double P) {
+  double Max = Sched;
+  for (double C : Units)
+    Max = std::max(Max, C);
+  if (Max <= 0)
+    return 0;
+  double Sum = std::pow(Sched / Max, P);
+  for (double C : Units)
+    Sum += std::pow(C / Max, P);
+  return Max * std::pow(Sum, 1 / P);
+}
+
+/// Tensor FLOPs per clock per SM for the kernel's tensor type (dense), or
+/// emulation on the FP32 pipes.
+static double tensorRate(const KernelProfile &K, const UnitThroughput &U) {
+  double TensorRate = 0;
+  const std::string &TT = K.TensorType;
+  if (TT == "f16" || TT == "bf16")
+    TensorRate = U.TensorFP16;
+  else if (TT == "tf32")
+    TensorRate = U.TensorTF32;
+  else if (TT == "s8" || TT == "u8" || TT == "s4" || TT == "u4")
+    TensorRate = U.TensorINT8;
+  else if (TT == "f64")
+    TensorRate = U.TensorFP64;
+  if (TensorRate <= 0)
+    TensorRate = 2 * lanes(U.FP32); // Emulated on the FP32 pipes.
+  return TensorRate;
+}
+
+/// Busy cycles of one block on each unit and on the schedulers, and one
+/// warp's own issue time. Divergent branches: both sides of a branch are
+/// already counted at full weight per thread (no branch probabilities),
+/// which is what a divergent warp issues; no further factor
+/// (DivergentWorkFraction is explanation).
+static IssueWork unitCycles(const KernelProfile &K, const GPUSpec &G,
+                            const BlockScope &Sc, const UnitMix &M) {
+  IssueWork Is;
+  const UnitThroughput &U = G.Throughput;
+  const double Sched = std::max(1u, G.SchedulersPerSM);
+  const unsigned WarpsPerBlock = Sc.WarpsPerBlock;
+  const double S = Sc.S, OtherInstr = M.OtherInstr;
+  double UnitLanes[NumUnits] = {
+      lanes(U.FP32), lanes(U.FP64), U.FP16 > 0 ? U.FP16 : lanes(U.FP32),
+      lanes(U.INT32), lanes(U.IMul), lanes(U.SFU), lanes(U.Conv),
+      mc::ShuffleLanesPerClk, lanes(U.LdSt), 1};
+  double WarpInstr = OtherInstr;
+  double ChainMin = OtherInstr;
+  for (unsigned I = 0; I < UTensor; ++I) {
+    double WI = M.Instr[I] * S; // Warp instructions per warp.
+    Is.UnitCycles[I] = WarpsPerBlock * WI * G.WarpSize / UnitLanes[I];
+    WarpInstr += WI;
+    ChainMin += WI * std::max(1.0, G.WarpSize * Sched / UnitLanes[I]);
+  }
+  WarpInstr = (WarpInstr - OtherInstr) + OtherInstr * S;
+  Is.ChainMin = (ChainMin - OtherInstr) + OtherInstr * S;
+  // Tensor cores: FLOPs per block over the dense rate of the type.
+  Is.UnitCycles[UTensor] = K.TensorFlops * S * Sc.Lanes / tensorRate(K, U);
+  Is.SchedCycles = WarpsPerBlock * WarpInstr / Sched;
+  return Is;
+}
+
+/// unitCycles() with the L1/shared data path on the memory pipeline, the
+/// soft maximum that issues them, and whether shared memory leads.
+static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
+                           const LaunchConfig &Cfg, const BlockScope &Sc,
+                           const UnitMix &M) {
+  IssueWork Is = unitCycles(K, G, Sc, M);
+  const unsigned WarpsPerBlock = Sc.WarpsPerBlock;
+  const double S = Sc.S;
+  // Shared memory: wavefronts (bank conflicts included) at 1 per clock.
+  double Waves = std::max(K.SharedWavefronts, K.SharedBytes * 32.0 / 128.0);
+  if (Waves == 0)
+    Waves = K.op(OpClass::LoadShared) + K.op(OpClass::StoreShared) +
+            K.op(OpClass::AtomicShared);
+  // The L1/shared data path: global and local wavefronts (one per 128-byte
+  // line a pass touches; a local access of 4 bytes per lane is one line) and
+  // shared wavefronts share it, at L1BytesPerClkPerSM.
+  double L1B = G.L1BytesPerClkPerSM > 0 ? G.L1BytesPerClkPerSM : 128.0;
+  Is.SharedCycles = WarpsPerBlock * Waves * S / mc::SharedWavefrontsPerClk *
+                    128.0 / L1B;
+  // Address issue (LSU lanes) and data wavefronts are stages of one
+  // pipeline: the slower one sets its throughput.
+  double DataCycles = WarpsPerBlock * S *
+                          (globalWavefronts(K, Cfg) + M.LocalOps) * 128.0 /
+                          L1B +
+                      Is.SharedCycles;
+  Is.UnitCycles[ULdSt] = std::max(Is.UnitCycles[ULdSt], DataCycles);
+  Is.IssueCycles = softMax(Is.UnitCycles, Is.SchedCycles, unitOverlapNorm());
+  // Shared memory leads when the memory pipeline is the busiest unit and
+  // shared wavefronts are most of its work (the bottleneck's name).
+  double OtherMax = Is.SchedCycles;
+  for (unsigned I = 0; I < NumUnits; ++I)
+    if (I != ULdSt)
+      OtherMax = std::max(OtherMax, Is.UnitCycles[I]);
+  Is.SharedLeads = Is.UnitCycles[ULdSt] >= OtherMax &&
+                   Is.SharedCycles >= 0.5 * Is.UnitCycles[ULdSt];
+  return Is;
+}
+
+/// Global traffic, and local (stack + spill) traffic: L1 hits while the
+/// resident frames fit in the L1 left over by shared memory, the rest goes
+/// to L2.
+static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
+                                   const LaunchConfig &Cfg,
+                                   const RegisterBudget &RB,
+                                   const OccupancyResult &Occ, double Lanes,
+                                   double SpillAccesses) {
+  ThreadTraffic Tr;
+  Tr.Global = globalTraffic(K, Cfg);
+  const unsigned R = Occ.BlocksPerSM;
+  Tr.LocalPerThread = K.LocalBytes + SpillAccesses * 4;
+  double Frame = K.Res.StackFrameBytes + double(RB.Need - RB.Regs) * 4;
+  double L1Avail = std::max(16384.0, double(G.SharedPerSM) + mc::L1ExtraBytes -
+                                         double(Occ.SharedPerSMConfigured));
+  double Footprint = Frame * R * Lanes;
+  Tr.LocalHit = Footprint > 0 ? std::min(1.0, L1Avail / Footprint) : 1.0;
+  return Tr;
+}
+
+/// Latency path of one warp (Little's law: MLP loads in flight per warp),
+/// at least its own issue time \p ChainMin.
+static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
+                               const ThreadTraffic &Tr, double SpillAccesses,
+                               double ChainMin) {
+  LatencyPath LP;
+  const double S = Sc.S, LocalHit = Tr.LocalHit;
+  const double L2PerThread = Tr.Global.L2, DramPerThread = Tr.Global.Dram;
+  double MLP = std::max(1.0, K.MLP), ILP = std::max(1.0, K.ILP);
+  double Loads = (K.op(OpClass::LoadGlobal) + K.op(OpClass::LoadGeneric) +
+                  K.op(OpClass::AtomicGlobal)) * S;
+  double DramFrac = L2PerThread > 0 ? std::min(1.0, DramPerThread / L2PerThread)
+                                    : 1.0;
+  double MemRounds = Loads / MLP;
+  double Alu = (K.op(OpClass::FP32) * mc::LatFP32 + K.op(OpClass::Int) * mc::LatInt +
+                K.op(OpClass::IntMul) * mc::LatIntMul +
+                K.op(OpClass::FP16) * mc::LatFP16 +
+                K.op(OpClass::FP64) * mc::LatFP64 + K.op(OpClass::SFU) * mc::LatSFU +
+                K.op(OpClass::Conv) * mc::LatConv +
+                K.op(OpClass::Shuffle) * mc::LatShuffle +
+                K.op(OpClass::LoadShared) * mc::LatShared) * S / ILP;
+  double SpillLoads = SpillAccesses * 0.5 * S;
+  double LocalLat = (SpillLoads + K.op(OpClass::LoadLocal) * S) *
+                    (LocalHit * mc::LatL1 + (1 - LocalHit) * mc::LatL2Cycles) / ILP;
+  LP.BarrierCycles = K.op(OpClass::Barrier) * S *
+                     (mc::LatBarrier + 2.0 * Sc.WarpsPerBlock);
+  double Chain = Alu + LocalLat + LP.BarrierCycles +
+                 MemRounds * (DramFrac * mc::LatDramCycles +
+                              (1 - DramFrac) * mc::LatL2Cycles);
+  LP.ChainCycles = std::max(Chain, ChainMin);
+  LP.ChainDramNs = MemRounds * DramFrac * mc::LatDramNs;
+  return LP;
+}
+
+/// Energy units of one block (FP32 lane-op equivalents): lane operations by
+/// weight, and the bytes \p W moves through L2, shared memory and L1.
+static double energyUnits(const KernelProfile &K, const BlockScope &Sc,
+                          const UnitMix &M, const BlockWork &W) {
+  const double S = Sc.S;
+  double PerThreadUnits =
+      (K.op(OpClass::FP32) * mc::WFP32 + K.op(OpClass::FP16) * mc::WFP16 +
+       K.op(OpClass::FP64) * mc::WFP64 + K.op(OpClass::Int) * mc::WInt +
+       K.op(OpClass::IntMul) * mc::WIntMul + K.op(OpClass::SFU) * mc::WSFU +
+       K.op(OpClass::Conv) * mc::WConv + K.op(OpClass::Shuffle) * mc::WShuffle +
+       K.op(OpClass::Branch) * mc::WBranch + K.op(OpClass::Barrier) * mc::WBarrier +
+       (K.op(OpClass::Other) + K.op(OpClass::LoadConst)) * mc::WOther +
+       M.Instr[ULdSt] * mc::WLdSt) * S +
+      K.TensorFlops * S * mc::WTensorFlop;
+  return PerThreadUnits * Sc.Lanes + W.L2Bytes * mc::WL2Byte +
+         W.SharedBytes * mc::WSharedByte + W.L1Bytes * mc::WL1Byte;
+}
+
+/// \p N blocks, \p R per SM: full waves on every SM, then the tail.
+static RoundPlan roundPlan(const GPUSpec &G, double N, unsigned R) {
+  RoundPlan RP;
+  RP.SMs = G.SMCount;
+  RP.R = R;
+  double PerWave = double(G.SMCount) * R;
+  RP.FullRounds = std::floor(N / PerWave);
+  double Left = N - RP.FullRounds * PerWave;
+  if (Left > 0.5) {
+    RP.TailSMs = unsigned(std::min(Left, double(G.SMCount)));
+    RP.TailK = unsigned(std::ceil(Left / G.SMCount));
+    RP.TailSMShare =
+        std::pow(double(RP.TailSMs) / G.SMCount, mc::ActiveSMExponent);
+  }
+  RP.IdealRounds = N / PerWave;
+  return RP;
+}
+
+static Rates gpuRates(const GPUSpec &G, const PowerCurve &C) {
+  Rates Rt;
+  double L2PerClk = G.L2BandwidthBytesPerClkPerSM > 0
+                        ? G.L2BandwidthBytesPerClkPerSM
+                        : 64.0;
+  Rt.L2BytesPerClkPerSM = L2PerClk;
+  double DramGBs = G.MemoryBandwidthGBs > 0 ? G.MemoryBandwidthGBs : 500;
+  double Eff = G.DramEfficiency > 0 ? std::min(1.0, G.DramEfficiency)
+                                    : mc::DramEfficiency;
+  Rt.DramBytesPerS = DramGBs * 1e9 * Eff;
+  Rt.EUnitJ = C.DynW * (1 - mc::CycleDynShare) /
+              (double(G.SMCount) * lanes(G.Throughput.FP32) * C.FMaxMHz * 1e6);
+  Rt.DramJPerByte = dramPJPerByte(G.MemoryType) * 1e-12;
+  return Rt;
+}
+
+/// The work of one block from the per-thread counts, and the traffic of
+/// the launch's \p N blocks.
+static LaunchWork launchWork(const KernelProfile &K, const GPUSpec &G,
+                             const LaunchConfig &Cfg, const RegisterBudget &RB,
+                             const OccupancyResult &Occ, const BlockScope &Sc,
+                             double N) {
+  const double S = Sc.S, Lanes = Sc.Lanes;
+  LaunchWork LW;
+  double Spill = spillAccesses(K, RB);
+  LW.SpillBytesPerThread = Spill * 4 * S;
+  UnitMix Mix = unitMix(K, Spill);
+  IssueWork Is = issueWork(K, G, Cfg, Sc, Mix);
+  BlockWork &W = LW.W;
+  std::copy(std::begin(Is.UnitCycles), std::end(Is.UnitCycles),
+            std::begin(W.UnitCycles));
+  W.SchedCycles = Is.SchedCycles;
+  W.IssueCycles = Is.IssueCycles;
+  W.SharedCycles = Is.SharedCycles;
+  W.SharedLeads = Is.SharedLeads;
+  W.SharedBytes = K.SharedBytes * S * Lanes;
+
+  ThreadTraffic Tr = threadTraffic(K, G, Cfg, RB, Occ, Lanes, Spill);
+  const double LocalHit = Tr.LocalHit;
+  W.L2Bytes =
+      (Tr.Global.L2 + Tr.LocalPerThread * (1 - LocalHit)) * S * Lanes;
+  W.DramBytes = Tr.Global.Dram * S * Lanes;
+  W.L1Bytes = Tr.LocalPerThread * LocalHit * S * Lanes;
+
+  LatencyPath LP = latencyPath(K, Sc, Tr, Spill, Is.ChainMin);
+  W.BarrierCycles = LP.BarrierCycles;
+  W.ChainCycles = LP.ChainCycles;
+  W.ChainDramNs = LP.ChainDramNs;
+  W.EnergyUnits = energyUnits(K, Sc, Mix, W);
+
+  LW.DramBytes = W.DramBytes * N;
+  LW.L2Bytes = W.L2Bytes * N;
+  LW.SharedBytes = W.SharedBytes * N;
+  LW.LocalBytes = Tr.LocalPerThread * S * Lanes * N;
+  return LW;
+}
+
+Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
+                            const LaunchConfig &Cfg, const ModelOptions &Opts) {
+  Prepared Out(G);
+  Prediction &P = Out.P;
+  P.Config = Cfg;
+  auto Fail = [&](const char *Why) {
+    P.Valid = false;
+    P.Invalid = Why;
+  };
+  if (const char *Why = shapeProblem(K, G, Cfg)) {
+    Fail(Why);
+    return Out;
+  }
+  const unsigned B = Cfg.blockThreads();
+  RegisterBudget RB = registerBudget(K, G, Cfg);
+  if (RB.Cap == 0) {
+    Fail("no register budget for this block size");
+    return Out;
+  }
+  P.RegsPerThread = RB.Regs;
+  P.RegisterCap = Cfg.MinBlocksPerSM ? RB.Cap : 0;
+  size_t Shared = sharedPerBlock(K, Cfg);
+  size_t SharedMax = std::max(G.SharedPerBlockOptin, G.SharedPerBlock);
+  if (SharedMax && Shared > SharedMax) {
+    Fail("shared memory per block beyond the GPU's limit");
+    return Out;
+  }
+  OccupancyInput OI;
+  OI.BlockThreads = B;
+  OI.RegsPerThread = RB.Regs;
+  OI.SharedPerBlock = Shared;
+  P.Occ = computeOccupancy(G, OI);
+  if (P.Occ.BlocksPerSM == 0) {
+    Fail("no block fits on an SM");
+    return Out;
+  }
+  const unsigned R = P.Occ.BlocksPerSM;
+  BlockScope Sc;
+  Sc.WarpsPerBlock = (B + G.WarpSize - 1) / G.WarpSize;
+  Sc.Lanes = Sc.WarpsPerBlock * double(G.WarpSize);
+
+  // --- Problem size, grid and work per thread.
+  GridPlan GP = gridPlan(K, G, Cfg, Opts, R);
+  const double N = GP.Blocks;
+  P.Config.Grid = {unsigned(std::min(N, 4294967295.0)), 1, 1};
+  if (GP.GivenGrid)
+    P.Config.Grid = Cfg.Grid;
+  // Bounds checks: threads of this launch that skip the guarded work.
+  P.ActiveFraction =
+      GP.GridStride ? 1.0 : activeFraction(K, Cfg.Block, P.Config.Grid);
+  P.WorkScale = GP.WorkScale * P.ActiveFraction;
+  P.Config.TotalThreads = uint64_t(GP.Threads);
+  Sc.S = P.WorkScale * GP.Useful;
+
+  // --- Work of one block (clock independent), rounds and rates.
+  Context &X = Out.X;
+  X.Curve = powerCurve(G);
+  LaunchWork LW = launchWork(K, G, Cfg, RB, P.Occ, Sc, N);
+  X.W = LW.W;
+  P.SpillBytesPerThread = LW.SpillBytesPerThread;
+  P.DramBytes = LW.DramBytes;
+  P.L2Bytes = LW.L2Bytes;
+  P.SharedBytes = LW.SharedBytes;
+  P.LocalBytes = LW.LocalBytes;
+  X.Rounds = roundPlan(G, N, R);
+  P.Waves = X.Rounds.IdealRounds;
+  X.Rt = gpuRates(G, X.Curve);
+  return Out;
+}

@@ -1,0 +1,534 @@
+//===- Remarks.cpp - FlipFlop's remarks and warnings ----------------------===//
+//
+// The remarks' text and arguments (docs/remarks/), their location, and the
+// warnings of FlipFlop's own problems.
+//
+//===----------------------------------------------------------------------===//
+#include "Remarks.h"
+#include "PluginImpl.h"
+
+#include "flipflop/Plugin/Options.h"
+#include "flipflop/Report/Explain.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace flipflop {
+
+//===----------------------------------------------------------------------===//
+// Location
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The unqualified name of a function as written in the source ("saxpy",
+/// "conv2dTiled" for conv2dTiled<1>), or the symbol itself (extern "C").
+std::string sourceBaseName(StringRef Symbol) {
+  std::string Mangled = Symbol.str();
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Mangled.c_str()))
+    return Mangled;
+  size_t N = 0;
+  char *Buf = D.getFunctionBaseName(nullptr, &N);
+  if (!Buf)
+    return Mangled;
+  std::string Base(Buf);
+  std::free(Buf);
+  return Base;
+}
+
+/// 1-based column of the first whole-word \p Name in \p Line, or 0.
+unsigned nameColumn(StringRef Line, StringRef Name) {
+  auto IsIdent = [](char C) { return isAlnum(C) || C == '_'; };
+  for (size_t Pos = Line.find(Name); !Name.empty() && Pos != StringRef::npos;
+       Pos = Line.find(Name, Pos + 1)) {
+    size_t End = Pos + Name.size();
+    if ((Pos == 0 || !IsIdent(Line[Pos - 1])) &&
+        (End == Line.size() || !IsIdent(Line[End])))
+      return static_cast<unsigned>(Pos + 1);
+  }
+  return 0;
+}
+
+} // namespace
+
+StringRef SourceCache::line(StringRef Path, unsigned Line) {
+  auto [It, New] = Files.try_emplace(Path);
+  if (New && sys::fs::is_regular_file(Path)) {
+    uint64_t Size = 0;
+    // The compiler has just read it; anything huge is not worth a caret.
+    if (!sys::fs::file_size(Path, Size) && Size < (64u << 20))
+      if (auto B = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false))
+        It->second = std::move(*B);
+  }
+  if (!It->second || Line == 0)
+    return "";
+  StringRef Rest = It->second->getBuffer();
+  for (unsigned I = 1; I < Line && !Rest.empty(); ++I)
+    Rest = Rest.split('\n').second;
+  return Rest.split('\n').first;
+}
+
+/// The line of the name is the subprogram's declaration line (LLVM's
+/// default is the scope line, the line of the opening brace, which for a
+/// signature spanning lines is a continuation line); the column of the name
+/// puts clang's caret on it. No debug info: an invalid location, for which
+/// clang itself points at the function's declaration.
+DiagnosticLocation kernelLocation(const Function &F, SourceCache &Sources) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (!SP || !SP->getLine())
+    return DiagnosticLocation(SP);
+  SmallString<256> Path;
+  StringRef File = SP->getFilename();
+  if (!sys::path::is_absolute(File) && !SP->getDirectory().empty())
+    Path = SP->getDirectory();
+  sys::path::append(Path, File);
+  unsigned Column = nameColumn(Sources.line(Path, SP->getLine()),
+                               sourceBaseName(F.getName()));
+  // A location node only: it is attached to nothing, so the IR and the
+  // generated code are unchanged.
+  return DiagnosticLocation(DebugLoc(DILocation::get(
+      F.getContext(), SP->getLine(), Column, const_cast<DISubprogram *>(SP))));
+}
+
+//===----------------------------------------------------------------------===//
+// Warnings: FlipFlop's own problems (FF900..FF902) said without any -R flag
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// What the compiler's command line says about warnings of clang's
+/// backend-plugin group, where FlipFlop's warnings land
+/// (DiagnosticInfoGeneric with DS_Warning becomes warn_fe_backend_plugin).
+/// A pass plugin cannot ask clang's DiagnosticsEngine, so the command line
+/// of the process is read: the clang driver running cc1 in process, or cc1
+/// itself (Linux: /proc/self/cmdline; elsewhere nothing is known).
+struct WarningFlags {
+  bool AllErrors = false; ///< -Werror (last of -Werror / -Wno-error).
+  int GroupError = -1;    ///< -Werror=backend-plugin (1), -Wno-error=... (0).
+  bool Silenced = false;  ///< -w, -Wno-everything or -Wno-backend-plugin.
+
+  /// A plain -Werror would turn the warning into an error the user did not
+  /// ask for: FlipFlop then prints it itself, as a warning.
+  bool wouldEscalate() const { return AllErrors && GroupError != 1; }
+};
+
+WarningFlags parseWarningFlags(ArrayRef<const char *> Args) {
+  WarningFlags W;
+  bool NoWarnings = false, GroupOff = false;
+  for (StringRef A : Args) {
+    if (A == "-Werror")
+      W.AllErrors = true;
+    else if (A == "-Wno-error")
+      W.AllErrors = false;
+    else if (A == "-Werror=backend-plugin")
+      W.GroupError = 1, GroupOff = false; // -Werror=X also enables X.
+    else if (A == "-Wno-error=backend-plugin")
+      W.GroupError = 0;
+    else if (A == "-w" || A == "-Wno-everything")
+      NoWarnings = true;
+    else if (A == "-Wno-backend-plugin")
+      GroupOff = true;
+    else if (A == "-Wbackend-plugin")
+      GroupOff = false;
+  }
+  W.Silenced = NoWarnings || GroupOff;
+  return W;
+}
+
+const WarningFlags &processWarningFlags() {
+  static const WarningFlags Flags = [] {
+    SmallVector<const char *, 64> Args;
+    if (const auto &Line = processCommandLine())
+      for (const std::string &A : *Line)
+        Args.push_back(A.c_str());
+    return parseWarningFlags(Args);
+  }();
+  return Flags;
+}
+
+} // namespace
+
+/// Used for the warning flags and the report's name.
+const std::optional<std::vector<std::string>> &processCommandLine() {
+  static const std::optional<std::vector<std::string>> Line =
+      []() -> std::optional<std::vector<std::string>> {
+    auto Buf = MemoryBuffer::getFileAsStream("/proc/self/cmdline");
+    if (!Buf)
+      return std::nullopt;
+    BumpPtrAllocator Alloc;
+    StringSaver Saver(Alloc);
+    SmallVector<const char *, 64> Args;
+    StringRef Rest = (*Buf)->getBuffer();
+    while (!Rest.empty()) {
+      auto [Arg, Tail] = Rest.split('\0');
+      Args.push_back(Saver.save(Arg).data());
+      Rest = Tail;
+    }
+    // Response files (@file) as the driver reads them; errors ignored.
+    (void)cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Args);
+    return std::vector<std::string>(Args.begin(), Args.end());
+  }();
+  return Line;
+}
+
+///  - warnings=off: nothing (the remark still goes to -R and the YAML);
+///  - warnings=error: an error through clang (the compile fails: opt-in);
+///  - otherwise a warning through clang, in clang's backend-plugin group
+///    (-Wno-backend-plugin silences it, -Werror=backend-plugin makes it an
+///    error) -- except under a plain -Werror, which would fail the build
+///    for a FlipFlop problem: FlipFlop then prints the same line itself on
+///    stderr, still a warning.
+void warnUser(LLVMContext &Ctx, const PluginOptions &O, StringRef ID,
+              const Twine &Text) {
+  if (O.Warnings == WarningMode::Off)
+    return;
+  // "FlipFlop: <problem> [FF901]": the ID names the page in docs/remarks/,
+  // where clang puts a warning's flag.
+  std::string Msg = ("FlipFlop: " + Text + " [" + ID + "]").str();
+  if (O.Warnings == WarningMode::Error) {
+    Ctx.diagnose(DiagnosticInfoGeneric(Msg, DS_Error));
+    return;
+  }
+  const WarningFlags &Flags = processWarningFlags();
+  if (!Flags.wouldEscalate()) {
+    Ctx.diagnose(DiagnosticInfoGeneric(Msg, DS_Warning));
+    return;
+  }
+  if (Flags.Silenced)
+    return;
+  WithColor::warning(errs()) << Msg << " [-Wbackend-plugin]\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments
+//===----------------------------------------------------------------------===//
+
+std::string fmtDims(const std::array<unsigned, 3> &B) {
+  std::string S = std::to_string(B[0]);
+  if (B[1] > 1 || B[2] > 1)
+    S += "x" + std::to_string(B[1]);
+  if (B[2] > 1)
+    S += "x" + std::to_string(B[2]);
+  return S;
+}
+
+namespace {
+
+using Argument = DiagnosticInfoOptimizationBase::Argument;
+
+/// A remark argument holding a number printed with 4 significant digits
+/// (remark YAML stores every value as text).
+Argument numArg(StringRef Key, double V) {
+  return Argument(Key, formatv("{0}", llvm::format("%.4g", V)).str());
+}
+
+/// A signed percentage change, one decimal ("+3.1", "-21.4").
+Argument pctArg(StringRef Key, double V) {
+  return Argument(Key, formatv("{0}", llvm::format("%+.1f", V)).str());
+}
+
+double pct(double New, double Old) {
+  return Old > 0 ? 100.0 * (New - Old) / Old : 0;
+}
+
+/// A figure as an integer in a fixed unit (TimeNs, EnergyUJ, PowerMW...) for
+/// tools that aggregate remark arguments (llvm-remarkutil count
+/// --count-by=arg reads only integers). Rounded; clamped to int64.
+Argument intArg(StringRef Key, double V) {
+  double R = std::round(V);
+  int64_t I = !(R == R)      ? 0
+              : R >= 9.2e18  ? INT64_MAX
+              : R <= -9.2e18 ? INT64_MIN
+                             : static_cast<int64_t>(R);
+  return Argument(Key, I);
+}
+
+/// A power limit in whole watts, as shown.
+int64_t watts(double W) { return static_cast<int64_t>(W + 0.5); }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Problems
+//===----------------------------------------------------------------------===//
+
+void emitOptionProblems(KernelRemarks &Remarks, const PluginOptions &O) {
+  for (const std::string &E : O.Errors)
+    Remarks.emitRemark(remark::id::OptionProblem, [&](auto R) {
+      return R << "FlipFlop option problem (default kept): "
+               << ore::NV(remark::Problem, E);
+    });
+}
+
+void emitInternalProblem(KernelRemarks &Remarks, LLVMContext &Ctx,
+                         const PluginOptions &O, StringRef Kernel,
+                         const std::string &Why, bool Warn) {
+  if (Warn)
+    warnUser(Ctx, O, remark::id::InternalProblem,
+             "could not analyse kernel '" + Kernel + "': " + Why +
+                 "; no recommendation");
+  Remarks.emitRemark(remark::id::InternalProblem, [&](auto R) {
+    return R << "FlipFlop could not analyse kernel '"
+             << ore::NV(remark::Kernel, Kernel)
+             << "': " << ore::NV(remark::Problem, Why) << "; no recommendation";
+  });
+}
+
+void emitImplausible(KernelRemarks &Remarks, const KernelProfile &K,
+                     const KernelResult &R) {
+  Remarks.emitRemark(remark::id::Implausible, [&](auto Rem) {
+    return Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
+               << "': implausible figures, no recommendation: "
+               << ore::NV(remark::Problem, R.Sweep->Implausible);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// FF001: the summary
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The recommendation and its figures. Clauses separated by "; ": the
+/// recommendation; the figures at that configuration (block, grid, limit
+/// named again); the heuristic's figures at its own configuration and the
+/// change against them (closed by streamAssumptions).
+void streamPick(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
+                const KernelResult &R, const PluginOptions &O) {
+  const Prediction &Best = R.best(), &Heur = R.heuristic();
+  const LaunchConfig &C = Best.Config;
+  Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName) << "' on "
+      << ore::NV(remark::GPU, R.GPU->Name) << ": for "
+      << ore::NV(remark::Objective, objectiveName(O.Obj)) << " use block "
+      << ore::NV(remark::Block, fmtDims(C.Block)) << ", min-blocks "
+      << ore::NV(remark::MinBlocks, C.MinBlocksPerSM) << ", power limit "
+      << ore::NV(remark::PowerLimitW, watts(C.PowerLimitW)) << " W";
+  // A locked-clock pick names its lever and how to set it (the limit is
+  // the default one it runs under).
+  if (Best.PowerLever == Lever::LockedClock) {
+    LeverCommand LC = leverCommand(Best, *R.GPU);
+    Rem << ", SM clock locked at "
+        << ore::NV(remark::LockedClockMHz, static_cast<int64_t>(LC.Value + 0.5))
+        << " MHz (" << LC.Command << ", needs root)";
+  }
+  Rem << "; at block " << fmtDims(C.Block) << ", grid "
+      << ore::NV(remark::Grid, fmtDims(C.Grid)) << ", "
+      << std::to_string(watts(C.PowerLimitW))
+      << " W: " << numArg(remark::TimeUs, Best.TimeS * 1e6) << " us, "
+      << numArg(remark::EnergyMJ, Best.EnergyJ * 1e3) << " mJ, "
+      << ore::NV(remark::Bottleneck, bottleneckName(Best.Bound))
+      << "-bound, occupancy "
+      << intArg(remark::OccupancyPct, Best.Occ.Occupancy * 100) << "%, "
+      << ore::NV(remark::Registers, Best.RegsPerThread) << " registers ("
+      << ore::NV(remark::RegisterSource,
+                 K.Res.RegistersExact ? "ptxas" : "estimated")
+      << "), clock " << intArg(remark::ClockMHz, Best.ClockMHz)
+      << " MHz; occupancy heuristic at block "
+      << ore::NV(remark::HeuristicBlock, fmtDims(Heur.Config.Block))
+      << ", grid " << ore::NV(remark::HeuristicGrid, fmtDims(Heur.Config.Grid))
+      << ", "
+      << ore::NV(remark::HeuristicPowerLimitW, watts(Heur.Config.PowerLimitW))
+      << " W: " << numArg(remark::HeuristicTimeUs, Heur.TimeS * 1e6) << " us, "
+      << numArg(remark::HeuristicEnergyMJ, Heur.EnergyJ * 1e3)
+      << " mJ (recommendation "
+      << pctArg(remark::EnergyChangePct, pct(Best.EnergyJ, Heur.EnergyJ))
+      << "% energy, "
+      << pctArg(remark::TimeChangePct, pct(Best.TimeS, Heur.TimeS));
+}
+
+/// The assumptions: the problem size, the stated arguments, and every
+/// distinct guess in its own words, up to three (an unrolled loop and its
+/// remainder give the same one); the report lists all.
+void streamAssumptions(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
+                       const KernelResult &R, const PluginOptions &O) {
+  // Continues the pick's last clause (one text piece in the record).
+  Rem << "% time); problem size "
+      << ore::NV(remark::ProblemThreads, R.best().Config.TotalThreads)
+      << " threads ("
+      << (O.ProblemSize ? "-flipflop-problem-size"
+                        : "assumed: set -flipflop-problem-size")
+      << ")";
+  if (!O.Facts.ArgValues.empty()) {
+    Rem << ", arguments";
+    for (const auto &[Index, Value] : O.Facts.ArgValues)
+      Rem << " #" << ore::NV(remark::ArgIndex, Index) << "="
+          << ore::NV(remark::ArgValue, static_cast<int64_t>(Value));
+    Rem << " (-flipflop-args)";
+  }
+  std::vector<StringRef> Guesses;
+  for (const std::string &G : K.Guesses)
+    if (!is_contained(Guesses, StringRef(G)))
+      Guesses.push_back(G);
+  const size_t Shown = std::min<size_t>(Guesses.size(), 3);
+  for (size_t I = 0; I < Shown; ++I)
+    Rem << (I ? " | " : "; guessed: ") << ore::NV(remark::Guess, Guesses[I]);
+  if (Guesses.size() > Shown)
+    Rem << " | " << ore::NV(remark::MoreGuesses, Guesses.size() - Shown)
+        << " more";
+}
+
+/// Record only: integers in fixed units, the block by axis for readers that
+/// want numbers, and the occupancy as a fraction (kept for existing
+/// readers).
+void streamSummaryRecord(OptimizationRemarkAnalysis &Rem,
+                         const KernelProfile &K, const KernelResult &R) {
+  const Prediction &Best = R.best(), &Heur = R.heuristic();
+  const LaunchConfig &C = Best.Config;
+  Rem << ore::setExtraArgs() << intArg(remark::TimeNs, Best.TimeS * 1e9)
+      << intArg(remark::EnergyUJ, Best.EnergyJ * 1e6)
+      << intArg(remark::PowerMW, Best.AvgPowerW * 1e3)
+      << intArg(remark::PowerLimitMW, C.PowerLimitW * 1e3)
+      << intArg(remark::HeuristicTimeNs, Heur.TimeS * 1e9)
+      << intArg(remark::HeuristicEnergyUJ, Heur.EnergyJ * 1e6)
+      << intArg(remark::HeuristicPowerMW, Heur.AvgPowerW * 1e3)
+      << intArg(remark::HeuristicPowerLimitMW, Heur.Config.PowerLimitW * 1e3)
+      << ore::NV(remark::BlockX, C.Block[0])
+      << ore::NV(remark::BlockY, C.Block[1])
+      << ore::NV(remark::BlockZ, C.Block[2])
+      << ore::NV(remark::MaxThreads, C.blockThreads())
+      << ore::NV(remark::GridX, C.Grid[0]) << ore::NV(remark::GridY, C.Grid[1])
+      << ore::NV(remark::GridZ, C.Grid[2])
+      << ore::NV(remark::BlockSizeAgnostic, isBlockSizeAgnostic(K))
+      << numArg(remark::Occupancy, Best.Occ.Occupancy);
+}
+
+//===----------------------------------------------------------------------===//
+// FF002, FF003, FF010..FF014, FF020
+//===----------------------------------------------------------------------===//
+
+/// FF003: the Pareto set, one remark per point.
+void emitPareto(KernelRemarks &Remarks, const SweepResult &S) {
+  for (size_t Rank = 0; Rank < S.Pareto.size(); ++Rank) {
+    const Prediction &Pt = S.Configs[S.Pareto[Rank]];
+    Remarks.emitRemark(remark::id::Pareto, [&](auto R) {
+      return R << "pareto "
+               << ore::NV(remark::Rank, static_cast<unsigned>(Rank))
+               << ": block " << ore::NV(remark::Block, fmtDims(Pt.Config.Block))
+               << ", min-blocks "
+               << ore::NV(remark::MinBlocks, Pt.Config.MinBlocksPerSM) << ", "
+               << ore::NV(remark::PowerLimitW, watts(Pt.Config.PowerLimitW))
+               << " W: " << numArg(remark::TimeUs, Pt.TimeS * 1e6) << " us, "
+               << numArg(remark::EnergyMJ, Pt.EnergyJ * 1e3) << " mJ"
+               << ore::setExtraArgs() << intArg(remark::TimeNs, Pt.TimeS * 1e9)
+               << intArg(remark::EnergyUJ, Pt.EnergyJ * 1e6)
+               << intArg(remark::PowerMW, Pt.AvgPowerW * 1e3)
+               << intArg(remark::PowerLimitMW, Pt.Config.PowerLimitW * 1e3)
+               << intArg(remark::ClockMHz, Pt.ClockMHz);
+    });
+  }
+}
+
+/// FF010..FF012: what limited the recommendation.
+void emitLimits(KernelRemarks &Remarks, const KernelProfile &K,
+                const KernelResult &R) {
+  if (R.Sweep->ShapeHeld)
+    Remarks.emitRemark<OptimizationRemarkMissed>(
+        remark::id::ShapeKept, [&](auto Rem) {
+          return Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
+                     << "': block shape kept at "
+                     << ore::NV(remark::Block, fmtDims(R.best().Config.Block))
+                     << ": "
+                     << ore::NV(remark::Reason, shapeReason(*R.Sweep, K));
+        });
+  if (K.Res.UsesDynamicShared && !K.Res.DynamicSharedBytes)
+    Remarks.emitRemark<OptimizationRemarkMissed>(
+        remark::id::DynamicShared, [&](auto Rem) {
+          return Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
+                     << "' uses dynamic shared memory of unknown size; "
+                        "occupancy assumes 0 bytes";
+        });
+  if (R.GuessedLoops)
+    Remarks.emitRemark<OptimizationRemarkMissed>(
+        remark::id::GuessedTrips, [&](auto Rem) {
+          return Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
+                     << "': " << ore::NV(remark::GuessedLoops, R.GuessedLoops)
+                     << " loop trip count(s) guessed ("
+                     << ore::NV(remark::Guess, K.Guesses.empty()
+                                                   ? std::string()
+                                                   : K.Guesses.front())
+                     << "); give -flipflop-args or -flipflop-problem-size";
+        });
+}
+
+/// FF020: the author's bounds against the recommendation.
+void emitAuthorBounds(KernelRemarks &Remarks, const KernelProfile &K,
+                      const KernelResult &R) {
+  const Prediction &Best = R.best();
+  const Prediction &AuthorP = *R.Author;
+  Remarks.emitRemark(
+      remark::id::AuthorBounds, [&](OptimizationRemarkAnalysis Rem) {
+        Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
+            << "' has __launch_bounds__("
+            << ore::NV(remark::AuthorMaxThreads, K.Bounds.maxThreads()) << ", "
+            << ore::NV(remark::AuthorMinBlocks, K.Bounds.MinCTAsPerSM) << ")";
+        if (!AuthorP.Valid) {
+          Rem << ": this configuration cannot launch on " << R.GPU->Name << " ("
+              << ore::NV(remark::Invalid, AuthorP.Invalid) << ")";
+          return Rem;
+        }
+        Rem << ": predicted "
+            << numArg(remark::AuthorTimeUs, AuthorP.TimeS * 1e6) << " us, "
+            << numArg(remark::AuthorEnergyMJ, AuthorP.EnergyJ * 1e3)
+            << " mJ at block "
+            << ore::NV(remark::AuthorBlock, fmtDims(AuthorP.Config.Block))
+            << ", " << std::to_string(watts(Best.Config.PowerLimitW))
+            << " W against the recommendation's "
+            << numArg(remark::TimeUs, Best.TimeS * 1e6) << " us, "
+            << numArg(remark::EnergyMJ, Best.EnergyJ * 1e3) << " mJ at block "
+            << fmtDims(Best.Config.Block) << ore::setExtraArgs()
+            << intArg(remark::AuthorTimeNs, AuthorP.TimeS * 1e9)
+            << intArg(remark::AuthorEnergyUJ, AuthorP.EnergyJ * 1e6)
+            << intArg(remark::TimeNs, Best.TimeS * 1e9)
+            << intArg(remark::EnergyUJ, Best.EnergyJ * 1e6);
+        return Rem;
+      });
+}
+
+} // namespace
+
+void emitRecommendation(KernelRemarks &Remarks, const KernelProfile &K,
+                        const KernelResult &R, const PluginOptions &O) {
+  // FF001: the summary, then what was assumed and guessed; integer copies
+  // of the figures in fixed units follow as record-only arguments
+  // (docs/remarks/FF001.md).
+  Remarks.emitRemark(remark::id::Summary, [&](OptimizationRemarkAnalysis Rem) {
+    streamPick(Rem, K, R, O);
+    streamAssumptions(Rem, K, R, O);
+    streamSummaryRecord(Rem, K, R);
+    return Rem;
+  });
+  // FF014: a pick that stands but is hard to believe.
+  for (const std::string &W : R.Sweep->Warnings)
+    Remarks.emitRemark(remark::id::CheckPrediction, [&](auto Rem) {
+      return Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
+                 << "': check this prediction: " << ore::NV(remark::Warning, W);
+    });
+  if (O.Verbosity >= 1)
+    Remarks.emitRemark(remark::id::Why, [&](auto Rem) {
+      return Rem << "why: "
+                 << ore::NV(remark::Explanation, explainSweep(*R.Sweep, K));
+    });
+  if (O.Verbosity >= 2)
+    emitPareto(Remarks, *R.Sweep);
+  emitLimits(Remarks, K, R);
+  if (R.Author)
+    emitAuthorBounds(Remarks, K, R);
+}
+
+} // namespace flipflop
