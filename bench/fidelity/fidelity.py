@@ -352,11 +352,16 @@ def predict_ptx(tools, ptx, recipe, gpu, block, grid):
             "registers": int(row["registers"]), "bound": row["bottleneck"]}
 
 
+# Extra clang options for the plugin front end (--clang-flag), e.g. an inline
+# threshold that makes clang inline device functions as nvcc does.
+CLANG_EXTRA = []
+
+
 def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
     """One clang compile per (configuration, arch); the report holds the
     prediction of each (GPU, launch) asked for in FLIPFLOP_LAUNCH."""
     text = source_text(recipe, params, data_dir)
-    flags = ["-x", "cuda", "--cuda-device-only", "-S", "-O3", "--cuda-gpu-arch=" + arch,
+    flags = CLANG_EXTRA + ["-x", "cuda", "--cuda-device-only", "-S", "-O3", "--cuda-gpu-arch=" + arch,
              "--cuda-path=" + tools.cuda, "-Wno-unknown-cuda-version", "-w",
              "-fpass-plugin=" + tools.plugin] + \
         ["-D%s=%s" % kv for kv in sorted(recipe.get("clang_defines", {}).items())] + \
@@ -577,6 +582,8 @@ def main():
     ap.add_argument("--json", help="write every figure and sample here")
     ap.add_argument("--markdown", help="write the table (with the command) here")
     ap.add_argument("--guard", help="guard file: run its subset and check its limits")
+    ap.add_argument("--clang-flag", action="append", default=[],
+                    help="extra clang option for the plugin front end (repeatable)")
     ap.add_argument("--no-args", action="store_true",
                     help="do not state the kernels' argument values (as before --arg existed)")
     ap.add_argument("--t1", help="Kernel Tuner T1 JSON (with --cache, --source, --gpu, --arch)")
@@ -585,6 +592,7 @@ def main():
     ap.add_argument("--gpu")
     ap.add_argument("--arch")
     a = ap.parse_args()
+    CLANG_EXTRA.extend(a.clang_flag)
 
     log = lambda s: print(s, file=sys.stderr, flush=True)
     guard = None

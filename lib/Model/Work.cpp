@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ModelImpl.h"
+#include "flipflop/Model/SharedMemory.h"
 #include <cstdlib>
 #include <iterator>
 #include <vector>
@@ -331,8 +332,13 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
   IssueWork Is = unitCycles(K, G, Sc, M);
   const unsigned WarpsPerBlock = Sc.WarpsPerBlock;
   const double S = Sc.S;
-  // Shared memory: wavefronts (bank conflicts included) at 1 per clock.
-  double Waves = std::max(K.SharedWavefronts, K.SharedBytes * 32.0 / 128.0);
+  // Shared memory: wavefronts (bank conflicts included) at 1 per clock,
+  // counted for this block shape (lanes of a warp that read one word share
+  // it); the profile's shape-free figure when it lists no shared access.
+  SharedWork SW = sharedWork(K, Cfg.Block);
+  double Waves = SW.Any ? SW.Wavefronts
+                        : std::max(K.SharedWavefronts,
+                                   K.SharedBytes * 32.0 / 128.0);
   if (Waves == 0)
     Waves = K.op(OpClass::LoadShared) + K.op(OpClass::StoreShared) +
             K.op(OpClass::AtomicShared);

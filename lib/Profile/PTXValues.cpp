@@ -66,6 +66,16 @@ AffVal affCombine(const AffVal &A, const AffVal &B, int64_t MA, int64_t MB) {
 }
 
 /// A * B when one side is a constant, or blockIdx.d * blockDim.d.
+/// 2^k for the largest k such that every coefficient and the constant of
+/// \p A are multiples of 2^k: the low k bits of its value are zero (the
+/// guard variables are integers). 2^62 for zero.
+int64_t lowZeroSpan(const AffVal &A) {
+  uint64_t Bits = uint64_t(A.K);
+  for (int64_t C : A.C)
+    Bits |= uint64_t(C);
+  return Bits ? int64_t(Bits & (~Bits + 1)) : int64_t(1) << 62;
+}
+
 AffVal affMul(const AffVal &A, const AffVal &B) {
   if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
     return AffVal();
@@ -375,6 +385,17 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
   }
   if (Base == "neg" && I.Ops.size() == 2)
     return affCombine(Op(1), AffVal::constant(0), -1, 0);
+  if (Base == "or" && I.Ops.size() == 3) {
+    // `or X, c` is `add X, c` when c fits in the low bits X is known to
+    // have clear (clang writes x + 1 of an even x as x | 1).
+    AffVal A = Op(1), B = Op(2);
+    if (A.isConst() && !B.isConst())
+      std::swap(A, B);
+    if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
+      return AffVal();
+    if (A.known() && B.isConst() && B.K >= 0 && B.K < lowZeroSpan(A))
+      return affCombine(A, B, 1, 1);
+  }
   return AffVal::top();
 }
 

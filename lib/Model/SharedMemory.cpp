@@ -1,0 +1,86 @@
+//===- SharedMemory.cpp - Shared-memory wavefronts for a block shape ------===//
+//
+// Part of FlipFlop. See docs/MODEL.md, "Shared memory".
+//
+//===----------------------------------------------------------------------===//
+//
+// The shared-memory unit serves one wavefront of up to 32 banks x 4 bytes per
+// clock. Lanes of a warp that read the same 32-bit word are served together
+// (broadcast); distinct words in one bank serialise (a conflict). Which lanes
+// read the same word depends on the block shape: a warp of a 16 x 8 block
+// holds two rows of 16 threads, so an address that depends on threadIdx.x
+// only has 16 distinct values in it, not 32. The profile cannot know the
+// shape, so the ways are counted here for each configuration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "flipflop/Model/SharedMemory.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace flipflop {
+
+namespace {
+constexpr unsigned Banks = 32;
+
+/// Wavefronts of one warp instruction of \p A, \p Bytes per lane.
+double warpWavefronts(const MemAccess &A, unsigned Bytes,
+                      const std::array<unsigned, 3> &Block) {
+  if (A.Pattern == AccessPattern::Uniform)
+    return 1;
+  int64_t Stride = std::llabs(A.StrideBytes);
+  if (A.Pattern == AccessPattern::Unknown || Stride == 0)
+    return std::max(1u, A.BankConflictWays);
+  const unsigned BX = std::max(1u, Block[0]), BY = std::max(1u, Block[1]);
+  const unsigned Threads = BX * BY * std::max(1u, Block[2]);
+  const unsigned Lanes = std::min(32u, Threads);
+  // Wide accesses are served in passes of 128 bytes of lane data (16 lanes
+  // of 8 bytes, 8 of 16); conflicts are counted within a pass.
+  const unsigned Width = std::clamp(Bytes, 1u, 16u);
+  const unsigned PassLanes = 128 / std::max(4u, Width);
+  double Waves = 0;
+  for (unsigned First = 0; First < Lanes; First += PassLanes) {
+    uint64_t Words[32 * 4]; // 32-bit words of this pass (<= 32 x 16 B).
+    unsigned N = 0;
+    for (unsigned L = First; L < std::min(Lanes, First + PassLanes); ++L) {
+      uint64_t X = L % BX, Y = (L / BX) % BY, Z = L / (BX * BY);
+      // The lane's element index: the front ends give the stride between
+      // neighbours in x; rows continue it (the linear thread index), and a
+      // dimension the address does not depend on adds nothing (broadcast).
+      uint64_t Index = L;
+      if (A.ThreadDimsKnown)
+        Index = ((A.ThreadDims & 1u) ? X : 0) +
+                ((A.ThreadDims & 2u) ? Y * BX : 0) +
+                ((A.ThreadDims & 4u) ? Z * BX * BY : 0);
+      uint64_t Lo = Index * uint64_t(Stride);
+      for (uint64_t W = Lo / 4; W <= (Lo + Width - 1) / 4 && N < 128; ++W)
+        Words[N++] = W;
+    }
+    // Lanes reading one word share it: count each distinct word once.
+    std::sort(Words, Words + N);
+    N = unsigned(std::unique(Words, Words + N) - Words);
+    unsigned PerBank[Banks] = {};
+    unsigned Ways = 1;
+    for (unsigned I = 0; I < N; ++I)
+      Ways = std::max(Ways, ++PerBank[Words[I] % Banks]);
+    Waves += Ways;
+  }
+  return Waves;
+}
+
+} // namespace
+
+SharedWork sharedWork(const KernelProfile &K,
+                      const std::array<unsigned, 3> &Block) {
+  SharedWork R;
+  for (const MemAccess &A : K.Accesses) {
+    if (A.Space != AddrSpace::Shared)
+      continue;
+    R.Wavefronts += A.Count * warpWavefronts(A, A.Bytes, Block);
+    R.Any = true;
+  }
+  return R;
+}
+
+} // namespace flipflop

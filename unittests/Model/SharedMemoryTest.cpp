@@ -1,0 +1,77 @@
+//===- SharedMemoryTest.cpp - Shared-memory wavefronts per block shape ----===//
+//
+// Figures worked by hand from the bank rule (32 banks of 4 bytes; distinct
+// words in one bank serialise, lanes reading one word share it; 8- and
+// 16-byte accesses in passes of 16 and 8 lanes).
+//
+//===----------------------------------------------------------------------===//
+#include "flipflop/Model/SharedMemory.h"
+#include "gtest/gtest.h"
+
+using namespace flipflop;
+
+namespace {
+
+KernelProfile oneSharedLoad(unsigned Bytes, int64_t Stride, unsigned Dims) {
+  KernelProfile K;
+  MemAccess A;
+  A.Space = AddrSpace::Shared;
+  A.Bytes = Bytes;
+  A.Count = 1;
+  A.StrideBytes = Stride;
+  A.Pattern = Stride == int64_t(Bytes) ? AccessPattern::Coalesced
+                                       : AccessPattern::Strided;
+  A.ThreadDims = Dims;
+  A.ThreadDimsKnown = true;
+  K.Accesses.push_back(A);
+  return K;
+}
+
+TEST(SharedMemory, RowsOfAWarpShareWords) {
+  // A float8 per lane read as scalars: lane stride 32 B = 8 words, so the
+  // lanes fall on banks 0, 8, 16, 24 only.
+  KernelProfile K = oneSharedLoad(4, 32, /*x only*/ 1);
+  // 32 distinct lanes on 4 banks: 8 ways.
+  EXPECT_EQ(sharedWork(K, {32, 1, 1}).Wavefronts, 8);
+  // 16 x 8 block: lanes 16-31 are row 1 and read row 0's words: 4 ways.
+  EXPECT_EQ(sharedWork(K, {16, 8, 1}).Wavefronts, 4);
+  // 8 x 16: 8 distinct words, 2 per bank.
+  EXPECT_EQ(sharedWork(K, {8, 16, 1}).Wavefronts, 2);
+  // When the address also depends on threadIdx.y, rows continue the index:
+  // 32 distinct lanes again.
+  K.Accesses[0].ThreadDims = 3;
+  EXPECT_EQ(sharedWork(K, {16, 8, 1}).Wavefronts, 8);
+  // A front end that does not say which dimensions: every lane distinct.
+  K.Accesses[0].ThreadDimsKnown = false;
+  K.Accesses[0].ThreadDims = 0;
+  EXPECT_EQ(sharedWork(K, {16, 8, 1}).Wavefronts, 8);
+}
+
+TEST(SharedMemory, WideAccessesArePasses) {
+  // float4, consecutive: 4 passes of 8 lanes x 16 B, no conflict.
+  EXPECT_EQ(sharedWork(oneSharedLoad(16, 16, 1), {256, 1, 1}).Wavefronts, 4);
+  // float4 at a 32-byte stride: a pass of 8 lanes spans 256 B, lanes i and
+  // i + 4 share banks: 2 ways per pass.
+  EXPECT_EQ(sharedWork(oneSharedLoad(16, 32, 1), {256, 1, 1}).Wavefronts, 8);
+  // float2, consecutive: 2 passes.
+  EXPECT_EQ(sharedWork(oneSharedLoad(8, 8, 1), {256, 1, 1}).Wavefronts, 2);
+}
+
+TEST(SharedMemory, BroadcastAndWeights) {
+  KernelProfile K = oneSharedLoad(4, 0, 0);
+  K.Accesses[0].Pattern = AccessPattern::Uniform;
+  K.Accesses[0].Count = 10;
+  // One wavefront per instruction, whatever the shape.
+  EXPECT_EQ(sharedWork(K, {32, 1, 1}).Wavefronts, 10);
+  EXPECT_EQ(sharedWork(K, {4, 64, 1}).Wavefronts, 10);
+  // A column walk (stride 128 B): all lanes in bank 0, 32 ways; a warp of
+  // a 4-thread block has 4 lanes.
+  KernelProfile C = oneSharedLoad(4, 128, 1);
+  EXPECT_EQ(sharedWork(C, {32, 1, 1}).Wavefronts, 32);
+  EXPECT_EQ(sharedWork(C, {4, 1, 1}).Wavefronts, 4);
+  // No shared access: nothing, and the model falls back to the profile.
+  KernelProfile None;
+  EXPECT_FALSE(sharedWork(None, {32, 1, 1}).Any);
+}
+
+} // namespace
