@@ -80,7 +80,10 @@ struct MemAccess {
   int64_t StrideBytes = 0;   ///< Address delta between adjacent lanes.
   bool LoopInvariant = false; ///< Same address on every iteration.
   double SectorsPerRequest = 0; ///< 32-byte sectors per warp request.
-  unsigned BankConflictWays = 1; ///< Shared: serialisation degree (1 = none).
+  /// Shared: serialisation degree (1 = none) for 32 distinct lanes; the
+  /// model recounts the ways for each block shape (sharedWork) and keeps
+  /// this figure only for unknown patterns.
+  unsigned BankConflictWays = 1;
   /// Bit d set: the address depends on blockIdx.d (0 unknown/none);
   /// bit 3 (AddrDependsOnData): on loaded data (a gather).
   unsigned BlockDims = 0;
@@ -244,7 +247,9 @@ struct KernelProfile {
   double GlobalBytesWritten = 0;
   double GlobalSectorBytes = 0;  ///< Bytes moved in 32 B sectors per thread.
   double SharedBytes = 0;        ///< Shared bytes per thread.
-  double SharedWavefronts = 0;   ///< Shared accesses x conflict ways / thread.
+  /// Shared accesses x conflict ways / thread, for 32 distinct lanes (the
+  /// profile dump; the model uses it only without shared accesses).
+  double SharedWavefronts = 0;
   double LocalBytes = 0;         ///< Local (stack/spill) bytes per thread.
   unsigned MaxBankConflictWays = 1;
   double UncoalescedFraction = 0; ///< Of global requests, share not coalesced.
