@@ -183,14 +183,26 @@ Stride StrideAnalysis::shlStride(const Instruction *I, unsigned Depth) {
              : Stride::varying();
 }
 
+/// A binary operator by a constant: the stride of operand 0 and the
+/// constant, or in Early the operator's stride when it is decided without
+/// them (both operands uniform; no usable constant).
+StrideAnalysis::ByConstant
+StrideAnalysis::byConstant(const Instruction *I, unsigned Depth) {
+  ByConstant R;
+  R.A = get(I->getOperand(0), Depth + 1);
+  R.C = dyn_cast<ConstantInt>(I->getOperand(1));
+  if (R.A.isUniform() && get(I->getOperand(1), Depth + 1).isUniform())
+    R.Early = Stride::known(0);
+  else if (!R.C || R.A.Kind != Stride::Known || R.C->getBitWidth() > 64)
+    R.Early = Stride::varying();
+  return R;
+}
+
 /// UDiv, SDiv, LShr and AShr.
 Stride StrideAnalysis::divStride(const Instruction *I, unsigned Depth) {
-  Stride A = get(I->getOperand(0), Depth + 1);
-  const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
-  if (A.isUniform() && get(I->getOperand(1), Depth + 1).isUniform())
-    return Stride::known(0);
-  if (!C || A.Kind != Stride::Known || C->getBitWidth() > 64)
-    return Stride::varying();
+  auto [A, C, Early] = byConstant(I, Depth);
+  if (Early)
+    return *Early;
   int64_t Div = I->getOpcode() == Instruction::LShr ||
                         I->getOpcode() == Instruction::AShr
                     ? (C->getZExtValue() < 62 ? int64_t(1) << C->getZExtValue() : 0)
@@ -207,12 +219,9 @@ Stride StrideAnalysis::divStride(const Instruction *I, unsigned Depth) {
 
 /// URem, SRem and And.
 Stride StrideAnalysis::remStride(const Instruction *I, unsigned Depth) {
-  Stride A = get(I->getOperand(0), Depth + 1);
-  const auto *C = dyn_cast<ConstantInt>(I->getOperand(1));
-  if (A.isUniform() && get(I->getOperand(1), Depth + 1).isUniform())
-    return Stride::known(0);
-  if (!C || A.Kind != Stride::Known || C->getBitWidth() > 64)
-    return Stride::varying();
+  auto [A, C, Early] = byConstant(I, Depth);
+  if (Early)
+    return *Early;
   int64_t Mod = I->getOpcode() == Instruction::And ? C->getSExtValue() + 1
                                                     : C->getSExtValue();
   // x % M (or x & (M-1)) keeps the stride when a warp's span fits in M.

@@ -9,10 +9,12 @@
 #define FLIPFLOP_LIB_PROFILE_IRSTRIDE_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Value.h"
 #include <cstdint>
+#include <optional>
 
 namespace flipflop {
 namespace irprof {
@@ -76,6 +78,12 @@ private:
   // compute()'s rules for the opcodes that need more than a line.
   Stride mulStride(const llvm::Instruction *I, unsigned Depth);
   Stride shlStride(const llvm::Instruction *I, unsigned Depth);
+  struct ByConstant {
+    Stride A;
+    const llvm::ConstantInt *C = nullptr;
+    std::optional<Stride> Early;
+  };
+  ByConstant byConstant(const llvm::Instruction *I, unsigned Depth);
   Stride divStride(const llvm::Instruction *I, unsigned Depth);
   Stride remStride(const llvm::Instruction *I, unsigned Depth);
   Stride gepStride(const llvm::Instruction *I, unsigned Depth);
