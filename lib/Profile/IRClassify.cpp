@@ -4,9 +4,14 @@
 // helper per instruction family (floating point, integer, memory, calls and
 // intrinsics), and of each memory access's space, pattern and siblings. See
 // docs/ARCHITECTURE.md ("IR front end") for the rules and their defaults.
+// The rules the PTX front end shares (memory, FP width, warp and barrier
+// classes, the expansion of division, roots and special functions) are in
+// flipflop/Profile/OpRules.h; this file maps IR instructions onto what
+// NVPTX lowers them to there.
 //
 //===----------------------------------------------------------------------===//
 #include "IRProfileBuilder.h"
+#include "flipflop/Profile/OpRules.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -17,6 +22,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -39,13 +45,31 @@ unsigned lanesOf(Type *T) {
 /// Which FP class an FP type belongs to; Other for non-FP.
 OpClass fpClass(Type *T) {
   Type *S = T->getScalarType();
-  if (S->isFloatTy())
-    return OpClass::FP32;
-  if (S->isDoubleTy())
-    return OpClass::FP64;
-  if (S->isHalfTy() || S->isBFloatTy())
-    return OpClass::FP16;
-  return OpClass::Other;
+  return S->isFloatingPointTy() ? fpOpClass(S->getPrimitiveSizeInBits())
+                                : OpClass::Other;
+}
+
+/// The MathType of a floating-point type (f16 and bf16 use f32's rules).
+MathType fpMathType(Type *T) {
+  Type *S = T->getScalarType();
+  return S->isDoubleTy()  ? MathType::F64
+         : S->isFloatTy() ? MathType::F32
+                          : MathType::F16;
+}
+
+/// Whether NVPTX lowers \p I (fdiv, llvm.sqrt) to the approximate PTX
+/// form: `afn` on f32 (f16 is promoted); f64 has no approximate forms.
+bool lowersApprox(const Instruction &I) {
+  return isa<FPMathOperator>(I) && I.hasApproxFunc() &&
+         !I.getType()->getScalarType()->isDoubleTy();
+}
+
+/// Adds rule \p R for \p Lanes lanes executed \p W times to \p P.
+void addMath(KernelProfile &P, const MathRule &R, double W, double Lanes) {
+  for (const OpCount &C : R.ops())
+    P.op(C.Class) += W * C.N * Lanes;
+  if (R.Flops)
+    flopsOf(P, R.flopClass()) += W * R.Flops * Lanes;
 }
 
 /// libdevice functions known to run on the SFU (plus a few FP32 ops).
@@ -193,23 +217,7 @@ void ProfileBuilder::noteSharedUse(const Value *Ptr) {
 
 /// The instruction class of an access: its space, direction and atomicity.
 static OpClass accessClass(const MemAccess &A) {
-  switch (A.Space) {
-  case AddrSpace::Global:
-    return A.IsAtomic ? OpClass::AtomicGlobal
-           : A.IsStore ? OpClass::StoreGlobal : OpClass::LoadGlobal;
-  case AddrSpace::Shared:
-    return A.IsAtomic ? OpClass::AtomicShared
-           : A.IsStore ? OpClass::StoreShared : OpClass::LoadShared;
-  case AddrSpace::Local:
-    return A.IsStore ? OpClass::StoreLocal : OpClass::LoadLocal;
-  case AddrSpace::Const:
-    return OpClass::LoadConst;
-  case AddrSpace::Param:
-    return OpClass::LoadParam;
-  default:
-    return A.IsAtomic ? OpClass::AtomicGlobal
-           : A.IsStore ? OpClass::StoreGeneric : OpClass::LoadGeneric;
-  }
+  return memOpClass(A.Space, A.IsStore, A.IsAtomic);
 }
 
 /// NVPTX's load/store vectorizer turns scalar loads (stores) of one base
@@ -455,6 +463,11 @@ void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
   case Instruction::Call:
     classifyCall(I, W, SA, LI, SE, Depth);
     break;
+  case Instruction::Fence:
+    // fence.sc / fence.acq_rel (a signal fence is no instruction).
+    if (cast<FenceInst>(I).getSyncScopeID() != SyncScope::SingleThread)
+      addOp(W, *syncOpClass("fence", false));
+    break;
   default:
     break;
   }
@@ -469,13 +482,7 @@ void ProfileBuilder::addFP(double W, Type *T, double FlopsPerLane) {
   double Lanes = lanesOf(T);
   // Packed f16x2 issues as one instruction of two lanes.
   addOp(W, C, Lanes);
-  double F = W * Lanes * FlopsPerLane;
-  if (C == OpClass::FP32)
-    P.Flops32 += F;
-  else if (C == OpClass::FP64)
-    P.Flops64 += F;
-  else
-    P.Flops16 += F;
+  flopsOf(P, C) += W * Lanes * FlopsPerLane;
 }
 
 void ProfileBuilder::classifyFAddSub(Instruction &I, double W) {
@@ -491,42 +498,41 @@ void ProfileBuilder::classifyFAddSub(Instruction &I, double W) {
                  M->getType() == I.getType();
   if (Fused) {
     OpClass C = fpClass(I.getType());
-    double F = W * lanesOf(I.getType());
-    if (C == OpClass::FP32)
-      P.Flops32 += F;
-    else if (C == OpClass::FP64)
-      P.Flops64 += F;
-    else if (C != OpClass::Other)
-      P.Flops16 += F;
+    if (C != OpClass::Other)
+      flopsOf(P, C) += W * lanesOf(I.getType());
     return;
   }
   addFP(W, I.getType(), 1);
 }
 
 void ProfileBuilder::classifyFDiv(Instruction &I, double W) {
-  // IEEE division: a reciprocal on the SFU plus Newton steps (PTX div.rn
-  // expands to about 8 FP ops for f32; f64 to about 10 FP64 ops).
-  OpClass C = fpClass(I.getType());
-  addOp(W, OpClass::SFU, lanesOf(I.getType()));
-  if (C == OpClass::FP64) {
-    addOp(W, OpClass::FP64, 10 * lanesOf(I.getType()));
-    P.Flops64 += W * 10;
-  } else {
-    addOp(W, OpClass::FP32, 8 * lanesOf(I.getType()));
-    P.Flops32 += W * 8;
-  }
+  // As NVPTX lowers it: fdiv is div.rn (div.approx with `afn`), fdiv 1.0, x
+  // is rcp, frem a division and a fused multiply-add; the shared table
+  // gives what each costs (OpRules.cpp).
+  Type *T = I.getType();
+  MathOp Op = I.getOpcode() == Instruction::FRem ? MathOp::FRem
+              : PatternMatch::match(I.getOperand(0), PatternMatch::m_FPOne())
+                  ? MathOp::Rcp
+                  : MathOp::FDiv;
+  addMath(P, mathRule(Op, fpMathType(T), lowersApprox(I)), W, lanesOf(T));
 }
 
 void ProfileBuilder::classifyIntDiv(Instruction &I, double W) {
-  // Division by a non-constant expands to ~20 integer ops with a
-  // multiply-high core; by a constant it becomes a multiply and shifts.
-  if (isa<ConstantInt>(I.getOperand(1))) {
-    addOp(W, OpClass::IntMul, 1);
-    addOp(W, OpClass::Int, 2);
-  } else {
-    addOp(W, OpClass::IntMul, 4);
-    addOp(W, OpClass::Int, 16);
-  }
+  // By a register: PTX div/rem, which ptxas expands; by a constant NVPTX
+  // emits a multiply-high and shifts, by a power of two shifts only
+  // (OpRules.cpp).
+  unsigned Opc = I.getOpcode();
+  bool Signed = Opc == Instruction::SDiv || Opc == Instruction::SRem;
+  bool Rem = Opc == Instruction::SRem || Opc == Instruction::URem;
+  bool Wide = I.getType()->getScalarSizeInBits() > 32;
+  MathType Ty = Signed ? (Wide ? MathType::S64 : MathType::S32)
+                       : (Wide ? MathType::U64 : MathType::U32);
+  const APInt *C = nullptr;
+  MathOp Op = Rem ? MathOp::IntRem : MathOp::IntDiv;
+  if (PatternMatch::match(I.getOperand(1), PatternMatch::m_APInt(C)))
+    Op = C->isPowerOf2() ? (Rem ? MathOp::IntRemPow2 : MathOp::IntDivPow2)
+                         : (Rem ? MathOp::IntRemConst : MathOp::IntDivConst);
+  addMath(P, mathRule(Op, Ty, false), W, lanesOf(I.getType()));
 }
 
 void ProfileBuilder::classifyGEP(Instruction &I, double W) {
@@ -657,6 +663,10 @@ void ProfileBuilder::classifyIntrinsic(Instruction &I, CallBase &CB,
     addFP(W, I.getType(), 2);
     return;
   case Intrinsic::sqrt:
+    // sqrt.rn, or sqrt.approx with `afn`.
+    addMath(P, mathRule(MathOp::Sqrt, fpMathType(I.getType()), lowersApprox(I)),
+            W, lanesOf(I.getType()));
+    return;
   case Intrinsic::exp:
   case Intrinsic::exp2:
   case Intrinsic::log:
@@ -665,9 +675,9 @@ void ProfileBuilder::classifyIntrinsic(Instruction &I, CallBase &CB,
   case Intrinsic::sin:
   case Intrinsic::cos:
   case Intrinsic::pow:
-    addOp(W, OpClass::SFU, lanesOf(I.getType()));
-    if (fpClass(I.getType()) == OpClass::FP64)
-      addOp(W, OpClass::FP64, 8); // f64 transcendentals are FP64 sequences.
+    // One MUFU in f32; f64 ones are FP64 sequences.
+    addMath(P, mathRule(MathOp::Transcendental, fpMathType(I.getType()), false),
+            W, lanesOf(I.getType()));
     return;
   case Intrinsic::fabs:
   case Intrinsic::minnum:
@@ -760,11 +770,9 @@ void ProfileBuilder::classifyNVVM(Instruction &I, CallBase &CB, StringRef N,
       unsigned AS = CB.getArgOperand(0)->getType()->getPointerAddressSpace();
       if (AS == 0)
         AS = addrSpaceThroughCalls(CB.getArgOperand(0));
-      OpClass C = AS == 3 ? (IsStore ? OpClass::StoreShared : OpClass::LoadShared)
-                          : (IsStore ? OpClass::StoreGlobal : OpClass::LoadGlobal);
-      addOp(W, C);
       MemAccess A;
       A.Space = AS == 3 ? AddrSpace::Shared : AddrSpace::Global;
+      addOp(W, memOpClass(A.Space, IsStore, false));
       A.IsStore = IsStore;
       A.Bytes = 16; // a fragment row per lane, coalesced
       A.Count = W;
@@ -780,31 +788,36 @@ void ProfileBuilder::classifyNVVM(Instruction &I, CallBase &CB, StringRef N,
     }
     return;
   }
-  if (N.contains("barrier") || N.contains("bar.sync") ||
-      N.contains("bar.warp.sync"))
-    return addOp(W, N.contains("warp") ? OpClass::Shuffle : OpClass::Barrier);
-  if (N.starts_with("llvm.nvvm.shfl") || N.starts_with("llvm.nvvm.vote") ||
-      N.starts_with("llvm.nvvm.match") || N.starts_with("llvm.nvvm.redux") ||
-      N.starts_with("llvm.nvvm.activemask"))
-    return addOp(W, OpClass::Shuffle);
+  // The PTX mnemonic an NVVM intrinsic names (llvm.nvvm.shfl.sync.bfly.f32:
+  // shfl); barrier0, barrier.cta.sync...: barrier.
+  StringRef Mn = N.drop_front(StringRef("llvm.nvvm.").size()).split('.').first;
+  if (Mn.starts_with("barrier"))
+    Mn = "barrier";
+  if (std::optional<OpClass> C = syncOpClass(Mn, N.contains("warp")))
+    return addOp(W, *C);
   if (N.contains("atomic")) {
     unsigned AS = CB.arg_size() && CB.getArgOperand(0)->getType()->isPointerTy()
                       ? CB.getArgOperand(0)->getType()->getPointerAddressSpace()
                       : 0;
-    return addOp(W, AS == 3 ? OpClass::AtomicShared : OpClass::AtomicGlobal);
+    return addOp(W, memOpClass(AS == 3 ? AddrSpace::Shared : AddrSpace::Global,
+                               true, true));
   }
-  if (N.contains(".rsqrt") || N.contains(".sqrt") || N.contains(".rcp") ||
-      N.contains(".ex2") || N.contains(".lg2") || N.contains(".sin") ||
-      N.contains(".cos") || N.contains(".tanh"))
-    return addOp(W, OpClass::SFU);
-  if (N.starts_with("llvm.nvvm.fma") || N.starts_with("llvm.nvvm.add") ||
-      N.starts_with("llvm.nvvm.mul") || N.starts_with("llvm.nvvm.fmax") ||
-      N.starts_with("llvm.nvvm.fmin") || N.starts_with("llvm.nvvm.fabs")) {
-    addOp(W, N.contains(".d") && !N.contains(".ftz") ? OpClass::FP64 : OpClass::FP32);
-    if (N.starts_with("llvm.nvvm.fma"))
-      P.Flops32 += 2 * W;
-    return;
+  if (std::optional<MathOp> Op = ptxMathOp(Mn, true)) {
+    bool Approx = N.contains(".approx") || N.contains(".full") ||
+                  *Op == MathOp::Transcendental;
+    return addMath(P, mathRule(*Op, fpMathType(I.getType()), Approx), W,
+                   lanesOf(I.getType()));
   }
+  if (Mn == "fma" || Mn == "add" || Mn == "mul" || Mn == "fmax" ||
+      Mn == "fmin" || Mn == "fabs") {
+    // FP32/FP64/FP16 by the type, FLOPs as the PTX instruction's.
+    return addFP(W, I.getType(),
+                 Mn == "fma"                  ? 2
+                 : Mn == "add" || Mn == "mul" ? 1
+                                              : 0);
+  }
+  if (Mn == "mulhi" || Mn == "mul24")
+    return addOp(W, OpClass::IntMul, lanesOf(I.getType()));
   if (N.starts_with("llvm.nvvm.ldg") || N.starts_with("llvm.nvvm.ldu")) {
     if (CB.arg_size())
       addAccess(I, CB.getArgOperand(0), I.getType(), false, false, W, SA,

@@ -2,10 +2,14 @@
 //
 // The register estimate (liveness), instruction- and memory-level
 // parallelism, the classification of every instruction into the profile,
-// and the driver of the per-function analysis (FunctionAnalysis::run).
+// and the driver of the per-function analysis (FunctionAnalysis::run). The
+// rules the IR front end shares (memory, FP width, warp and barrier
+// classes, the expansion of division, roots and special functions) are in
+// flipflop/Profile/OpRules.h; this file maps PTX mnemonics onto them.
 //
 //===----------------------------------------------------------------------===//
 #include "PTXAnalysis.h"
+#include "flipflop/Profile/OpRules.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -246,15 +250,14 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
 /// floating-point operations per lane, else integer.
 void FunctionAnalysis::addArith(const InstrCtx &X, double Flops) {
   StringRef Ty = X.Ty, Base = X.Base;
-  if (Ty == "f32") {
-    addOp(X, OpClass::FP32);
-    S.Flops32 += Flops * X.W;
-  } else if (Ty == "f64") {
-    addOp(X, OpClass::FP64);
-    S.Flops64 += Flops * X.W;
-  } else if (Ty == "f16" || Ty == "bf16" || Ty == "f16x2" || Ty == "bf16x2") {
-    addOp(X, OpClass::FP16, X.Lanes);
-    S.Flops16 += Flops * X.Lanes * X.W;
+  unsigned LaneBits = StringSwitch<unsigned>(Ty)
+                          .Case("f32", 32)
+                          .Case("f64", 64)
+                          .Cases({"f16", "bf16", "f16x2", "bf16x2"}, 16)
+                          .Default(0);
+  if (OpClass C = fpOpClass(LaneBits); C != OpClass::Other) {
+    addOp(X, C, X.Lanes);
+    flopsOf(S, C) += Flops * X.Lanes * X.W;
   } else if (Base == "mul" || Base == "mad" || Base == "mul24" ||
              Base == "mad24" || Base == "sad") {
     addOp(X, OpClass::IntMul);
@@ -263,42 +266,35 @@ void FunctionAnalysis::addArith(const InstrCtx &X, double Flops) {
   }
 }
 
-/// Division, remainder and the special functions.
+/// The MathType of a PTX type name: f16 and bf16 (and their pairs) use
+/// the f32 rules; any integer type is 32- or 64-bit.
+static MathType mathTypeOf(StringRef Ty) {
+  if (Ty == "f64")
+    return MathType::F64;
+  if (Ty == "f32")
+    return MathType::F32;
+  if (isFloatType(Ty))
+    return MathType::F16;
+  return typeBits(Ty) == 64 ? MathType::S64 : MathType::S32;
+}
+
+/// Division, remainder and the special functions: the shared expansion
+/// table (OpRules.cpp).
 bool FunctionAnalysis::classifyDivSFU(const InstrCtx &X) {
   const Instr &I = X.I;
-  StringRef Base = X.Base, Ty = X.Ty;
-  if (Base == "div" || Base == "rem") {
-    bool Approx = I.hasMod("approx") || I.hasMod("full");
-    if (Ty == "f32") {
-      addOp(X, OpClass::SFU);
-      addOp(X, OpClass::FP32, Approx ? 1 : 7);
-      S.Flops32 += X.W;
-    } else if (Ty == "f64") {
-      addOp(X, OpClass::SFU);
-      addOp(X, OpClass::FP64, 8);
-      S.Flops64 += X.W;
-    } else if (typeBits(Ty) == 64) {
-      addOp(X, OpClass::IntMul, 20);
-      addOp(X, OpClass::Int, 50);
-    } else {
-      addOp(X, OpClass::SFU);
-      addOp(X, OpClass::Conv, 2);
-      addOp(X, OpClass::IntMul, 4);
-      addOp(X, OpClass::Int, 8);
-    }
-  } else if (Base == "rcp" || Base == "sqrt" || Base == "rsqrt") {
-    bool Approx = I.hasMod("approx");
-    addOp(X, OpClass::SFU, X.Lanes);
-    if (Ty == "f64" && !Approx)
-      addOp(X, OpClass::FP64, Base == "sqrt" ? 10 : Base == "rcp" ? 8 : 4);
-    else if (Ty == "f32" && !Approx)
-      addOp(X, OpClass::FP32, Base == "sqrt" ? 6 : 4);
-  } else if (Base == "sin" || Base == "cos" || Base == "lg2" || Base == "ex2" ||
-             Base == "tanh") {
-    addOp(X, OpClass::SFU, X.Lanes);
-  } else {
+  StringRef Ty = X.Ty;
+  std::optional<MathOp> Op = ptxMathOp(X.Base, isFloatType(Ty));
+  if (!Op)
     return false;
-  }
+  // Only f32 and f64 have IEEE forms (div.rn, div.full is approximate); the
+  // special functions are approximate only.
+  bool Approx = I.hasMod("approx") || I.hasMod("full") ||
+                *Op == MathOp::Transcendental || !(Ty == "f32" || Ty == "f64");
+  const MathRule &R = mathRule(*Op, mathTypeOf(Ty), Approx);
+  for (const OpCount &C : R.ops())
+    addOp(X, C.Class, C.N * X.Lanes);
+  if (R.Flops)
+    flopsOf(S, R.flopClass()) += R.Flops * X.Lanes * X.W;
   return true;
 }
 
@@ -364,24 +360,18 @@ bool FunctionAnalysis::classifyALU(const InstrCtx &X) {
 bool FunctionAnalysis::classifySync(const InstrCtx &X) {
   const Instr &I = X.I;
   StringRef Base = X.Base;
-  if (Base == "shfl" || Base == "vote" || Base == "match" || Base == "redux" ||
-      Base == "activemask" || Base == "movmatrix" || Base == "elect") {
-    addOp(X, OpClass::Shuffle);
-  } else if (Base == "bar" || Base == "barrier") {
-    addOp(X, OpClass::Barrier);
-    if (!I.hasMod("warp")) {
-      unsigned Ids = 16; // a barrier id in a register: any of them
-      if (I.Ops.empty())
-        Ids = 1;
-      else if (I.Ops[0].Kind == Operand::Imm && I.Ops[0].Value >= 0 &&
-               I.Ops[0].Value < 16)
-        Ids = I.Ops[0].Value + 1;
-      S.BarrierIds = std::max(S.BarrierIds, Ids);
-    }
-  } else if (Base == "membar" || Base == "fence") {
-    addOp(X, OpClass::Barrier);
-  } else {
+  std::optional<OpClass> C = syncOpClass(Base, I.hasMod("warp"));
+  if (!C)
     return false;
+  addOp(X, *C);
+  if ((Base == "bar" || Base == "barrier") && !I.hasMod("warp")) {
+    unsigned Ids = 16; // a barrier id in a register: any of them
+    if (I.Ops.empty())
+      Ids = 1;
+    else if (I.Ops[0].Kind == Operand::Imm && I.Ops[0].Value >= 0 &&
+             I.Ops[0].Value < 16)
+      Ids = I.Ops[0].Value + 1;
+    S.BarrierIds = std::max(S.BarrierIds, Ids);
   }
   return true;
 }
@@ -395,8 +385,8 @@ void FunctionAnalysis::classifyCopy(const InstrCtx &X) {
     unsigned Bytes = I.Ops.size() >= 3 && I.Ops[2].Kind == Operand::Imm
                          ? (unsigned)std::clamp<int64_t>(I.Ops[2].Value, 1, 16)
                          : 16;
-    addOp(X, OpClass::LoadGlobal);
-    addOp(X, OpClass::StoreShared);
+    addOp(X, memOpClass(AddrSpace::Global, false, false));
+    addOp(X, memOpClass(AddrSpace::Shared, true, false));
     addAccess(X, AddrSpace::Global, false, false, Bytes,
               I.Ops.size() >= 2 ? &I.Ops[1] : nullptr);
     addAccess(X, AddrSpace::Shared, true, false, Bytes,
@@ -419,41 +409,21 @@ bool FunctionAnalysis::classifyMemory(const InstrCtx &X) {
   const Instr &I = X.I;
   StringRef Base = X.Base;
   if (Base == "atom" || Base == "red") {
-    bool Shared = spaceMod(I) == "shared";
-    addOp(X, Shared ? OpClass::AtomicShared : OpClass::AtomicGlobal);
-    addAccess(X,
-              Shared                    ? AddrSpace::Shared
-              : spaceMod(I) == "global" ? AddrSpace::Global
-                                        : AddrSpace::Generic,
-              Base == "red", true, memBytes(X), X.AddrOp);
+    // Atomics address global, shared or generic memory.
+    AddrSpace AS = spaceOf(spaceMod(I));
+    if (AS != AddrSpace::Shared && AS != AddrSpace::Global)
+      AS = AddrSpace::Generic;
+    addOp(X, memOpClass(AS, Base == "red", true));
+    addAccess(X, AS, Base == "red", true, memBytes(X), X.AddrOp);
   } else if (Base == "ld" || Base == "ldu" || Base == "st") {
     bool Store = Base == "st";
     AddrSpace AS = spaceOf(spaceMod(I));
-    switch (AS) {
-    case AddrSpace::Global:
-      addOp(X, Store ? OpClass::StoreGlobal : OpClass::LoadGlobal);
-      break;
-    case AddrSpace::Shared:
-      addOp(X, Store ? OpClass::StoreShared : OpClass::LoadShared);
-      break;
-    case AddrSpace::Local:
-      addOp(X, Store ? OpClass::StoreLocal : OpClass::LoadLocal);
-      break;
-    case AddrSpace::Const:
-      addOp(X, Store ? OpClass::Other : OpClass::LoadConst);
-      break;
-    case AddrSpace::Param:
-      addOp(X, Store ? OpClass::Other : OpClass::LoadParam);
-      break;
-    case AddrSpace::Generic:
-      addOp(X, Store ? OpClass::StoreGeneric : OpClass::LoadGeneric);
-      break;
-    }
+    addOp(X, memOpClass(AS, Store, false));
     if (AS != AddrSpace::Param)
       addAccess(X, AS, Store, false, memBytes(X), X.AddrOp);
   } else if (Base == "ldmatrix" || Base == "stmatrix") {
     bool Store = Base == "stmatrix";
-    addOp(X, Store ? OpClass::StoreShared : OpClass::LoadShared);
+    addOp(X, memOpClass(AddrSpace::Shared, Store, false));
     unsigned Num = I.hasMod("x4") ? 4 : I.hasMod("x2") ? 2 : 1;
     addAccess(X, AddrSpace::Shared, Store, false, 4 * Num, X.AddrOp);
   } else if (Base == "cp") {
@@ -524,11 +494,10 @@ void FunctionAnalysis::classifyWMMAMemory(const InstrCtx &X) {
   unsigned Bytes = static_cast<unsigned>(
       std::clamp<uint64_t>(Elems * Bits / 8 / 32, 1, 1u << 20));
   AddrSpace AS = spaceOf(spaceMod(I));
-  OpClass C = AS == AddrSpace::Shared
-                  ? (Store ? OpClass::StoreShared : OpClass::LoadShared)
-              : AS == AddrSpace::Global
-                  ? (Store ? OpClass::StoreGlobal : OpClass::LoadGlobal)
-                  : (Store ? OpClass::StoreGeneric : OpClass::LoadGeneric);
+  OpClass C = memOpClass(AS == AddrSpace::Shared || AS == AddrSpace::Global
+                             ? AS
+                             : AddrSpace::Generic,
+                         Store, false);
   addOp(X, C);
   addAccess(X, AS, Store, false, Bytes, nullptr);
   S.Accesses.back().Pattern = AccessPattern::Coalesced;
