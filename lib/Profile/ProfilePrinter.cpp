@@ -46,15 +46,16 @@ const char *spaceName(AddrSpace S) {
   }
   return "invalid";
 }
-} // namespace
 
-void printProfile(const KernelProfile &P, raw_ostream &OS) {
+void printHeader(const KernelProfile &P, raw_ostream &OS) {
   OS << "kernel " << P.Name << "\n";
   OS << "  display: " << P.DisplayName << "\n";
   OS << "  source: " << P.Source << "\n";
   OS << "  location: " << (P.File.empty() ? "?" : P.File) << ':' << P.Line
      << "\n";
-  const Resources &R = P.Res;
+}
+
+void printResources(const Resources &R, raw_ostream &OS) {
   OS << "  registers: " << R.Registers << " exact=" << yesNo(R.RegistersExact)
      << " estimated=" << R.EstimatedRegisters << "\n";
   OS << "  spills: store=" << R.SpillStoreBytes << " load=" << R.SpillLoadBytes
@@ -63,13 +64,17 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
      << " dynamic=" << yesNo(R.UsesDynamicShared)
      << " dynamic-bytes=" << R.DynamicSharedBytes << "\n";
   OS << "  const: " << R.ConstBytes << " barriers=" << R.Barriers << "\n";
-  const LaunchBounds &B = P.Bounds;
+}
+
+void printBounds(const LaunchBounds &B, raw_ostream &OS) {
   OS << "  bounds: maxntid=";
   printDims(OS, B.MaxNTid);
   OS << " reqntid=";
   printDims(OS, B.ReqNTid);
   OS << " minctas=" << B.MinCTAsPerSM << " maxnreg=" << B.MaxNReg << "\n";
-  const ShapeInfo &S = P.Shape;
+}
+
+void printShape(const ShapeInfo &S, raw_ostream &OS) {
   OS << "  shape: tid=";
   printAxes(OS, S.UsesTid);
   OS << " ntid=";
@@ -85,6 +90,10 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
   }
   for (const std::string &F : S.CheckFacts)
     OS << "  shape-check: " << F << "\n";
+}
+
+/// The operation counts and the flops they make.
+void printOps(const KernelProfile &P, raw_ostream &OS) {
   OS << "  ops:";
   bool Any = false;
   for (unsigned C = 0; C < NumOpClasses; ++C)
@@ -99,22 +108,27 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
      << " fp16=" << Num{P.Flops16} << " tensor=" << Num{P.TensorFlops}
      << " tensor-type=" << (P.TensorType.empty() ? "none" : P.TensorType)
      << "\n";
-  for (const LoopRecord &L : P.Loops) {
-    OS << "  loop: depth=" << L.Depth << " line=" << L.Line
-       << " trip=" << Num{L.Trip} << " exact=" << yesNo(L.Exact)
-       << " guessed=" << yesNo(L.Guessed);
-    if (L.GridStride)
-      OS << " grid-stride";
-    if (L.DependsOnBlockDim)
-      OS << " block-stride";
-    if (L.TripBlockDim >= 0 && L.TripBlockDim < 3)
-      OS << " block-dim-trip=" << Num{L.TripPerBlockDim} << "*blockDim."
-         << "xyz"[L.TripBlockDim] << (L.TripBlockOffset < 0 ? "-" : "+")
-         << Num{std::fabs(L.TripBlockOffset)} << " share=" << Num{L.WorkShare};
-    if (!L.Symbolic.empty())
-      OS << " symbolic=\"" << L.Symbolic << '"';
-    OS << "\n";
-  }
+}
+
+void printLoop(const LoopRecord &L, raw_ostream &OS) {
+  OS << "  loop: depth=" << L.Depth << " line=" << L.Line
+     << " trip=" << Num{L.Trip} << " exact=" << yesNo(L.Exact)
+     << " guessed=" << yesNo(L.Guessed);
+  if (L.GridStride)
+    OS << " grid-stride";
+  if (L.DependsOnBlockDim)
+    OS << " block-stride";
+  if (L.TripBlockDim >= 0 && L.TripBlockDim < 3)
+    OS << " block-dim-trip=" << Num{L.TripPerBlockDim} << "*blockDim."
+       << "xyz"[L.TripBlockDim] << (L.TripBlockOffset < 0 ? "-" : "+")
+       << Num{std::fabs(L.TripBlockOffset)} << " share=" << Num{L.WorkShare};
+  if (!L.Symbolic.empty())
+    OS << " symbolic=\"" << L.Symbolic << '"';
+  OS << "\n";
+}
+
+/// The guards, numbered, and the shares of work behind them.
+void printGuards(const KernelProfile &P, raw_ostream &OS) {
   static const char *GuardVarNames[NumGuardVars] = {
       "tid.x",  "tid.y",  "tid.z",  "ctaid.x", "ctaid.y", "ctaid.z",
       "gid.x",  "gid.y",  "gid.z",  "ntid.x",  "ntid.y",  "ntid.z",
@@ -136,44 +150,56 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
       OS << (I ? "," : "") << W.Guards[I];
     OS << "\n";
   }
-  for (const MemAccess &A : P.Accesses) {
-    OS << "  access: " << spaceName(A.Space) << ' '
-       << (A.IsAtomic  ? "atomic"
-           : A.IsStore ? "store"
-                       : "load")
-       << " bytes=" << A.Bytes << " count=" << Num{A.Count}
-       << " pattern=" << accessPatternName(A.Pattern)
-       << " stride=" << A.StrideBytes;
-    if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
-      OS << " sectors=" << Num{A.SectorsPerRequest};
-    if (A.Space == AddrSpace::Shared)
-      OS << " bank-ways=" << A.BankConflictWays;
-    if (A.ReadOnly)
-      OS << " readonly";
-    if (A.LoopInvariant)
-      OS << " invariant";
-    OS << " line=" << A.Line;
-    if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic) {
-      auto Dims = [&](const char *Name, unsigned D) {
-        OS << ' ' << Name << '=';
-        if (!(D & 7u))
-          OS << '-';
-        for (unsigned K = 0; K < 3; ++K)
-          if (D & (1u << K))
-            OS << "xyz"[K];
-      };
-      if (A.ThreadDimsKnown)
-        Dims("tid", A.ThreadDims);
-      Dims("ctaid", A.BlockDims);
-      if (A.BlockDims & AddrDependsOnData)
-        OS << " data";
-      if (A.ReusedAcrossBlocks)
-        OS << " reused";
-      if (A.BaseId)
-        OS << " base=" << A.BaseId << (A.Offset < 0 ? "" : "+") << A.Offset;
-    }
-    OS << "\n";
-  }
+}
+
+/// " tid=xy": the axes in a dimension mask, "-" for none.
+void printDimMask(raw_ostream &OS, const char *Name, unsigned D) {
+  OS << ' ' << Name << '=';
+  if (!(D & 7u))
+    OS << '-';
+  for (unsigned K = 0; K < 3; ++K)
+    if (D & (1u << K))
+      OS << "xyz"[K];
+}
+
+/// What an access to global (or generic) memory depends on and reuses.
+void printGlobalAddress(const MemAccess &A, raw_ostream &OS) {
+  if (A.ThreadDimsKnown)
+    printDimMask(OS, "tid", A.ThreadDims);
+  printDimMask(OS, "ctaid", A.BlockDims);
+  if (A.BlockDims & AddrDependsOnData)
+    OS << " data";
+  if (A.ReusedAcrossBlocks)
+    OS << " reused";
+  if (A.BaseId)
+    OS << " base=" << A.BaseId << (A.Offset < 0 ? "" : "+") << A.Offset;
+}
+
+void printAccess(const MemAccess &A, raw_ostream &OS) {
+  bool Global = A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic;
+  OS << "  access: " << spaceName(A.Space) << ' '
+     << (A.IsAtomic  ? "atomic"
+         : A.IsStore ? "store"
+                     : "load")
+     << " bytes=" << A.Bytes << " count=" << Num{A.Count}
+     << " pattern=" << accessPatternName(A.Pattern)
+     << " stride=" << A.StrideBytes;
+  if (Global)
+    OS << " sectors=" << Num{A.SectorsPerRequest};
+  if (A.Space == AddrSpace::Shared)
+    OS << " bank-ways=" << A.BankConflictWays;
+  if (A.ReadOnly)
+    OS << " readonly";
+  if (A.LoopInvariant)
+    OS << " invariant";
+  OS << " line=" << A.Line;
+  if (Global)
+    printGlobalAddress(A, OS);
+  OS << "\n";
+}
+
+/// The kernel-wide totals: memory traffic, intensity, divergence, calls.
+void printTotals(const KernelProfile &P, raw_ostream &OS) {
   OS << "  memory: global-read=" << Num{P.GlobalBytesRead}
      << " global-written=" << Num{P.GlobalBytesWritten}
      << " sector-bytes=" << Num{P.GlobalSectorBytes}
@@ -189,6 +215,21 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
   OS << "  calls: followed=" << P.CallsFollowed
      << " recursion=" << yesNo(P.HasRecursion)
      << " indirect=" << yesNo(P.HasIndirectCalls) << "\n";
+}
+} // namespace
+
+void printProfile(const KernelProfile &P, raw_ostream &OS) {
+  printHeader(P, OS);
+  printResources(P.Res, OS);
+  printBounds(P.Bounds, OS);
+  printShape(P.Shape, OS);
+  printOps(P, OS);
+  for (const LoopRecord &L : P.Loops)
+    printLoop(L, OS);
+  printGuards(P, OS);
+  for (const MemAccess &A : P.Accesses)
+    printAccess(A, OS);
+  printTotals(P, OS);
   for (const std::string &G : P.Guesses)
     OS << "  guess: " << G << "\n";
   for (const std::string &W : P.Warnings)

@@ -321,12 +321,8 @@ constexpr double MaxClockMHz = 10000;
 constexpr double MaxWatts = 100000;
 constexpr unsigned MaxBytesPerSM = 16u << 20;
 
-/// Values the model divides by, or that make no sense, are rejected: every
-/// figure finite and within a physical range (docs/SECURITY.md). These also
-/// bound the recommender's configuration space (MaxThreadsPerBlock,
-/// WarpSize, MaxBlocksPerSM).
-std::optional<SpecProblem> validate(const GPUSpec &G) {
-  Validator V;
+/// Counts the model divides by must not be 0, and a GPU needs a name.
+void checkRequired(Validator &V, const GPUSpec &G) {
   // Positivity first, with the messages of earlier versions.
   V.positive("CCMajor", G.CCMajor);
   V.positive("SMCount", G.SMCount);
@@ -344,8 +340,10 @@ std::optional<SpecProblem> validate(const GPUSpec &G) {
   V.positive("SchedulersPerSM", G.SchedulersPerSM);
   if (G.Name.empty())
     V.fail({"Name"}, "must not be empty", ": must not be empty");
+}
 
-  // Every double is finite.
+/// Every double is finite, nested ones (Throughput, Power) included.
+void checkFinite(Validator &V, const GPUSpec &G) {
   forEach(G, [&](const char *Key, const auto &Field) {
     using T = std::decay_t<decltype(Field)>;
     if constexpr (std::is_same_v<T, double>) {
@@ -358,38 +356,36 @@ std::optional<SpecProblem> validate(const GPUSpec &G) {
       });
     }
   });
+}
 
-  // Identity and counts.
-  V.count({"CCMajor"}, G.CCMajor, 1, 99);
-  V.count({"CCMinor"}, G.CCMinor, 0, 9);
-  V.count({"SMCount"}, G.SMCount, 1, 10000);
-  // Clocks: 0 < f < 10 GHz, and MinClock <= BaseClock <= BoostClock <=
-  // MaxClock where given (0 means not given, except the boost clock).
+/// Clocks: 0 < f < 10 GHz, and MinClock <= BaseClock <= BoostClock <=
+/// MaxClock where given (0 means not given, except the boost clock).
+void checkClocks(Validator &V, const GPUSpec &G) {
   V.range({"BoostClockMHz"}, G.BoostClockMHz, 0, true, MaxClockMHz, "MHz");
   V.range({"BaseClockMHz"}, G.BaseClockMHz, 0, true, MaxClockMHz, "MHz",
           /*ZeroIsAbsent=*/true);
   V.range({"MinClockMHz"}, G.MinClockMHz, 0, true, MaxClockMHz, "MHz", true);
   V.range({"MaxClockMHz"}, G.MaxClockMHz, 0, true, MaxClockMHz, "MHz", true);
-  {
-    const std::pair<StringRef, double> Clocks[] = {
-        {"MinClockMHz", G.MinClockMHz},
-        {"BaseClockMHz", G.BaseClockMHz},
-        {"BoostClockMHz", G.BoostClockMHz},
-        {"MaxClockMHz", G.MaxClockMHz}};
-    const std::pair<StringRef, double> *Prev = nullptr;
-    for (const auto &C : Clocks) {
-      if (C.second == 0)
-        continue;
-      if (Prev && Prev->second > C.second)
-        V.fail({Prev->first}, "clocks out of order",
-               " = " + figure(Prev->second) + " is above " + C.first + " " +
-                   figure(C.second) + " MHz (clocks must satisfy " +
-                   "MinClockMHz <= BaseClockMHz <= BoostClockMHz <= " +
-                   "MaxClockMHz)");
-      Prev = &C;
-    }
+  const std::pair<StringRef, double> Clocks[] = {
+      {"MinClockMHz", G.MinClockMHz},
+      {"BaseClockMHz", G.BaseClockMHz},
+      {"BoostClockMHz", G.BoostClockMHz},
+      {"MaxClockMHz", G.MaxClockMHz}};
+  const std::pair<StringRef, double> *Prev = nullptr;
+  for (const auto &C : Clocks) {
+    if (C.second == 0)
+      continue;
+    if (Prev && Prev->second > C.second)
+      V.fail({Prev->first}, "clocks out of order",
+             " = " + figure(Prev->second) + " is above " + C.first + " " +
+                 figure(C.second) + " MHz (clocks must satisfy " +
+                 "MinClockMHz <= BaseClockMHz <= BoostClockMHz <= " +
+                 "MaxClockMHz)");
+    Prev = &C;
   }
-  // Memory.
+}
+
+void checkMemory(Validator &V, const GPUSpec &G) {
   V.range({"MemoryClockMHz"}, G.MemoryClockMHz, 0, false, 100000, "MHz");
   V.count({"MemoryBusWidthBits"}, G.MemoryBusWidthBits, 0, 65536);
   V.range({"MemoryBandwidthGBs"}, G.MemoryBandwidthGBs, 0, true, 1e6, "GB/s");
@@ -399,7 +395,9 @@ std::optional<SpecProblem> validate(const GPUSpec &G) {
           false, 1e5, "bytes per clock");
   V.range({"L1BytesPerClkPerSM"}, G.L1BytesPerClkPerSM, 0, true, 1e5,
           "bytes per clock");
-  // Registers and shared memory.
+}
+
+void checkRegistersAndShared(Validator &V, const GPUSpec &G) {
   V.count({"RegistersPerSM"}, G.RegistersPerSM, 1, 1u << 20);
   V.count({"RegistersPerBlock"}, G.RegistersPerBlock, 1, G.RegistersPerSM);
   V.count({"MaxRegistersPerThread"}, G.MaxRegistersPerThread, 1, 1024);
@@ -417,7 +415,10 @@ std::optional<SpecProblem> validate(const GPUSpec &G) {
   for (unsigned KB : G.SharedCarveoutsKB)
     V.count({"SharedCarveoutsKB"}, KB, 0, MaxBytesPerSM / 1024);
   V.count({"SharedBanks"}, G.SharedBanks, 1, 64);
-  // Threads and blocks: these size the recommender's sweep.
+}
+
+/// Threads and blocks: these size the recommender's sweep.
+void checkThreads(Validator &V, const GPUSpec &G) {
   V.count({"MaxThreadsPerBlock"}, G.MaxThreadsPerBlock, 32, 4096);
   V.count({"MaxThreadsPerSM"}, G.MaxThreadsPerSM, 32, 65536);
   V.count({"MaxBlocksPerSM"}, G.MaxBlocksPerSM, 1, 64);
@@ -428,18 +429,21 @@ std::optional<SpecProblem> validate(const GPUSpec &G) {
                " is not 32 (every NVIDIA GPU has 32-thread warps)");
   V.count({"WarpAllocGranularity"}, G.WarpAllocGranularity, 1, 64);
   V.count({"SchedulersPerSM"}, G.SchedulersPerSM, 1, 64);
+}
 
-  // Throughputs: the scalar units exist on every GPU; a tensor rate of 0
-  // means the GPU has no such tensor unit.
-  forEach(G.Throughput, [&](const char *Key, const double &T) {
+/// Throughputs: the scalar units exist on every GPU; a tensor rate of 0
+/// means the GPU has no such tensor unit.
+void checkThroughputs(Validator &V, const UnitThroughput &U) {
+  forEach(U, [&](const char *Key, const double &T) {
     bool Tensor = StringRef(Key).starts_with("Tensor");
     V.range({"Throughput", Key}, T, 0, !Tensor, 1e6,
             "operations per clock per SM");
   });
+}
 
-  // Power: limits > 0 with Min <= Default <= Max, idle below the default
-  // limit (the TDP).
-  const PowerSpec &P = G.Power;
+/// Power: limits > 0 with Min <= Default <= Max, idle below the default
+/// limit (the TDP).
+void checkPower(Validator &V, const PowerSpec &P) {
   V.range({"Power", "MinLimitW"}, P.MinLimitW, 0, true, MaxWatts, "W");
   V.range({"Power", "DefaultLimitW"}, P.DefaultLimitW, 0, true, MaxWatts, "W");
   V.range({"Power", "MaxLimitW"}, P.MaxLimitW, 0, true, MaxWatts, "W");
@@ -458,6 +462,27 @@ std::optional<SpecProblem> validate(const GPUSpec &G) {
   V.range({"Power", "VoltKneeMHz"}, P.VoltKneeMHz, 0, false, MaxClockMHz,
           "MHz");
   V.fraction({"Power", "VoltFloorRatio"}, P.VoltFloorRatio);
+}
+
+/// Values the model divides by, or that make no sense, are rejected: every
+/// figure finite and within a physical range (docs/SECURITY.md). These also
+/// bound the recommender's configuration space (MaxThreadsPerBlock,
+/// WarpSize, MaxBlocksPerSM). The checks run in this order and the first
+/// problem found is the one reported.
+std::optional<SpecProblem> validate(const GPUSpec &G) {
+  Validator V;
+  checkRequired(V, G);
+  checkFinite(V, G);
+  // Identity and counts.
+  V.count({"CCMajor"}, G.CCMajor, 1, 99);
+  V.count({"CCMinor"}, G.CCMinor, 0, 9);
+  V.count({"SMCount"}, G.SMCount, 1, 10000);
+  checkClocks(V, G);
+  checkMemory(V, G);
+  checkRegistersAndShared(V, G);
+  checkThreads(V, G);
+  checkThroughputs(V, G.Throughput);
+  checkPower(V, G.Power);
   return V.Problem;
 }
 

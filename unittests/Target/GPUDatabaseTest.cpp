@@ -549,6 +549,86 @@ TEST_F(SpecFileTest, Errors) {
   EXPECT_NE(Msg.find("absent.json: cannot read: "), std::string::npos) << Msg;
 }
 
+TEST_F(SpecFileTest, ValidationSections) {
+  // One check of each kind per section of validate().
+  auto Spec = [](StringRef Overrides) {
+    return (R"({"base": "a100", )" + Overrides + "}").str();
+  };
+  EXPECT_EQ(loadError("n.json", Spec(R"("Name": "")")),
+            "n.json: $.Name: must not be empty");
+  EXPECT_EQ(loadError("c.json", Spec(R"("MinClockMHz": 2000)")),
+            "c.json: $.MinClockMHz = 2000 is above BaseClockMHz 1095 MHz "
+            "(clocks must satisfy MinClockMHz <= BaseClockMHz <= "
+            "BoostClockMHz <= MaxClockMHz)");
+  EXPECT_EQ(loadError("d.json", Spec(R"("DramEfficiency": 1.5)")),
+            "d.json: $.DramEfficiency = 1.5 is outside the range [0, 1]");
+  EXPECT_EQ(loadError("w.json", Spec(R"("MemoryBusWidthBits": 65537)")),
+            "w.json: $.MemoryBusWidthBits = 65537 is outside the range "
+            "[0, 65536]");
+  EXPECT_EQ(loadError("r.json", Spec(R"("RegistersPerBlock": 65537)")),
+            "r.json: $.RegistersPerBlock = 65537 is outside the range "
+            "[1, 65536]");
+  std::string Many = "0";
+  for (int I = 0; I < 64; ++I)
+    Many += ", 0";
+  EXPECT_EQ(loadError("m.json", Spec(R"("SharedCarveoutsKB": [)" + Many + "]")),
+            "m.json: $.SharedCarveoutsKB: 65 entries, more than the 64 "
+            "allowed");
+  EXPECT_EQ(loadError("k.json", Spec(R"("SharedCarveoutsKB": [0, 16385])")),
+            "k.json: $.SharedCarveoutsKB = 16385 is outside the range "
+            "[0, 16384]");
+  EXPECT_EQ(loadError("b.json", Spec(R"("SharedBanks": 0)")),
+            "b.json: $.SharedBanks = 0 is outside the range [1, 64]");
+  EXPECT_EQ(loadError("i.json",
+                      Spec(R"("Power": {"DefaultLimitW": 250, "IdleW": 250})")),
+            "i.json: $.Power.IdleW = 250 is not below the default power "
+            "limit 250 W");
+  EXPECT_EQ(loadError("v.json", Spec(R"("Power": {"VoltFloorRatio": -0.5})")),
+            "v.json: $.Power.VoltFloorRatio = -0.5 is outside the range "
+            "[0, 1]");
+}
+
+TEST_F(SpecFileTest, ValidationReportsTheFirstProblem) {
+  // The sections run in a fixed order: positivity, finiteness, identity,
+  // clocks, memory, registers and shared memory, threads, throughputs,
+  // power. Each spec breaks two fields; the earlier section is reported.
+  auto Spec = [](StringRef Overrides) {
+    return (R"({"base": "a100", )" + Overrides + "}").str();
+  };
+  EXPECT_EQ(
+      loadError("1.json", Spec(R"("MemoryClockMHz": 1e999, "SMCount": 0)")),
+      "1.json: $.SMCount: must be positive");
+  EXPECT_EQ(loadError("2.json",
+                      Spec(R"("CCMinor": 10, "Power": {"CurveDynW": 1e999})")),
+            "2.json: $.Power.CurveDynW = inf is not a finite number");
+  EXPECT_EQ(loadError("3.json", Spec(R"("L2SizeKB": 0, "MaxClockMHz": 20000)")),
+            "3.json: $.MaxClockMHz = 20000 is outside the range (0, 10000) "
+            "MHz (or 0: not given)");
+  EXPECT_EQ(
+      loadError("4.json",
+                Spec(R"("RegAllocUnitSize": 65537, "DramEfficiency": 2)")),
+      "4.json: $.DramEfficiency = 2 is outside the range [0, 1]");
+  EXPECT_EQ(
+      loadError("5.json", Spec(R"("MaxBlocksPerSM": 65, "SharedBanks": 65)")),
+      "5.json: $.SharedBanks = 65 is outside the range [1, 64]");
+  EXPECT_EQ(loadError("6.json", Spec(R"("Throughput": {"SFU": 0}, )"
+                                     R"("WarpAllocGranularity": 65)")),
+            "6.json: $.WarpAllocGranularity = 65 is outside the range "
+            "[1, 64]");
+  EXPECT_EQ(loadError("7.json", Spec(R"("Power": {"MinLimitW": 0}, )"
+                                     R"("Throughput": {"TensorFP16": -1})")),
+            "7.json: $.Throughput.TensorFP16 = -1 is outside the range "
+            "[0, 1000000) operations per clock per SM");
+  // Through fromJSON the same problem is a json::Path error.
+  json::Value V = toJSON(*findGPU("a100"));
+  (*V.getAsObject()->getObject("Power"))["VoltFloorRatio"] = 2.0;
+  GPUSpec G;
+  json::Path::Root Root("$");
+  EXPECT_FALSE(fromJSON(V, G, Root));
+  EXPECT_EQ(toString(Root.getError()),
+            "out of range at $.Power.VoltFloorRatio");
+}
+
 TEST(GPUSpecJSON, FromJSONReportsThePath) {
   json::Value V = toJSON(*findGPU("t4"));
   (*V.getAsObject()->getObject("Throughput"))["SFU"] = "many";

@@ -92,39 +92,42 @@ std::vector<size_t> neighbours(const std::vector<ConfigRecord> &Configs,
   return Out;
 }
 
-KernelValidation validateKernel(const KernelRecord &Pred,
-                                const KernelRecord &Meas,
-                                double DefaultPowerLimitW,
-                                const ValidateOptions &Opts) {
-  KernelValidation KV;
-  KV.Name = Meas.Name;
-  KV.MeasuredCount = Meas.Configs.size();
-  std::vector<const ConfigRecord *> ValidPred;
-  for (const ConfigRecord &P : Pred.Configs)
-    if (P.Valid)
-      ValidPred.push_back(&P);
-  KV.PredictedCount = ValidPred.size();
+namespace {
+/// Compares power limits; a limit of 0 ("the default") stands for the GPU's
+/// default limit.
+struct PowerMatcher {
+  double DefaultW;
+  double ToleranceW;
 
-  // Search-space reduction over the whole predicted space.
-  {
-    std::vector<double> T, E;
-    for (const ConfigRecord *P : ValidPred) {
-      T.push_back(P->TimeS);
-      E.push_back(P->EnergyJ);
-    }
-    if (!T.empty())
-      KV.SearchSpaceReduction =
-          1.0 - double(paretoIndices(T, E).size()) / double(T.size());
-  }
-
-  auto Resolve = [&](double W) { return W > 0 ? W : DefaultPowerLimitW; };
-  auto PowerMatch = [&](double A, double B) {
-    A = Resolve(A);
-    B = Resolve(B);
+  double resolve(double W) const { return W > 0 ? W : DefaultW; }
+  bool operator()(double A, double B) const {
+    A = resolve(A);
+    B = resolve(B);
     if (A == 0 || B == 0)
       return A == B;
-    return std::fabs(A - B) <= std::max(Opts.PowerMatchW, 0.01 * B);
-  };
+    return std::fabs(A - B) <= std::max(ToleranceW, 0.01 * B);
+  }
+};
+
+/// The share of the valid predicted configurations off the predicted Pareto
+/// front: the search space the prediction saves measuring.
+double searchSpaceReduction(const std::vector<const ConfigRecord *> &Valid) {
+  std::vector<double> T, E;
+  for (const ConfigRecord *P : Valid) {
+    T.push_back(P->TimeS);
+    E.push_back(P->EnergyJ);
+  }
+  if (T.empty())
+    return 0;
+  return 1.0 - double(paretoIndices(T, E).size()) / double(T.size());
+}
+
+/// Pairs each valid measured configuration with the valid prediction of the
+/// same block, min blocks and power limit.
+std::vector<MatchedConfig>
+matchConfigs(const std::vector<const ConfigRecord *> &ValidPred,
+             const KernelRecord &Meas, const PowerMatcher &PowerMatch) {
+  std::vector<MatchedConfig> Matched;
   for (const ConfigRecord &M : Meas.Configs) {
     if (!M.Valid)
       continue;
@@ -137,43 +140,54 @@ KernelValidation validateKernel(const KernelRecord &Pred,
           Found = P;
       }
     if (Found)
-      KV.Matched.push_back({*Found, M});
+      Matched.push_back({*Found, M});
   }
-  if (KV.Matched.size() < 2) {
-    KV.Skipped = true;
-    KV.Note = std::to_string(KV.Matched.size()) +
-              " configuration(s) both predicted and measured (need 2)";
-    return KV;
+  return Matched;
+}
+
+/// The matched configurations column by column: predicted and measured time
+/// and energy, and the measured records.
+struct MatchedColumns {
+  std::vector<double> PT, PE, MT, ME;
+  std::vector<ConfigRecord> MC;
+
+  explicit MatchedColumns(const std::vector<MatchedConfig> &Matched) {
+    for (const MatchedConfig &M : Matched) {
+      PT.push_back(M.Predicted.TimeS);
+      PE.push_back(M.Predicted.EnergyJ);
+      MT.push_back(M.Measured.TimeS);
+      ME.push_back(M.Measured.EnergyJ);
+      MC.push_back(M.Measured);
+    }
   }
-  size_t N = KV.Matched.size();
-  std::vector<double> PT(N), PE(N), MT(N), ME(N);
-  std::vector<ConfigRecord> MC(N);
-  for (size_t I = 0; I < N; ++I) {
-    PT[I] = KV.Matched[I].Predicted.TimeS;
-    PE[I] = KV.Matched[I].Predicted.EnergyJ;
-    MT[I] = KV.Matched[I].Measured.TimeS;
-    ME[I] = KV.Matched[I].Measured.EnergyJ;
-    MC[I] = KV.Matched[I].Measured;
-  }
+};
+
+/// The index of the smallest (Primary, Secondary) pair; the first on ties.
+size_t argMin(const std::vector<double> &Primary,
+              const std::vector<double> &Secondary) {
+  size_t Best = 0;
+  for (size_t I = 1; I < Primary.size(); ++I)
+    if (std::tie(Primary[I], Secondary[I]) <
+        std::tie(Primary[Best], Secondary[Best]))
+      Best = I;
+  return Best;
+}
+
+/// Rank agreement, the picks against the measured bests, and whether the
+/// energy pick is a local or global optimum.
+void scorePicks(KernelValidation &KV, const MatchedColumns &C,
+                const ValidateOptions &Opts) {
+  const std::vector<double> &PT = C.PT, &PE = C.PE, &MT = C.MT, &ME = C.ME;
   KV.TauTime = kendallTauB(PT, MT);
   KV.TauEnergy = kendallTauB(PE, ME);
-  auto ArgMin = [&](const std::vector<double> &Primary,
-                    const std::vector<double> &Secondary) {
-    size_t Best = 0;
-    for (size_t I = 1; I < N; ++I)
-      if (std::tie(Primary[I], Secondary[I]) <
-          std::tie(Primary[Best], Secondary[Best]))
-        Best = I;
-    return Best;
-  };
-  KV.PickEnergy = ArgMin(PE, PT);
-  KV.PickTime = ArgMin(PT, PE);
-  KV.BestEnergy = ArgMin(ME, MT);
-  KV.BestTime = ArgMin(MT, ME);
+  KV.PickEnergy = argMin(PE, PT);
+  KV.PickTime = argMin(PT, PE);
+  KV.BestEnergy = argMin(ME, MT);
+  KV.BestTime = argMin(MT, ME);
   KV.EnergyRegret = ME[KV.PickEnergy] / ME[KV.BestEnergy];
   KV.TimeRegret = MT[KV.PickTime] / MT[KV.BestTime];
   double Slack = 1 + Opts.Tolerance;
-  std::vector<size_t> Nb = neighbours(MC, KV.PickEnergy, Opts.PowerMatchW);
+  std::vector<size_t> Nb = neighbours(C.MC, KV.PickEnergy, Opts.PowerMatchW);
   KV.Neighbours = Nb.size();
   KV.LocalOptimum = true;
   for (size_t J : Nb)
@@ -183,42 +197,72 @@ KernelValidation validateKernel(const KernelRecord &Pred,
   for (size_t I : paretoIndices(PT, PE))
     if (ME[I] <= ME[KV.BestEnergy] * Slack)
       KV.BestOnPredictedPareto = true;
+}
 
-  // NVIDIA's occupancy heuristic: the driver's block at the default limit,
-  // without launch bounds. Fallback: highest measured occupancy (ties: the
-  // larger block, as cudaOccupancyMaxPotentialBlockSize keeps the first
-  // maximum while scanning down from the largest block).
+/// NVIDIA's occupancy heuristic: the driver's block at the default limit,
+/// without launch bounds. Fallback: highest measured occupancy (ties: the
+/// larger block, as cudaOccupancyMaxPotentialBlockSize keeps the first
+/// maximum while scanning down from the largest block).
+void findHeuristic(KernelValidation &KV, const MatchedColumns &C,
+                   unsigned HeuristicBlock, const PowerMatcher &PowerMatch) {
+  const std::vector<ConfigRecord> &MC = C.MC;
   double MaxLimit = 0;
-  for (const ConfigRecord &C : MC)
-    MaxLimit = std::max(MaxLimit, Resolve(C.PowerLimitW));
-  auto AtDefault = [&](const ConfigRecord &C) {
-    double Want = DefaultPowerLimitW > 0 ? DefaultPowerLimitW : MaxLimit;
-    return C.MinBlocksPerSM == 0 && PowerMatch(C.PowerLimitW, Want);
-  };
-  for (size_t I = 0; I < N; ++I) {
-    const ConfigRecord &C = MC[I];
-    if (!AtDefault(C))
+  for (const ConfigRecord &R : MC)
+    MaxLimit = std::max(MaxLimit, PowerMatch.resolve(R.PowerLimitW));
+  double Want = PowerMatch.DefaultW > 0 ? PowerMatch.DefaultW : MaxLimit;
+  for (size_t I = 0; I < MC.size(); ++I) {
+    const ConfigRecord &R = MC[I];
+    if (R.MinBlocksPerSM != 0 || !PowerMatch(R.PowerLimitW, Want))
       continue;
-    bool OneD = C.Block[1] == 1 && C.Block[2] == 1;
-    if (Meas.HeuristicBlock) {
-      if (C.blockThreads() == Meas.HeuristicBlock &&
-          (!KV.HasHeuristic || OneD)) {
+    bool OneD = R.Block[1] == 1 && R.Block[2] == 1;
+    if (HeuristicBlock) {
+      if (R.blockThreads() == HeuristicBlock && (!KV.HasHeuristic || OneD)) {
         KV.HasHeuristic = true;
         KV.Heuristic = I;
       }
-    } else if (!std::isnan(C.Occupancy)) {
+    } else if (!std::isnan(R.Occupancy)) {
       const ConfigRecord *H = KV.HasHeuristic ? &MC[KV.Heuristic] : nullptr;
-      if (!H || C.Occupancy > H->Occupancy ||
-          (C.Occupancy == H->Occupancy && C.blockThreads() > H->blockThreads())) {
+      if (!H || R.Occupancy > H->Occupancy ||
+          (R.Occupancy == H->Occupancy &&
+           R.blockThreads() > H->blockThreads())) {
         KV.HasHeuristic = true;
         KV.Heuristic = I;
       }
     }
   }
   if (KV.HasHeuristic) {
-    KV.EnergyVsHeuristic = ME[KV.PickEnergy] / ME[KV.Heuristic];
-    KV.SpeedupVsHeuristic = MT[KV.Heuristic] / MT[KV.PickEnergy];
+    KV.EnergyVsHeuristic = C.ME[KV.PickEnergy] / C.ME[KV.Heuristic];
+    KV.SpeedupVsHeuristic = C.MT[KV.Heuristic] / C.MT[KV.PickEnergy];
   }
+}
+} // namespace
+
+KernelValidation validateKernel(const KernelRecord &Pred,
+                                const KernelRecord &Meas,
+                                double DefaultPowerLimitW,
+                                const ValidateOptions &Opts) {
+  KernelValidation KV;
+  KV.Name = Meas.Name;
+  KV.MeasuredCount = Meas.Configs.size();
+  std::vector<const ConfigRecord *> ValidPred;
+  for (const ConfigRecord &P : Pred.Configs)
+    if (P.Valid)
+      ValidPred.push_back(&P);
+  KV.PredictedCount = ValidPred.size();
+  // Search-space reduction over the whole predicted space.
+  KV.SearchSpaceReduction = searchSpaceReduction(ValidPred);
+
+  PowerMatcher PowerMatch{DefaultPowerLimitW, Opts.PowerMatchW};
+  KV.Matched = matchConfigs(ValidPred, Meas, PowerMatch);
+  if (KV.Matched.size() < 2) {
+    KV.Skipped = true;
+    KV.Note = std::to_string(KV.Matched.size()) +
+              " configuration(s) both predicted and measured (need 2)";
+    return KV;
+  }
+  MatchedColumns C(KV.Matched);
+  scorePicks(KV, C, Opts);
+  findHeuristic(KV, C, Meas.HeuristicBlock, PowerMatch);
   return KV;
 }
 
