@@ -9,6 +9,7 @@
 
 #include "flipflop/Plugin/Options.h"
 #include "flipflop/Report/Explain.h"
+#include "flipflop/Support/BlockShape.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -220,12 +221,7 @@ void warnUser(LLVMContext &Ctx, const PluginOptions &O, StringRef ID,
 //===----------------------------------------------------------------------===//
 
 std::string fmtDims(const std::array<unsigned, 3> &B) {
-  std::string S = std::to_string(B[0]);
-  if (B[1] > 1 || B[2] > 1)
-    S += "x" + std::to_string(B[1]);
-  if (B[2] > 1)
-    S += "x" + std::to_string(B[2]);
-  return S;
+  return blockShapeText(B);
 }
 
 namespace {

@@ -134,6 +134,158 @@ bool launchesOf(const AppAdviceOptions &O, StringRef Name, StringRef Display,
   }
   return false;
 }
+
+/// Predicted (time, energy) per setting.
+using SettingFigures = std::map<SettingKey, std::pair<double, double>>;
+
+/// The kernel's own lever: its recommended configuration (least energy
+/// within the slowdown budget), if it runs long enough.
+void kernelLever(const ReportKernel &K, double DefW, AppKernel &AK) {
+  const ReportConfig *Rec = K.pick("energy_within_budget");
+  if (!Rec)
+    return;
+  SettingKey S = settingOf(*Rec, DefW);
+  AK.Lever = S.first;
+  AK.LeverValue = double(S.second) / 10;
+  AK.PickTimeS = Rec->TimeS;
+  if (AK.Lever == "none") {
+    AK.Advice = "its recommended configuration uses no lever";
+    return;
+  }
+  std::string Note = leverTooShortNote(AK.Lever, AK.PickTimeS);
+  LeverCommand LC = leverCommand(AK.Lever, AK.LeverValue, DefW);
+  AK.Acts = Note.empty();
+  AK.Advice = AK.Acts ? "may set " + leverPhrase(AK.Lever, AK.LeverValue) +
+                            " around its launches: " + LC.Command + " (" +
+                            LC.NVML + "; needs root; undo: " + LC.Reset + ")"
+                      : "its recommended " +
+                            leverPhrase(AK.Lever, AK.LeverValue) +
+                            " is not advised per kernel: " + Note;
+}
+
+/// Adds kernel \p K to \p A, at its O.At configuration (else the occupancy
+/// heuristic's), with the figures of each setting it was predicted at (to
+/// \p PerKernel) and the launch count it was given (its key to \p Used). A
+/// kernel without a prediction at the default setting is left out.
+void addKernel(const ReportKernel &K, const AppAdviceOptions &O, AppAdvice &A,
+               std::vector<SettingFigures> &PerKernel,
+               std::set<std::string> &Used) {
+  if (K.Configs.empty())
+    return;
+  const ReportConfig *At = K.pick(O.At);
+  if (!At)
+    At = K.pick("occupancy_heuristic");
+  const ReportConfig *H = K.pick("occupancy_heuristic");
+  if (!At || !H)
+    return;
+  double DefW = H->PowerLimitW;
+  if (A.DefaultLimitW == 0)
+    A.DefaultLimitW = DefW;
+  SettingFigures Settings;
+  for (const ReportConfig &C : K.Configs) {
+    if (!C.Valid || C.Block != At->Block ||
+        C.MinBlocksPerSM != At->MinBlocksPerSM)
+      continue;
+    if (C.TimeS > 0 && C.EnergyJ > 0)
+      Settings.try_emplace(settingOf(C, DefW), C.TimeS, C.EnergyJ);
+  }
+  auto None = Settings.find({"none", 0});
+  if (None == Settings.end())
+    return;
+  AppKernel AK;
+  AK.Name = K.Name;
+  AK.DisplayName = K.DisplayName.empty() ? AK.Name : K.DisplayName;
+  std::string Key;
+  AK.LaunchesGiven = launchesOf(O, AK.Name, AK.DisplayName, AK.Launches, Key);
+  if (AK.LaunchesGiven)
+    Used.insert(Key);
+  AK.TimeS = None->second.first;
+  AK.EnergyJ = None->second.second;
+  kernelLever(K, DefW, AK);
+  A.Kernels.push_back(std::move(AK));
+  PerKernel.push_back(std::move(Settings));
+}
+
+/// The settings every kernel was predicted at, with the program's time and
+/// energy there (each kernel's weighted by its launches).
+SettingFigures commonSettings(const std::vector<SettingFigures> &PerKernel,
+                              const std::vector<AppKernel> &Kernels) {
+  SettingFigures Totals;
+  for (const auto &KV : PerKernel.front()) {
+    double T = 0, E = 0;
+    bool All = true;
+    for (size_t I = 0; I < PerKernel.size() && All; ++I) {
+      auto It = PerKernel[I].find(KV.first);
+      if (It == PerKernel[I].end()) {
+        All = false;
+        break;
+      }
+      T += Kernels[I].Launches * It->second.first;
+      E += Kernels[I].Launches * It->second.second;
+    }
+    if (All)
+      Totals[KV.first] = {T, E};
+  }
+  return Totals;
+}
+
+/// The program's setting, from \p Totals (commonSettings()): least energy
+/// within the slowdown budget, the default winning equality; a saving
+/// inside the comparison band is a tie.
+void chooseSetting(SettingFigures &Totals, const AppAdviceOptions &O,
+                   AppAdvice &A) {
+  // Settings of one program differ only in the lever.
+  Bands CB = leverComparisonBands();
+  A.NumSettings = Totals.size();
+  auto Def = Totals.find({"none", 0});
+  A.Default.TimeS = Def->second.first;
+  A.Default.EnergyJ = Def->second.second;
+  double Budget = A.Default.TimeS * (1 + O.SlowdownBudgetPct / 100);
+  SettingKey Best = Def->first;
+  double BestE = A.Default.EnergyJ;
+  for (const auto &KV : Totals)
+    if (KV.second.first <= Budget && KV.second.second < BestE) {
+      Best = KV.first;
+      BestE = KV.second.second;
+    }
+  A.Best.Lever = Best.first;
+  A.Best.Value = double(Best.second) / 10;
+  A.Best.TimeS = Totals[Best].first;
+  A.Best.EnergyJ = Totals[Best].second;
+  A.BandPct = CB.Energy * 100;
+  if (A.Default.EnergyJ > 0 && A.Default.TimeS > 0) {
+    A.SavingPct = (1 - A.Best.EnergyJ / A.Default.EnergyJ) * 100;
+    A.SlowdownPct = (A.Best.TimeS / A.Default.TimeS - 1) * 100;
+  }
+  // A saving inside the band is a tie: no lever is least intrusive.
+  A.Tie = Best.first != "none" && A.Best.EnergyJ > 0 &&
+          A.Default.EnergyJ / A.Best.EnergyJ - 1 <= CB.Energy;
+}
+
+/// Each kernel's share of the program's time, and the notes on launch
+/// counts not given and on kernels left out (of \p NumKernels).
+void shareAndNotes(size_t NumKernels, AppAdvice &A) {
+  unsigned Given = 0;
+  for (AppKernel &K : A.Kernels) {
+    K.Share = A.Default.TimeS > 0 ? K.Launches * K.TimeS / A.Default.TimeS : 0;
+    Given += K.LaunchesGiven;
+  }
+  A.AnyLaunchesGiven = Given > 0;
+  A.AllLaunchesGiven = Given == A.Kernels.size();
+  if (!A.AllLaunchesGiven)
+    A.Notes.push_back(
+        formatv("launch counts not given for {0} of {1} kernel(s): each "
+                "taken to run once (give --launches KERNEL=N,... or "
+                "--launches-file FILE.json; shares of run time depend on "
+                "them)",
+                A.Kernels.size() - Given, A.Kernels.size())
+            .str());
+  if (A.Kernels.size() < NumKernels)
+    A.Notes.push_back(formatv("{0} kernel(s) without a default-setting "
+                              "prediction were left out",
+                              NumKernels - A.Kernels.size())
+                          .str());
+}
 } // namespace
 
 std::vector<AppAdvice> computeAppAdvice(const Report &R,
@@ -141,8 +293,6 @@ std::vector<AppAdvice> computeAppAdvice(const Report &R,
                                         std::vector<std::string> *Unmatched) {
   std::vector<AppAdvice> Out;
   std::string TopGPU = R.GPU ? R.GPU->Name : "";
-  // Settings of one program differ only in the lever.
-  Bands CB = leverComparisonBands();
   std::set<std::string> Used;
   // Kernels by GPU (a merged report may hold several).
   std::map<std::string, std::vector<const ReportKernel *>> ByGPU;
@@ -152,131 +302,14 @@ std::vector<AppAdvice> computeAppAdvice(const Report &R,
     AppAdvice A;
     A.GPU = GPU;
     A.At = O.At;
-    std::vector<std::map<SettingKey, std::pair<double, double>>> PerKernel;
-    for (const ReportKernel *K : Kernels) {
-      if (K->Configs.empty())
-        continue;
-      const ReportConfig *At = K->pick(O.At);
-      if (!At)
-        At = K->pick("occupancy_heuristic");
-      const ReportConfig *H = K->pick("occupancy_heuristic");
-      if (!At || !H)
-        continue;
-      double DefW = H->PowerLimitW;
-      if (A.DefaultLimitW == 0)
-        A.DefaultLimitW = DefW;
-      std::map<SettingKey, std::pair<double, double>> Settings;
-      for (const ReportConfig &C : K->Configs) {
-        if (!C.Valid || C.Block != At->Block ||
-            C.MinBlocksPerSM != At->MinBlocksPerSM)
-          continue;
-        if (C.TimeS > 0 && C.EnergyJ > 0)
-          Settings.try_emplace(settingOf(C, DefW), C.TimeS, C.EnergyJ);
-      }
-      auto None = Settings.find({"none", 0});
-      if (None == Settings.end())
-        continue;
-      AppKernel AK;
-      AK.Name = K->Name;
-      AK.DisplayName = K->DisplayName.empty() ? AK.Name : K->DisplayName;
-      std::string Key;
-      AK.LaunchesGiven = launchesOf(O, AK.Name, AK.DisplayName, AK.Launches,
-                                    Key);
-      if (AK.LaunchesGiven)
-        Used.insert(Key);
-      AK.TimeS = None->second.first;
-      AK.EnergyJ = None->second.second;
-      // The kernel's own lever: its recommended configuration (least
-      // energy within the slowdown budget), if it runs long enough.
-      if (const ReportConfig *Rec = K->pick("energy_within_budget")) {
-        SettingKey S = settingOf(*Rec, DefW);
-        AK.Lever = S.first;
-        AK.LeverValue = double(S.second) / 10;
-        AK.PickTimeS = Rec->TimeS;
-        if (AK.Lever == "none") {
-          AK.Advice = "its recommended configuration uses no lever";
-        } else {
-          std::string Note = leverTooShortNote(AK.Lever, AK.PickTimeS);
-          LeverCommand LC = leverCommand(AK.Lever, AK.LeverValue, DefW);
-          AK.Acts = Note.empty();
-          AK.Advice = AK.Acts ? "may set " + leverPhrase(AK.Lever, AK.LeverValue) +
-                                    " around its launches: " + LC.Command +
-                                    " (" + LC.NVML + "; needs root; undo: " +
-                                    LC.Reset + ")"
-                              : "its recommended " +
-                                    leverPhrase(AK.Lever, AK.LeverValue) +
-                                    " is not advised per kernel: " + Note;
-        }
-      }
-      A.Kernels.push_back(std::move(AK));
-      PerKernel.push_back(std::move(Settings));
-    }
+    std::vector<SettingFigures> PerKernel;
+    for (const ReportKernel *K : Kernels)
+      addKernel(*K, O, A, PerKernel, Used);
     if (A.Kernels.empty())
       continue;
-    // Settings every kernel was predicted at.
-    std::map<SettingKey, std::pair<double, double>> Totals;
-    for (const auto &KV : PerKernel.front()) {
-      double T = 0, E = 0;
-      bool All = true;
-      for (size_t I = 0; I < PerKernel.size() && All; ++I) {
-        auto It = PerKernel[I].find(KV.first);
-        if (It == PerKernel[I].end()) {
-          All = false;
-          break;
-        }
-        T += A.Kernels[I].Launches * It->second.first;
-        E += A.Kernels[I].Launches * It->second.second;
-      }
-      if (All)
-        Totals[KV.first] = {T, E};
-    }
-    A.NumSettings = Totals.size();
-    auto Def = Totals.find({"none", 0});
-    A.Default.TimeS = Def->second.first;
-    A.Default.EnergyJ = Def->second.second;
-    // Least energy within the slowdown budget; the default wins equality.
-    double Budget = A.Default.TimeS * (1 + O.SlowdownBudgetPct / 100);
-    SettingKey Best = Def->first;
-    double BestE = A.Default.EnergyJ;
-    for (const auto &KV : Totals)
-      if (KV.second.first <= Budget && KV.second.second < BestE) {
-        Best = KV.first;
-        BestE = KV.second.second;
-      }
-    A.Best.Lever = Best.first;
-    A.Best.Value = double(Best.second) / 10;
-    A.Best.TimeS = Totals[Best].first;
-    A.Best.EnergyJ = Totals[Best].second;
-    A.BandPct = CB.Energy * 100;
-    if (A.Default.EnergyJ > 0 && A.Default.TimeS > 0) {
-      A.SavingPct = (1 - A.Best.EnergyJ / A.Default.EnergyJ) * 100;
-      A.SlowdownPct = (A.Best.TimeS / A.Default.TimeS - 1) * 100;
-    }
-    // A saving inside the band is a tie: no lever is least intrusive.
-    A.Tie = Best.first != "none" && A.Best.EnergyJ > 0 &&
-            A.Default.EnergyJ / A.Best.EnergyJ - 1 <= CB.Energy;
-    unsigned Given = 0;
-    for (AppKernel &K : A.Kernels) {
-      K.Share = A.Default.TimeS > 0 ? K.Launches * K.TimeS / A.Default.TimeS
-                                    : 0;
-      Given += K.LaunchesGiven;
-    }
-    A.AnyLaunchesGiven = Given > 0;
-    A.AllLaunchesGiven = Given == A.Kernels.size();
-    if (!A.AllLaunchesGiven)
-      A.Notes.push_back(
-          formatv("launch counts not given for {0} of {1} kernel(s): each "
-                  "taken to run once (give --launches KERNEL=N,... or "
-                  "--launches-file FILE.json; shares of run time depend on "
-                  "them)",
-                  A.Kernels.size() - Given, A.Kernels.size())
-              .str());
-    if (A.Kernels.size() < Kernels.size())
-      A.Notes.push_back(
-          formatv("{0} kernel(s) without a default-setting prediction were "
-                  "left out",
-                  Kernels.size() - A.Kernels.size())
-              .str());
+    SettingFigures Totals = commonSettings(PerKernel, A.Kernels);
+    chooseSetting(Totals, O, A);
+    shareAndNotes(Kernels.size(), A);
     Out.push_back(std::move(A));
   }
   if (Unmatched)

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "flipflop/Report/Explain.h"
 #include "flipflop/Model/ModelConstants.h"
+#include "flipflop/Report/Picks.h"
+#include "flipflop/Support/BlockShape.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -20,11 +22,7 @@ namespace mc = flipflop::modelconst;
 //===----------------------------------------------------------------------===//
 
 static void printShape(llvm::raw_ostream &OS, const LaunchConfig &C) {
-  OS << C.Block[0];
-  if (C.Block[1] > 1 || C.Block[2] > 1)
-    OS << "x" << C.Block[1];
-  if (C.Block[2] > 1)
-    OS << "x" << C.Block[2];
+  OS << blockShapeText(C.Block);
 }
 
 static void printTime(llvm::raw_ostream &OS, double S) {
@@ -344,11 +342,9 @@ SweepTexts flipflop::sweepTexts(const SweepResult &R, const KernelProfile &K) {
     T.Explanation = explainNoPicks(R);
     return T;
   }
-  T.Picks[0] = explainPick(R, Objective::Time, K);
-  T.Picks[1] = explainPick(R, Objective::Energy, K);
-  T.Picks[2] = explainPick(R, Objective::EnergyWithinBudget, K);
-  T.Picks[3] = explainPick(R, Objective::EDP, K);
-  T.Picks[4] = explainConfig(R, R.Pick.OccupancyHeuristic, K);
+  for (size_t I = 0; I < ReportPickObjectives.size(); ++I)
+    T.Picks[I] = explainPick(R, ReportPickObjectives[I], K);
+  T.Picks[NumReportPicks - 1] = explainConfig(R, R.Pick.OccupancyHeuristic, K);
   T.Explanation = explainSwept(R, T.ShapeReason, T.Picks);
   return T;
 }

@@ -9,6 +9,7 @@
 #include "flipflop/Report/HTMLReport.h"
 #include "flipflop/Model/Recommender.h"
 #include "flipflop/Report/AppAdvice.h"
+#include "flipflop/Report/Picks.h"
 #include "flipflop/Support/BlockShape.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -49,18 +50,19 @@ StringRef displayName(const ReportKernel &K) {
 }
 
 struct Pick {
-  const char *Key, *Label, *Short, *Color;
+  const char *Label, *Short, *Color;
 };
-/// Each pick has its own colour and marker shape (see marker()).
+/// Each pick (in the order of ReportPickNames, its key) has its own colour
+/// and marker shape (see marker()).
 const Pick Picks[] = {
-    {"fastest", "fastest", "fastest", "#1f77b4"},
-    {"least_energy", "least energy", "least energy", "#2ca02c"},
-    {"energy_within_budget", "least energy within budget", "within budget",
-     "#9467bd"},
-    {"best_edp", "best energy-delay", "best EDP", "#ff7f0e"},
-    {"occupancy_heuristic", "occupancy heuristic", "heuristic", "#d62728"},
+    {"fastest", "fastest", "#1f77b4"},
+    {"least energy", "least energy", "#2ca02c"},
+    {"least energy within budget", "within budget", "#9467bd"},
+    {"best energy-delay", "best EDP", "#ff7f0e"},
+    {"occupancy heuristic", "heuristic", "#d62728"},
 };
 constexpr size_t NumPicks = sizeof(Picks) / sizeof(Picks[0]);
+static_assert(NumPicks == NumReportPicks, "one entry per pick");
 
 /// The SVG shape of pick \p I centred at (X, Y): circle, square, diamond,
 /// triangle, cross.
@@ -225,64 +227,71 @@ bool drawable(const ReportConfig *C) {
   return C && C->Valid && C->TimeS > 0 && C->EnergyJ > 0;
 }
 
-/// The time-energy scatter of one kernel.
-void scatter(const ReportKernel &K, raw_ostream &OS) {
-  const std::vector<ReportConfig> &Configs = K.Configs;
-  auto Cfg = [&](int64_t I) -> const ReportConfig * {
-    return I >= 0 && size_t(I) < Configs.size() ? &Configs[I] : nullptr;
-  };
+/// Configuration \p I of \p K; null when \p I is not an index of one.
+const ReportConfig *configAt(const ReportKernel &K, int64_t I) {
+  return I >= 0 && size_t(I) < K.Configs.size() ? &K.Configs[I] : nullptr;
+}
+
+/// \p A with its values multiplied by \p S (a display unit's scale), and
+/// the decimals its linear tick labels then need.
+Axis scaledAxis(Axis A, double S) {
+  A.Lo *= S;
+  A.Hi *= S;
+  for (double &T : A.Ticks)
+    T *= S;
+  A.Step *= S;
+  if (!A.Log)
+    A.Decimals =
+        std::max(0, -static_cast<int>(std::floor(std::log10(A.Step) + 1e-9)));
+  return A;
+}
+
+/// The scatter's frame (SVG units) and its axes, in display units.
+struct Plot {
+  static constexpr double W = 640, H = 440, L = 70, R = 18, Top = 52, B = 46;
+  static constexpr double PW = W - L - R, PH = H - Top - B;
+  Axis XA, YA;
+  Unit XU, YU;
+  /// Where a time (us) and an energy (mJ) are drawn: on the edge when
+  /// beyond the axes.
+  double x(double Us) const {
+    return L + std::clamp(XA.frac(Us * XU.Scale), 0.0, 1.0) * PW;
+  }
+  double y(double MJ) const {
+    return H - B - std::clamp(YA.frac(MJ * YU.Scale), 0.0, 1.0) * PH;
+  }
+  bool beyond(double Us, double MJ) const {
+    return XA.frac(Us * XU.Scale) > 1.0001 || YA.frac(MJ * YU.Scale) > 1.0001;
+  }
+};
+
+/// The axes of \p K's scatter: every drawable configuration, the front and
+/// the picks always shown (makeAxis), in display units from the range shown.
+Plot makePlot(const ReportKernel &K) {
   // Values in the base units (us, mJ); the front and the picks must show.
   std::vector<double> Ts, Es;
   double TMust = 0, EMust = 0;
-  for (const ReportConfig &C : Configs)
+  for (const ReportConfig &C : K.Configs)
     if (drawable(&C)) {
       Ts.push_back(C.TimeS * 1e6);
       Es.push_back(C.EnergyJ * 1e3);
     }
   std::vector<int64_t> Must(K.Pareto.begin(), K.Pareto.end());
-  for (const Pick &Pk : Picks)
-    Must.push_back(pickIndex(K, Pk.Key));
+  for (size_t I = 0; I < NumPicks; ++I)
+    Must.push_back(pickIndex(K, ReportPickNames[I]));
   for (int64_t I : Must)
-    if (const ReportConfig *C = Cfg(I); drawable(C)) {
+    if (const ReportConfig *C = configAt(K, I); drawable(C)) {
       TMust = std::max(TMust, C->TimeS * 1e6);
       EMust = std::max(EMust, C->EnergyJ * 1e3);
     }
   Axis XA = makeAxis(Ts, TMust), YA = makeAxis(Es, EMust);
-  // Display units from the range shown.
   const Unit XU = timeUnit(XA.Hi), YU = energyUnit(YA.Hi);
-  auto Scaled = [](Axis A, double S) {
-    A.Lo *= S;
-    A.Hi *= S;
-    for (double &T : A.Ticks)
-      T *= S;
-    A.Step *= S;
-    if (!A.Log)
-      A.Decimals =
-          std::max(0, -static_cast<int>(std::floor(std::log10(A.Step) + 1e-9)));
-    return A;
-  };
-  XA = Scaled(XA, XU.Scale);
-  YA = Scaled(YA, YU.Scale);
+  return {scaledAxis(XA, XU.Scale), scaledAxis(YA, YU.Scale), XU, YU};
+}
 
-  const double W = 640, H = 440, L = 70, R = 18, Top = 52, B = 46;
-  const double PW = W - L - R, PH = H - Top - B;
-  auto X = [&](double Us) {
-    return L + std::clamp(XA.frac(Us * XU.Scale), 0.0, 1.0) * PW;
-  };
-  auto Y = [&](double MJ) {
-    return H - B - std::clamp(YA.frac(MJ * YU.Scale), 0.0, 1.0) * PH;
-  };
-  auto Beyond = [&](double Us, double MJ) {
-    return XA.frac(Us * XU.Scale) > 1.0001 || YA.frac(MJ * YU.Scale) > 1.0001;
-  };
-
-  OS << "<svg class=\"scatter\" viewBox=\"0 0 " << W << " " << H
-     << "\" width=\"" << W << "\" height=\"" << H
-     << "\" role=\"img\" aria-label=\"time-energy scatter\">\n";
-  // Legend: the picks' markers, then the configurations, the front and the
-  // points beyond the axes.
-  // Legend, above the plot: the picks' markers, the configurations, the
-  // front and the points beyond the axes (positions fit 11px labels).
+/// The legend, above the plot: the picks' markers, the configurations, the
+/// front and the points beyond the axes (positions fit 11px labels).
+void scatterLegend(raw_ostream &OS) {
   OS << "<g class=\"legend\">\n";
   const double LegendX[NumPicks] = {14, 100, 210, 14, 150};
   for (size_t I = 0; I < NumPicks; ++I) {
@@ -301,21 +310,25 @@ void scatter(const ReportKernel &K, raw_ostream &OS) {
         "<text x=\"438\" y=\"38\" class=\"legend-text\">beyond the "
         "axes</text>\n"
         "</g>\n";
-  // Grid, axes and round ticks.
+}
+
+/// Grid, axes, round ticks and the axes' labels.
+void scatterAxes(const Plot &P, raw_ostream &OS) {
+  const double W = P.W, H = P.H, L = P.L, R = P.R, Top = P.Top, B = P.B;
   OS << "<g class=\"axes\">\n";
-  for (double T : XA.Ticks) {
-    double PX = L + XA.frac(T) * PW;
+  for (double T : P.XA.Ticks) {
+    double PX = L + P.XA.frac(T) * P.PW;
     OS << formatv("<line x1=\"{0:F1}\" y1=\"{1}\" x2=\"{0:F1}\" y2=\"{2}\" "
                   "class=\"grid\"/><text x=\"{0:F1}\" y=\"{3}\" class=\"tick\" "
                   "text-anchor=\"middle\">{4}</text>\n",
-                  PX, Top, H - B, H - B + 15, XA.label(T));
+                  PX, Top, H - B, H - B + 15, P.XA.label(T));
   }
-  for (double E : YA.Ticks) {
-    double PY = H - B - YA.frac(E) * PH;
+  for (double E : P.YA.Ticks) {
+    double PY = H - B - P.YA.frac(E) * P.PH;
     OS << formatv("<line x1=\"{0}\" y1=\"{1:F1}\" x2=\"{2}\" y2=\"{1:F1}\" "
                   "class=\"grid\"/><text x=\"{3}\" y=\"{4:F1}\" class=\"tick\" "
                   "text-anchor=\"end\">{5}</text>\n",
-                  L, PY, W - R, L - 6, PY + 3.5, YA.label(E));
+                  L, PY, W - R, L - 6, PY + 3.5, P.YA.label(E));
   }
   OS << formatv(
       "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" class=\"axis\"/>"
@@ -324,16 +337,20 @@ void scatter(const ReportKernel &K, raw_ostream &OS) {
   OS << formatv(
       "<text x=\"{0}\" y=\"{1}\" class=\"label\" text-anchor=\"middle\">"
       "time ({2}{3})</text>\n",
-      L + PW / 2, H - 10, XU.Name, XA.Log ? ", log scale" : "");
+      L + P.PW / 2, H - 10, P.XU.Name, P.XA.Log ? ", log scale" : "");
   OS << formatv(
       "<text x=\"16\" y=\"{0}\" class=\"label\" text-anchor=\"middle\" "
       "transform=\"rotate(-90 16 {0})\">energy ({1}{2})</text>\n",
-      Top + PH / 2, YU.Name, YA.Log ? ", log scale" : "");
+      Top + P.PH / 2, P.YU.Name, P.YA.Log ? ", log scale" : "");
   OS << "</g>\n";
-  // Every configuration; those beyond the axes on the edge, as triangles.
+}
+
+/// Every configuration, with its figures as a tooltip; those beyond the
+/// axes on the edge, as triangles. Returns how many are beyond.
+size_t scatterConfigs(const ReportKernel &K, const Plot &P, raw_ostream &OS) {
   size_t NumBeyond = 0;
   OS << "<g class=\"configs\">\n";
-  for (const ReportConfig &C : Configs) {
+  for (const ReportConfig &C : K.Configs) {
     if (!drawable(&C))
       continue;
     double T = C.TimeS * 1e6, E = C.EnergyJ * 1e3;
@@ -343,47 +360,58 @@ void scatter(const ReportKernel &K, raw_ostream &OS) {
                 format("%.0f", C.PowerLimitW), quantity(T, timeUnit),
                 quantity(E, energyUnit))
             .str();
-    if (Beyond(T, E)) {
+    if (P.beyond(T, E)) {
       ++NumBeyond;
       OS << formatv(
           "<path class=\"beyond\" d=\"M{0:F1},{1:F1} l-7,-3.5 l0,7 z\">"
           "<title>beyond the axes: {2}</title></path>\n",
-          X(T), Y(E), Title);
+          P.x(T), P.y(E), Title);
       continue;
     }
     OS << formatv("<circle cx=\"{0:F1}\" cy=\"{1:F1}\" r=\"2.5\"><title>{2}"
                   "</title></circle>\n",
-                  X(T), Y(E), Title);
+                  P.x(T), P.y(E), Title);
   }
   OS << "</g>\n";
-  if (!K.Pareto.empty()) {
-    OS << "<polyline class=\"pareto\" points=\"";
-    for (size_t I : K.Pareto)
-      if (const ReportConfig *C = Cfg(I); drawable(C))
-        OS << format("%.1f,%.1f ", X(C->TimeS * 1e6), Y(C->EnergyJ * 1e3));
-    OS << "\"/>\n";
-  }
-  // The picks: a marker each; one label per configuration picked, naming
-  // every pick that chose it and its block, power limit and clock. Labels
-  // are placed so that they do not overlap (a leader line joins a label
-  // moved away from its marker).
-  struct Label {
-    double MX, MY; // Marker.
-    std::vector<std::string> Lines;
-    double X = 0, Y = 0, Width = 0, Height = 0; // Y: first baseline.
-    bool Right = true;
-  };
-  const double LineH = 14, CharW = 6.4; // 11px text, width estimated.
-  std::vector<Label> Labels;
+  return NumBeyond;
+}
+
+/// The Pareto front, as a line through its configurations.
+void scatterPareto(const ReportKernel &K, const Plot &P, raw_ostream &OS) {
+  if (K.Pareto.empty())
+    return;
+  OS << "<polyline class=\"pareto\" points=\"";
+  for (size_t I : K.Pareto)
+    if (const ReportConfig *C = configAt(K, I); drawable(C))
+      OS << format("%.1f,%.1f ", P.x(C->TimeS * 1e6), P.y(C->EnergyJ * 1e3));
+  OS << "\"/>\n";
+}
+
+/// The label of one configuration picked, beside its marker.
+struct PickLabel {
+  double MX, MY; // Marker.
+  std::vector<std::string> Lines;
+  double X = 0, Y = 0, Width = 0, Height = 0; // Y: first baseline.
+  bool Right = true;
+};
+constexpr double LabelLineH = 14, LabelCharW = 6.4; // 11px text, width guessed.
+
+/// The picks: a marker each, with its configuration as a tooltip. Returns
+/// one label per configuration picked, naming every pick that chose it and
+/// its block, power limit and clock (not yet placed).
+std::vector<PickLabel> scatterPicks(const ReportKernel &K, const Plot &P,
+                                    raw_ostream &OS) {
+  std::vector<PickLabel> Labels;
   std::vector<int64_t> Done;
   for (size_t I = 0; I < NumPicks; ++I) {
-    int64_t Idx = pickIndex(K, Picks[I].Key);
-    const ReportConfig *C = Cfg(Idx);
+    const char *Key = ReportPickNames[I];
+    int64_t Idx = pickIndex(K, Key);
+    const ReportConfig *C = configAt(K, Idx);
     if (!drawable(C))
       continue;
-    double MX = X(C->TimeS * 1e6), MY = Y(C->EnergyJ * 1e3);
+    double MX = P.x(C->TimeS * 1e6), MY = P.y(C->EnergyJ * 1e3);
     marker(I, MX, MY, OS,
-           formatv(" class=\"pick\" data-pick=\"{0}\"", Picks[I].Key).str());
+           formatv(" class=\"pick\" data-pick=\"{0}\"", Key).str());
     OS << "><title>" << Picks[I].Label << ": " << esc(configText(*C))
        << "</title></"
        << (I == 0   ? "circle"
@@ -395,31 +423,38 @@ void scatter(const ReportKernel &K, raw_ostream &OS) {
     Done.push_back(Idx);
     std::string Names = Picks[I].Short;
     for (size_t J = I + 1; J < NumPicks; ++J)
-      if (pickIndex(K, Picks[J].Key) == Idx)
+      if (pickIndex(K, ReportPickNames[J]) == Idx)
         Names += std::string(" + ") + Picks[J].Short;
-    Label Lb{MX, MY, {Names + ": " + configText(*C)}};
-    if (Lb.Lines[0].size() * CharW > PW / 2)
+    PickLabel Lb{MX, MY, {Names + ": " + configText(*C)}};
+    if (Lb.Lines[0].size() * LabelCharW > P.PW / 2)
       Lb.Lines = {Names + ":", configText(*C)};
     for (const std::string &T : Lb.Lines)
-      Lb.Width = std::max(Lb.Width, T.size() * CharW);
-    Lb.Height = Lb.Lines.size() * LineH;
+      Lb.Width = std::max(Lb.Width, T.size() * LabelCharW);
+    Lb.Height = Lb.Lines.size() * LabelLineH;
     Labels.push_back(std::move(Lb));
   }
-  // Greedy placement, top marker first: each label takes the free slot
-  // nearest its marker's height, right of the marker where it fits, else
-  // left of it; a leader line joins a label moved away from its marker.
-  llvm::stable_sort(Labels,
-                    [](const Label &A, const Label &B) { return A.MY < B.MY; });
-  std::vector<const Label *> Placed;
-  auto Overlaps = [&](const Label &A) {
-    for (const Label *P : Placed)
+  return Labels;
+}
+
+/// Greedy placement, top marker first: each label takes the free slot
+/// nearest its marker's height, right of the marker where it fits, else
+/// left of it, so that no two overlap.
+void placeLabels(std::vector<PickLabel> &Labels) {
+  const double W = Plot::W, H = Plot::H, L = Plot::L, R = Plot::R,
+               Top = Plot::Top, B = Plot::B, LineH = LabelLineH;
+  llvm::stable_sort(Labels, [](const PickLabel &A, const PickLabel &B) {
+    return A.MY < B.MY;
+  });
+  std::vector<const PickLabel *> Placed;
+  auto Overlaps = [&](const PickLabel &A) {
+    for (const PickLabel *P : Placed)
       if (A.X < P->X + P->Width + 4 && P->X < A.X + A.Width + 4 &&
           A.Y < P->Y + P->Height + 2 && P->Y < A.Y + A.Height + 2)
         return true;
     return false;
   };
   const double MinY = Top + 11, MaxY = H - B - 4;
-  for (Label &Lb : Labels) {
+  for (PickLabel &Lb : Labels) {
     Lb.Right = Lb.MX + 10 + Lb.Width <= W - R;
     Lb.X = Lb.Right ? Lb.MX + 10 : std::max(L + 2, Lb.MX - 10 - Lb.Width);
     double Want = Lb.MY + 4 - (Lb.Lines.size() - 1) * LineH / 2;
@@ -436,8 +471,14 @@ void scatter(const ReportKernel &K, raw_ostream &OS) {
       Lb.Y = std::clamp(Want, MinY, MaxY);
     Placed.push_back(&Lb);
   }
+}
+
+/// The placed labels; a leader line joins a label moved away from its
+/// marker.
+void writeLabels(const std::vector<PickLabel> &Labels, raw_ostream &OS) {
+  const double LineH = LabelLineH;
   OS << "<g class=\"pick-labels\">\n";
-  for (const Label &Lb : Labels) {
+  for (const PickLabel &Lb : Labels) {
     double AX = Lb.Right ? Lb.X - 2 : Lb.X + Lb.Width + 2;
     double AY = std::clamp(Lb.MY, Lb.Y - 10, Lb.Y + Lb.Height - LineH);
     if (std::abs(AY - Lb.MY) > 2 || std::abs(AX - Lb.MX) > 12)
@@ -453,7 +494,23 @@ void scatter(const ReportKernel &K, raw_ostream &OS) {
     }
     OS << "</text>\n";
   }
-  OS << "</g>\n</svg>\n";
+  OS << "</g>\n";
+}
+
+/// The time-energy scatter of one kernel.
+void scatter(const ReportKernel &K, raw_ostream &OS) {
+  const Plot P = makePlot(K);
+  OS << "<svg class=\"scatter\" viewBox=\"0 0 " << P.W << " " << P.H
+     << "\" width=\"" << P.W << "\" height=\"" << P.H
+     << "\" role=\"img\" aria-label=\"time-energy scatter\">\n";
+  scatterLegend(OS);
+  scatterAxes(P, OS);
+  size_t NumBeyond = scatterConfigs(K, P, OS);
+  scatterPareto(K, P, OS);
+  std::vector<PickLabel> Labels = scatterPicks(K, P, OS);
+  placeLabels(Labels);
+  writeLabels(Labels, OS);
+  OS << "</svg>\n";
   if (NumBeyond)
     OS << "<p class=\"beyond-note\">" << NumBeyond
        << " configuration(s) far from the Pareto front lie beyond the axes "
@@ -491,10 +548,10 @@ void kernelSection(const ReportKernel &K, size_t Index, raw_ostream &OS) {
         "<th>block</th><th>min-blocks</th><th>power limit</th><th>clock</th>"
         "<th>time</th><th>energy</th></tr>\n";
   for (size_t I = 0; I < NumPicks; ++I) {
-    const ReportConfig *C = K.pick(Picks[I].Key);
+    const ReportConfig *C = K.pick(ReportPickNames[I]);
     if (!C)
       continue;
-    OS << "<tr data-pick=\"" << Picks[I].Key << "\"><td>";
+    OS << "<tr data-pick=\"" << ReportPickNames[I] << "\"><td>";
     markerIcon(I, OS);
     // The lever a pick needs, under the figure it sets (a second line keeps
     // the table as narrow as before): "set" under a power limit, "locked"
@@ -519,13 +576,13 @@ void kernelSection(const ReportKernel &K, size_t Index, raw_ostream &OS) {
   // Each pick's lever, how to set it, its bands, and a tie.
   OS << "<ul class=\"levers\">\n";
   for (size_t I = 0; I < NumPicks; ++I) {
-    const ReportConfig *C = K.pick(Picks[I].Key);
+    const ReportConfig *C = K.pick(ReportPickNames[I]);
     if (!C)
       continue;
-    auto RecIt = K.Recommendations.find(Picks[I].Key);
+    auto RecIt = K.Recommendations.find(ReportPickNames[I]);
     const ReportRecommendation *Rec =
         RecIt == K.Recommendations.end() ? nullptr : &RecIt->second;
-    OS << "<li data-pick=\"" << Picks[I].Key << "\">" << Picks[I].Label
+    OS << "<li data-pick=\"" << ReportPickNames[I] << "\">" << Picks[I].Label
        << ": ";
     if (C->Lever == "power_limit")
       OS << "power limit " << format("%.0f", C->LeverValue) << " W";
@@ -547,7 +604,7 @@ void kernelSection(const ReportKernel &K, size_t Index, raw_ostream &OS) {
        << ", energy " << Band(C->EnergyBandJ, 1e3, energyUnit);
     if (Rec && !Rec->Note.empty())
       OS << " &middot; " << esc(Rec->Note);
-    if (auto T = K.Ties.find(Picks[I].Key); T != K.Ties.end())
+    if (auto T = K.Ties.find(ReportPickNames[I]); T != K.Ties.end())
       OS << formatv(" &middot; <span class=\"tie\">tie: the model's optimum "
                     "is better by {0}%, inside the &plusmn;{1}% band of a "
                     "comparison; the less intrusive configuration is "

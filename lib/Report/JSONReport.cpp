@@ -2,6 +2,7 @@
 //--------------------------===//
 #include "flipflop/Report/JSONReport.h"
 #include "flipflop/Report/Explain.h"
+#include "flipflop/Report/Picks.h"
 #include "flipflop/Support/WriteFile.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -147,7 +148,8 @@ std::string normalisedPath(StringRef File) {
   return std::string(Abs);
 }
 
-json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
+/// The kernel's "profile": the summary of what the profile counted.
+static json::Object profileJSON(const KernelProfile &K) {
   json::Object Ops;
   for (unsigned C = 0; C < NumOpClasses; ++C)
     if (K.Ops[C] != 0)
@@ -157,7 +159,7 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
     Guesses.push_back(G);
   for (const std::string &W : K.Warnings)
     Warnings.push_back(W);
-  json::Object Profile{
+  return json::Object{
       {"source", K.Source},
       {"ops", std::move(Ops)},
       {"flops", json::Object{{"fp32", round10(K.Flops32)},
@@ -176,6 +178,12 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
       {"guesses", std::move(Guesses)},
       {"warnings", std::move(Warnings)},
   };
+}
+
+/// The kernel's "resources", with ptxas under each register cap the sweep
+/// tried (only when ptxas ran): flipflop-apply writes a min-blocks cap only
+/// where ptxas shows no new spills.
+static json::Object resourcesJSON(const KernelProfile &K) {
   json::Object Res{
       {"registers", K.Res.Registers},
       {"registers_exact", K.Res.RegistersExact},
@@ -186,9 +194,6 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
       {"stack_bytes", K.Res.StackFrameBytes},
       {"barriers", K.Res.Barriers},
   };
-  // ptxas under each register cap the sweep tried (only when ptxas ran):
-  // flipflop-apply writes a min-blocks cap only where ptxas shows no new
-  // spills.
   if (!K.CapFacts.empty()) {
     json::Array Caps;
     for (const CapFact &F : K.CapFacts)
@@ -198,62 +203,74 @@ json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
           {"spill_bytes", F.SpillStoreBytes + F.SpillLoadBytes}});
     Res["cap_facts"] = std::move(Caps);
   }
+  return Res;
+}
+
+namespace {
+/// The objects keyed by pick name: "picks", "model_picks", "ties",
+/// "recommendations", "pick_explanations".
+struct PickObjects {
+  json::Object Picks, ModelPicks, Ties, Recs, Explanations;
+};
+} // namespace
+
+/// The recommended configurations (after ties); "model_picks" keeps the
+/// model's strict optima. \p PickTexts: sweepTexts()'s.
+static PickObjects
+pickObjects(const SweepResult &R,
+            const std::array<std::string, NumReportPicks> &PickTexts) {
+  PickObjects O;
+  if (R.Configs.empty())
+    return O;
+  const std::array<size_t, NumReportPicks> PickIdx = reportPickIndices(R),
+                                           OptIdx = reportModelPickIndices(R);
+  // The default limit the configurations resolved (for the reset command).
+  double DefW = 0;
+  if (R.Pick.OccupancyHeuristic < R.Configs.size())
+    DefW = R.Configs[R.Pick.OccupancyHeuristic].PowerLimitW;
+  for (size_t I = 0; I < NumReportPicks; ++I) {
+    const char *Name = ReportPickNames[I];
+    O.Picks[Name] = static_cast<int64_t>(PickIdx[I]);
+    O.ModelPicks[Name] = static_cast<int64_t>(OptIdx[I]);
+    if (!PickTexts[I].empty())
+      O.Explanations[Name] = PickTexts[I];
+    if (PickIdx[I] < R.Configs.size())
+      O.Recs[Name] =
+          recommendationJSON(R.Configs[PickIdx[I]], PickIdx[I], DefW);
+    if (I >= ReportPickObjectives.size())
+      continue; // The occupancy heuristic is never a tie.
+    const PickTie &T = R.tie(ReportPickObjectives[I]);
+    if (T.Tied)
+      O.Ties[Name] =
+          json::Object{{"model_optimum", static_cast<int64_t>(T.Optimum)},
+                       {"advantage_pct", round10(T.AdvantagePct)},
+                       {"band_pct", round10(T.BandPct)}};
+  }
+  return O;
+}
+
+json::Value kernelToJSON(const KernelProfile &K, const SweepResult &R) {
   json::Array Configs, Pareto;
   for (const Prediction &P : R.Configs)
     Configs.push_back(predictionToJSON(P));
   for (size_t I : R.Pareto)
     Pareto.push_back(static_cast<int64_t>(I));
-  // The recommended configurations (after ties); "model_picks" keeps the
-  // model's strict optima.
-  const size_t PickIdx[5] = {R.pick(Objective::Time),
-                             R.pick(Objective::Energy),
-                             R.pick(Objective::EnergyWithinBudget),
-                             R.pick(Objective::EDP),
-                             R.Pick.OccupancyHeuristic};
-  const size_t OptIdx[5] = {R.Pick.Fastest, R.Pick.LeastEnergy,
-                            R.Pick.EnergyWithinBudget, R.Pick.BestEDP,
-                            R.Pick.OccupancyHeuristic};
-  const PickTie *Ties[4] = {&R.TieFastest, &R.TieLeastEnergy, &R.TieBudget,
-                            &R.TieEDP};
   SweepTexts Texts = sweepTexts(R, K);
-  const std::string *Explain[5] = {&Texts.Picks[0], &Texts.Picks[1],
-                                   &Texts.Picks[2], &Texts.Picks[3],
-                                   &Texts.Picks[4]};
-  json::Object Picks, Explanations, ModelPicks, TieObj, Recs;
-  // The default limit the configurations resolved (for the reset command).
-  double DefW = 0;
-  if (!R.Configs.empty() &&
-      R.Pick.OccupancyHeuristic < R.Configs.size())
-    DefW = R.Configs[R.Pick.OccupancyHeuristic].PowerLimitW;
-  if (!R.Configs.empty())
-    for (unsigned I = 0; I < 5; ++I) {
-      Picks[ReportPickNames[I]] = static_cast<int64_t>(PickIdx[I]);
-      ModelPicks[ReportPickNames[I]] = static_cast<int64_t>(OptIdx[I]);
-      if (!Explain[I]->empty())
-        Explanations[ReportPickNames[I]] = *Explain[I];
-      if (PickIdx[I] < R.Configs.size())
-        Recs[ReportPickNames[I]] =
-            recommendationJSON(R.Configs[PickIdx[I]], PickIdx[I], DefW);
-      if (I < 4 && Ties[I]->Tied)
-        TieObj[ReportPickNames[I]] = json::Object{
-            {"model_optimum", static_cast<int64_t>(Ties[I]->Optimum)},
-            {"advantage_pct", round10(Ties[I]->AdvantagePct)},
-            {"band_pct", round10(Ties[I]->BandPct)}};
-    }
+  PickObjects Picks = pickObjects(R, Texts.Picks);
   json::Object O{
       {"name", K.Name},
       {"display_name", K.DisplayName.empty() ? K.Name : K.DisplayName},
       {"file", K.File},
       {"line", K.Line},
-      {"resources", std::move(Res)},
-      {"profile", std::move(Profile)},
+      {"resources", resourcesJSON(K)},
+      {"profile", profileJSON(K)},
       {"configs", std::move(Configs)},
       {"pareto", std::move(Pareto)},
-      {"picks", std::move(Picks)},
-      {"model_picks", std::move(ModelPicks)},
-      {"ties", std::move(TieObj)},
-      {"recommendations", std::move(Recs)},
-      {"pick_explanations", std::move(Explanations)},
+      {"picks", std::move(Picks.Picks)},
+      {"model_picks", std::move(Picks.ModelPicks)},
+      {"ties", std::move(Picks.Ties)},
+      {"recommendations", std::move(Picks.Recs)},
+      {"pick_explanations", std::move(Picks.Explanations)},
       {"search_space_reduction", round10(R.SearchSpaceReduction)},
       {"shape_held", R.ShapeHeld},
       {"block_size_agnostic", isBlockSizeAgnostic(K)},

@@ -1,6 +1,7 @@
 //===- Recommendations.cpp - Read FlipFlop reports for flipflop-apply -----===//
 #include "Recommendations.h"
 
+#include "flipflop/Report/Picks.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Remarks/Remark.h"
@@ -19,32 +20,25 @@ using namespace llvm;
 namespace flipflop {
 namespace apply {
 
-StringRef pickKey(Pick P) {
+/// The model's objective behind pick \p P.
+static Objective objectiveOf(Pick P) {
   switch (P) {
   case Pick::Energy:
-    return "least_energy";
+    return Objective::Energy;
   case Pick::Time:
-    return "fastest";
+    return Objective::Time;
   case Pick::EDP:
-    return "best_edp";
+    return Objective::EDP;
   case Pick::Budget:
-    return "energy_within_budget";
+    return Objective::EnergyWithinBudget;
   }
-  return "least_energy";
+  return Objective::Energy;
 }
 
+StringRef pickKey(Pick P) { return reportPickName(objectiveOf(P)); }
+
 StringRef objectiveName(Pick P) {
-  switch (P) {
-  case Pick::Energy:
-    return "energy";
-  case Pick::Time:
-    return "time";
-  case Pick::EDP:
-    return "edp";
-  case Pick::Budget:
-    return "energy-within";
-  }
-  return "energy";
+  return flipflop::objectiveName(objectiveOf(P));
 }
 
 static Error schemaError(StringRef Origin, const Twine &Where,
@@ -418,6 +412,161 @@ readJSONReport(StringRef Text, const ReadOptions &Opts, StringRef Origin) {
   return Out;
 }
 
+namespace {
+/// The figures of an FF001 remark's arguments.
+struct RemarkFigures {
+  std::optional<unsigned> Dims[3], MaxThreads;
+  std::optional<double> LimitW, LockMHz;
+};
+} // namespace
+
+/// The count \p Val of argument \p Key of the remark \p Where.
+static Expected<unsigned> remarkCount(StringRef Origin, StringRef Where,
+                                      StringRef Key, StringRef Val) {
+  unsigned V;
+  if (Val.trim().getAsInteger(10, V))
+    return schemaError(Origin, Where,
+                       "argument " + Key + " is not an integer: '" + Val + "'");
+  return V;
+}
+
+/// The argument Block, "256", "16x16" or "8x8x4" (blockShapeText), into
+/// \p Dims.
+static Error remarkBlock(StringRef Origin, StringRef Where,
+                         const remarks::Argument &A,
+                         std::optional<unsigned> (&Dims)[3]) {
+  SmallVector<StringRef, 3> Parts;
+  A.Val.trim().split(Parts, 'x');
+  if (Parts.size() > 3)
+    return schemaError(Origin, Where,
+                       "argument Block is not XxYxZ: '" + A.Val + "'");
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    Expected<unsigned> V = remarkCount(Origin, Where, A.Key, Parts[I]);
+    if (!V)
+      return V.takeError();
+    Dims[I] = *V;
+  }
+  return Error::success();
+}
+
+/// Reads the arguments of the FF001 remark \p Rm into \p R and \p F.
+static Error readRemarkArgs(const remarks::Remark &Rm, StringRef Origin,
+                            StringRef Where, Recommendation &R,
+                            RemarkFigures &F) {
+  for (const remarks::Argument &A : Rm.Args) {
+    if (A.Key == remark::Kernel) {
+      if (R.Kernel.empty())
+        R.Kernel = A.Val.str();
+    } else if (A.Key == remark::Objective) {
+      R.Objective = A.Val.trim().str();
+    } else if (A.Key == remark::PowerLimitW ||
+               A.Key == remark::LockedClockMHz) {
+      double V;
+      if (!A.Val.trim().getAsDouble(V))
+        (A.Key == remark::PowerLimitW ? F.LimitW : F.LockMHz) = V;
+    } else if (A.Key == remark::BlockSizeAgnostic) {
+      R.BlockSizeAgnostic = A.Val.trim() == "true" || A.Val.trim() == "1";
+    } else if (A.Key == remark::Block) {
+      if (Error E = remarkBlock(Origin, Where, A, F.Dims))
+        return E;
+    } else {
+      std::optional<unsigned> *Slot =
+          A.Key == remark::BlockX       ? &F.Dims[0]
+          : A.Key == remark::BlockY     ? &F.Dims[1]
+          : A.Key == remark::BlockZ     ? &F.Dims[2]
+          : A.Key == remark::MaxThreads ? &F.MaxThreads
+                                        : nullptr;
+      bool IsMin = A.Key == remark::MinBlocks;
+      if (!Slot && !IsMin)
+        continue;
+      Expected<unsigned> V = remarkCount(Origin, Where, A.Key, A.Val);
+      if (!V)
+        return V.takeError();
+      if (IsMin)
+        R.MinBlocks = *V;
+      else
+        *Slot = *V;
+    }
+  }
+  return Error::success();
+}
+
+/// The minimum of a remark's recommendation: a remark has no figures to
+/// compare a cap with and no ptxas fact of it, so it is written only on the
+/// model's word.
+static void remarkCap(const ReadOptions &Opts, Recommendation &R) {
+  R.ModelMinBlocks = R.MinBlocks;
+  if (R.MinBlocks <= 1)
+    return;
+  std::string Min = "min-blocks " + std::to_string(R.MinBlocks);
+  if (Opts.TrustModelCaps) {
+    R.CapCheck = Min + ": not compared and no ptxas check of the cap, a "
+                       "remark carries neither (--trust-model-caps)";
+  } else {
+    R.MinBlocks = 0;
+    R.CapNote = Min + " not written: a remark carries no figures to "
+                      "compare it with and no ptxas check of the cap "
+                      "(use the JSON report, or see --trust-model-caps)";
+  }
+}
+
+/// The power/clock setting a remark names.
+static void remarkSetting(const RemarkFigures &F, Recommendation &R) {
+  if (F.LockMHz) {
+    std::string M = fmt("%.0f", *F.LockMHz);
+    R.Setting = "run with the SM clock locked at " + M +
+                " MHz (nvidia-smi -lgc " + M + "," + M + ", needs root)";
+    R.HasLever = true;
+  } else if (F.LimitW) {
+    std::string W = fmt("%.0f", *F.LimitW);
+    R.Setting = "run with power limit " + W + " W, as in the remark "
+                "(nvidia-smi -pl " + W + ", needs root, unless that is "
+                "the GPU's default)";
+    R.HasLever = true;
+  } else {
+    R.Setting = "default power and clocks (the remark names no lever)";
+  }
+}
+
+/// The recommendation of remark \p Rm; none when it is not an FF001
+/// summary or recommends nothing (e.g. nothing to tune).
+static Expected<std::optional<Recommendation>>
+recommendationFromRemark(const remarks::Remark &Rm, const ReadOptions &Opts,
+                         StringRef Origin) {
+  if (Rm.PassName != remark::PassName || Rm.RemarkName != remark::id::Summary)
+    return std::nullopt;
+  Recommendation R;
+  R.Origin = Origin.str();
+  R.Kernel = Rm.FunctionName.str();
+  if (Rm.Loc)
+    R.File = Rm.Loc->SourceFilePath.str();
+  std::string Where = "remark FF001 for '" + R.Kernel + "'";
+  RemarkFigures F;
+  if (Error E = readRemarkArgs(Rm, Origin, Where, R, F))
+    return E;
+  uint64_t Threads = 0;
+  if (F.Dims[0]) {
+    R.Block = {*F.Dims[0], F.Dims[1].value_or(1), F.Dims[2].value_or(1)};
+    Threads = uint64_t(R.Block[0]) * R.Block[1] * R.Block[2];
+  } else if (F.MaxThreads) {
+    Threads = *F.MaxThreads;
+    R.Block = {*F.MaxThreads, 1, 1};
+  } else {
+    return std::nullopt; // A summary without a recommendation.
+  }
+  if (Threads == 0 || Threads > 1024 || R.MinBlocks > 64)
+    return schemaError(Origin, Where,
+                       "recommendation out of range (" + Twine(Threads) +
+                           " threads, " + Twine(R.MinBlocks) + " min blocks)");
+  R.MaxThreads = static_cast<unsigned>(Threads);
+  if (R.Kernel.empty())
+    return schemaError(Origin, "remark FF001", "no kernel name");
+  R.FileLocal = isFileLocalKernelName(R.Kernel);
+  remarkCap(Opts, R);
+  remarkSetting(F, R);
+  return R;
+}
+
 Expected<std::vector<Recommendation>>
 readRemarksYAML(StringRef Text, const ReadOptions &Opts, StringRef Origin) {
   Expected<std::unique_ptr<remarks::RemarkParser>> Parser =
@@ -435,120 +584,12 @@ readRemarksYAML(StringRef Text, const ReadOptions &Opts, StringRef Origin) {
       }
       return schemaError(Origin, "remarks", toString(std::move(E)));
     }
-    const remarks::Remark &Rm = **RemarkOr;
-    if (Rm.PassName != remark::PassName ||
-        Rm.RemarkName != remark::id::Summary)
-      continue;
-    Recommendation R;
-    R.Origin = Origin.str();
-    R.Kernel = Rm.FunctionName.str();
-    if (Rm.Loc)
-      R.File = Rm.Loc->SourceFilePath.str();
-    std::string Where = "remark FF001 for '" + R.Kernel + "'";
-    std::optional<unsigned> Dims[3], MaxThreads;
-    std::optional<double> LimitW, LockMHz;
-    auto ParseCount = [&](StringRef Key, StringRef Val) -> Expected<unsigned> {
-      unsigned V;
-      if (Val.trim().getAsInteger(10, V))
-        return schemaError(Origin, Where,
-                           "argument " + Key + " is not an integer: '" + Val +
-                               "'");
-      return V;
-    };
-    for (const remarks::Argument &A : Rm.Args) {
-      if (A.Key == remark::Kernel) {
-        if (R.Kernel.empty())
-          R.Kernel = A.Val.str();
-      } else if (A.Key == remark::Objective) {
-        R.Objective = A.Val.trim().str();
-      } else if (A.Key == remark::PowerLimitW ||
-                 A.Key == remark::LockedClockMHz) {
-        double V;
-        if (!A.Val.trim().getAsDouble(V))
-          (A.Key == remark::PowerLimitW ? LimitW : LockMHz) = V;
-      } else if (A.Key == remark::BlockSizeAgnostic) {
-        R.BlockSizeAgnostic = A.Val.trim() == "true" || A.Val.trim() == "1";
-      } else if (A.Key == remark::Block) {
-        // "256", "16x16" or "8x8x4".
-        SmallVector<StringRef, 3> Parts;
-        A.Val.trim().split(Parts, 'x');
-        if (Parts.size() > 3)
-          return schemaError(Origin, Where,
-                             "argument Block is not XxYxZ: '" + A.Val + "'");
-        for (size_t I = 0; I < Parts.size(); ++I) {
-          Expected<unsigned> V = ParseCount(A.Key, Parts[I]);
-          if (!V)
-            return V.takeError();
-          Dims[I] = *V;
-        }
-      } else {
-        std::optional<unsigned> *Slot =
-            A.Key == remark::BlockX       ? &Dims[0]
-            : A.Key == remark::BlockY     ? &Dims[1]
-            : A.Key == remark::BlockZ     ? &Dims[2]
-            : A.Key == remark::MaxThreads ? &MaxThreads
-                                          : nullptr;
-        bool IsMin = A.Key == remark::MinBlocks;
-        if (!Slot && !IsMin)
-          continue;
-        Expected<unsigned> V = ParseCount(A.Key, A.Val);
-        if (!V)
-          return V.takeError();
-        if (IsMin)
-          R.MinBlocks = *V;
-        else
-          *Slot = *V;
-      }
-    }
-    uint64_t Threads = 0;
-    if (Dims[0]) {
-      R.Block = {*Dims[0], Dims[1].value_or(1), Dims[2].value_or(1)};
-      Threads = uint64_t(R.Block[0]) * R.Block[1] * R.Block[2];
-    } else if (MaxThreads) {
-      Threads = *MaxThreads;
-      R.Block = {*MaxThreads, 1, 1};
-    } else {
-      continue; // A summary without a recommendation (e.g. nothing to tune).
-    }
-    if (Threads == 0 || Threads > 1024 || R.MinBlocks > 64)
-      return schemaError(Origin, Where,
-                         "recommendation out of range (" + Twine(Threads) +
-                             " threads, " + Twine(R.MinBlocks) +
-                             " min blocks)");
-    R.MaxThreads = static_cast<unsigned>(Threads);
-    if (R.Kernel.empty())
-      return schemaError(Origin, "remark FF001", "no kernel name");
-    R.FileLocal = isFileLocalKernelName(R.Kernel);
-    // A remark has no figures to compare a cap with and no ptxas fact of
-    // it: its minimum is written only on the model's word.
-    R.ModelMinBlocks = R.MinBlocks;
-    if (R.MinBlocks > 1) {
-      std::string Min = "min-blocks " + std::to_string(R.MinBlocks);
-      if (Opts.TrustModelCaps) {
-        R.CapCheck = Min + ": not compared and no ptxas check of the cap, a "
-                           "remark carries neither (--trust-model-caps)";
-      } else {
-        R.MinBlocks = 0;
-        R.CapNote = Min + " not written: a remark carries no figures to "
-                          "compare it with and no ptxas check of the cap "
-                          "(use the JSON report, or see --trust-model-caps)";
-      }
-    }
-    if (LockMHz) {
-      std::string F = fmt("%.0f", *LockMHz);
-      R.Setting = "run with the SM clock locked at " + F +
-                  " MHz (nvidia-smi -lgc " + F + "," + F + ", needs root)";
-      R.HasLever = true;
-    } else if (LimitW) {
-      std::string W = fmt("%.0f", *LimitW);
-      R.Setting = "run with power limit " + W + " W, as in the remark "
-                  "(nvidia-smi -pl " + W + ", needs root, unless that is "
-                  "the GPU's default)";
-      R.HasLever = true;
-    } else {
-      R.Setting = "default power and clocks (the remark names no lever)";
-    }
-    Out.push_back(std::move(R));
+    Expected<std::optional<Recommendation>> R =
+        recommendationFromRemark(**RemarkOr, Opts, Origin);
+    if (!R)
+      return R.takeError();
+    if (*R)
+      Out.push_back(std::move(**R));
   }
   return Out;
 }

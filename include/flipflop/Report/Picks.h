@@ -9,6 +9,7 @@
 #define FLIPFLOP_REPORT_PICKS_H
 
 #include "flipflop/Model/Recommender.h"
+#include "flipflop/Report/JSONReport.h"
 #include <array>
 #include <cstddef>
 
@@ -16,13 +17,42 @@ namespace flipflop {
 
 constexpr size_t NumReportPicks = 5;
 
+/// The objective of each pick but the last (the occupancy heuristic, which
+/// minimises none), in the order of ReportPickNames.
+constexpr std::array<Objective, NumReportPicks - 1> ReportPickObjectives = {
+    Objective::Time, Objective::Energy, Objective::EnergyWithinBudget,
+    Objective::EDP};
+
+/// The position of objective \p O's pick in ReportPickNames.
+inline size_t reportPickPosition(Objective O) {
+  size_t I = 0;
+  while (I + 1 < ReportPickObjectives.size() && ReportPickObjectives[I] != O)
+    ++I;
+  return I;
+}
+
+/// The schema's name of objective \p O's pick ("least_energy", ...).
+inline const char *reportPickName(Objective O) {
+  return ReportPickNames[reportPickPosition(O)];
+}
+
 /// Each pick's index in \p R.Configs after ties (SweepResult::pick), in the
 /// order of ReportPickNames.
 inline std::array<size_t, NumReportPicks>
 reportPickIndices(const SweepResult &R) {
-  return {R.pick(Objective::Time), R.pick(Objective::Energy),
-          R.pick(Objective::EnergyWithinBudget), R.pick(Objective::EDP),
-          R.Pick.OccupancyHeuristic};
+  std::array<size_t, NumReportPicks> Idx;
+  for (size_t I = 0; I < ReportPickObjectives.size(); ++I)
+    Idx[I] = R.pick(ReportPickObjectives[I]);
+  Idx[NumReportPicks - 1] = R.Pick.OccupancyHeuristic;
+  return Idx;
+}
+
+/// The model's strict optima (R.Pick, before ties), in the same order.
+inline std::array<size_t, NumReportPicks>
+reportModelPickIndices(const SweepResult &R) {
+  const Picks &P = R.Pick;
+  return {P.Fastest, P.LeastEnergy, P.EnergyWithinBudget, P.BestEDP,
+          P.OccupancyHeuristic};
 }
 
 } // namespace flipflop
