@@ -16,18 +16,20 @@
 #include "flipflop/Report/HTMLReport.h"
 #include "flipflop/Report/JSONReport.h"
 #include "flipflop/Report/Picks.h"
+#include "flipflop/Report/ReportStream.h"
 #include "flipflop/Support/BlockShape.h"
+#include "flipflop/Support/WriteFile.h"
 #include "flipflop/Target/GPUDatabase.h"
 #include "flipflop/Target/Occupancy.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 
 using namespace llvm;
 using namespace flipflop;
@@ -50,8 +52,8 @@ cl::opt<std::string> BlockOpt("block",
                               cl::cat(Cat));
 cl::opt<std::string> GridOpt("grid", cl::desc("Grid shape X[,Y[,Z]]"),
                              cl::cat(Cat));
-// Registered as "flipflop-threads" and renamed to "threads" in main():
-// libLLVM already owns an option of that name.
+// Registered as "flipflop-threads" and renamed to "threads" by
+// claimThreadsOption(): libLLVM already owns an option of that name.
 cl::opt<uint64_t> Threads("flipflop-threads",
                           cl::desc("Problem size in threads (grid derived)"),
                           cl::init(0), cl::cat(Cat));
@@ -189,11 +191,12 @@ void printPrediction(const Prediction &P, const GPUSpec &G, raw_ostream &OS) {
 }
 
 void printRow(size_t I, const Prediction &P, raw_ostream &OS) {
-  std::string Lever = P.PowerLever == Lever::PowerLimit
-                          ? formatv("limit {0} W", format("%.0f", P.LeverValue)).str()
-                      : P.PowerLever == Lever::LockedClock
-                          ? formatv("lock {0} MHz", format("%.0f", P.LeverValue)).str()
-                          : std::string("-");
+  auto Value = format("%.0f", P.LeverValue);
+  std::string Lever =
+      P.PowerLever == Lever::PowerLimit ? formatv("limit {0} W", Value).str()
+      : P.PowerLever == Lever::LockedClock
+          ? formatv("lock {0} MHz", Value).str()
+          : std::string("-");
   OS << format("  %5zu  %-10s %4u  %6.0f  %5.3f  %12.6g  %8.1f  %12.6g  %6.0f  "
                "%-9s %-10s %s\n",
                I, blockShapeText(P.Config.Block).c_str(),
@@ -291,34 +294,38 @@ void printCSV(const KernelProfile &K, const SweepResult &R, raw_ostream &OS) {
        << format("%g", P.LeverValue) << "\n";
   }
 }
-} // namespace
 
-int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  {
-    auto Opts = cl::getRegisteredOptions();
-    auto It = Opts.find("threads");
-    if (It != Opts.end() && It->second != &Threads) {
-      cl::Option *Theirs = It->second;
-      Theirs->setArgStr("llvm-threads");
-    }
-    Threads.setArgStr("threads");
-  }
-  cl::HideUnrelatedOptions(Cat);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "FlipFlop: Pareto-optimal (time, energy) launch "
-                              "configurations from PTX\n");
+//===----------------------------------------------------------------------===//
+// main's sections: options, inputs, the analysis of each kernel, outputs.
+//===----------------------------------------------------------------------===//
+
+/// Gives "threads" to this tool: libLLVM already owns an option of that name,
+/// which becomes "llvm-threads".
+void claimThreadsOption() {
+  auto Opts = cl::getRegisteredOptions();
+  auto It = Opts.find("threads");
+  if (It != Opts.end() && It->second != &Threads)
+    It->second->setArgStr("llvm-threads");
+  Threads.setArgStr("threads");
+}
+
+/// --list-gpus and --show-gpu, which need no input; whether one was given.
+bool printGPUInfo() {
   if (ListGPUs) {
     printGPUList(outs());
-    return 0;
+    return true;
   }
-  if (!ShowGPU.empty()) {
-    const GPUSpec *G = findGPU(ShowGPU);
-    if (!G)
-      fail("unknown GPU '" + ShowGPU + "' (see --list-gpus)");
-    printGPUDetails(*G, outs());
-    return 0;
-  }
+  if (ShowGPU.empty())
+    return false;
+  const GPUSpec *G = findGPU(ShowGPU);
+  if (!G)
+    fail("unknown GPU '" + ShowGPU + "' (see --list-gpus)");
+  printGPUDetails(*G, outs());
+  return true;
+}
+
+/// Options that exclude or need one another.
+void checkOptions() {
   if (Input.empty())
     fail("no input file (use - for standard input)");
   if (!GPUName.empty() && !SpecFile.empty())
@@ -336,11 +343,10 @@ int main(int argc, char **argv) {
          "clocks)");
   if (!(LockedClock >= 0))
     fail("--locked-clock expects a clock in MHz");
+}
 
-  auto Buf = MemoryBuffer::getFileOrSTDIN(Input, /*IsText=*/true);
-  if (!Buf)
-    fail(Input + ": " + Buf.getError().message());
-  StringRef DisplayFile = Input == "-" ? "<stdin>" : StringRef(Input);
+/// --arg as parser options.
+PTXParseOptions parseArgOptions() {
   PTXParseOptions PO;
   for (StringRef A : ArgOpt) {
     auto [Key, Val] = A.split('=');
@@ -353,51 +359,76 @@ int main(int argc, char **argv) {
       fail("--arg expects INDEX=INTEGER, got '" + A + "'");
     PO.ArgValues[Idx] = V;
   }
-  auto M = parsePTXModule((*Buf)->getBuffer(), DisplayFile, PO);
+  return PO;
+}
+
+/// The PTX, its kernels to analyse (the module itself is not kept) and the
+/// GPU.
+struct Inputs {
+  std::unique_ptr<MemoryBuffer> Buf;
+  std::string Target; ///< The module's .target.
+  std::vector<KernelProfile> Kernels;
+  GPUSpec GPU;
+  StringRef text() const { return Buf->getBuffer(); }
+};
+
+Inputs readInputs() {
+  Inputs In;
+  auto Buf = MemoryBuffer::getFileOrSTDIN(Input, /*IsText=*/true);
+  if (!Buf)
+    fail(Input + ": " + Buf.getError().message());
+  In.Buf = std::move(*Buf);
+  StringRef DisplayFile = Input == "-" ? "<stdin>" : StringRef(Input);
+  auto M = parsePTXModule(In.text(), DisplayFile, parseArgOptions());
   if (!M)
     fail(DisplayFile + ":" + toString(M.takeError()));
   if (M->Kernels.empty())
     fail(DisplayFile + ": no kernel (.entry with a body) in the PTX");
-
-  std::vector<KernelProfile> Kernels;
   if (!KernelName.empty()) {
     const KernelProfile *K = findKernel(*M, KernelName);
     if (!K)
       fail(DisplayFile + ": no kernel named '" + KernelName + "'");
-    Kernels.push_back(*K);
+    In.Kernels.push_back(*K);
   } else {
-    Kernels = M->Kernels;
+    In.Kernels = std::move(M->Kernels);
   }
-
+  In.Target = M->Target;
   auto GPU = resolveGPU(
-      !SpecFile.empty() ? StringRef(SpecFile) : StringRef(GPUName), M->Target);
+      !SpecFile.empty() ? StringRef(SpecFile) : StringRef(GPUName), In.Target);
   if (!GPU)
     fail(toString(GPU.takeError()));
+  In.GPU = std::move(*GPU);
+  return In;
+}
 
-  // A limit the board does not accept is said, never silently clamped.
-  if (PowerLimit > 0 && ((GPU->Power.MinLimitW > 0 && PowerLimit < GPU->Power.MinLimitW) ||
-                         (GPU->Power.MaxLimitW > 0 && PowerLimit > GPU->Power.MaxLimitW)))
+/// A power limit or a locked clock the GPU does not accept is said, never
+/// silently clamped.
+void warnOutOfRange(const GPUSpec &G) {
+  if (PowerLimit > 0 &&
+      ((G.Power.MinLimitW > 0 && PowerLimit < G.Power.MinLimitW) ||
+       (G.Power.MaxLimitW > 0 && PowerLimit > G.Power.MaxLimitW)))
     WithColor::warning(errs(), Tool)
         << format("--power-limit %.0f W is outside the %.0f-%.0f W that %s "
                   "accepts (nvidia-smi -pl refuses it); predictions use the "
                   "nearest settable limit\n",
-                  double(PowerLimit), GPU->Power.MinLimitW,
-                  GPU->Power.MaxLimitW, GPU->Name.c_str());
-  // So is a locked clock outside the GPU's clock range.
-  if (LockedClock > 0 &&
-      ((GPU->MinClockMHz > 0 && LockedClock < GPU->MinClockMHz) ||
-       LockedClock > GPU->topClockMHz()))
+                  double(PowerLimit), G.Power.MinLimitW, G.Power.MaxLimitW,
+                  G.Name.c_str());
+  if (LockedClock > 0 && ((G.MinClockMHz > 0 && LockedClock < G.MinClockMHz) ||
+                          LockedClock > G.topClockMHz()))
     WithColor::warning(errs(), Tool)
         << format("--locked-clock %.0f MHz is outside the %.0f-%.0f MHz of "
                   "%s (nvidia-smi -lgc refuses it); predictions use the "
                   "nearest clock\n",
-                  double(LockedClock), GPU->MinClockMHz, GPU->topClockMHz(),
-                  GPU->Name.c_str());
-  AnalyzeOptions AO;
+                  double(LockedClock), G.MinClockMHz, G.topClockMHz(),
+                  G.Name.c_str());
+}
+
+/// Runs ptxas over the module (exact resources into In.Kernels); fails when
+/// the ptxas named by --ptxas cannot be used.
+PtxasStatus runPtxas(Inputs &In, AnalyzeOptions &AO) {
   AO.Ptxas = NoPtxas ? std::string("off") : PtxasPath.getValue();
-  AO.Arch = ptxasArch(*GPU, M->Target);
-  StringRef PTXText = (*Buf)->getBuffer();
-  PtxasStatus PS = applyPtxas(Kernels, PTXText, AO);
+  AO.Arch = ptxasArch(In.GPU, In.Target);
+  PtxasStatus PS = applyPtxas(In.Kernels, In.text(), AO);
   if (!PS.Used && !NoPtxas) {
     if (!PtxasPath.empty())
       fail(PS.Problem);
@@ -405,13 +436,21 @@ int main(int argc, char **argv) {
       WithColor::warning(errs(), Tool)
           << PS.Problem << "; using estimated registers\n";
   }
+  return PS;
+}
 
-  if (DumpProfile) {
-    for (const KernelProfile &K : Kernels)
-      printProfile(K, outs());
-    return 0;
-  }
+/// How every kernel is analysed: the sweep's options, or the one
+/// configuration of --block.
+struct Analysis {
+  AnalyzeOptions AO;
+  PtxasStatus PS;
+  LaunchConfig Base;
+  std::optional<std::array<unsigned, 3>> Block;
+};
 
+/// The launch configuration from --grid, --threads, --power-limit,
+/// --min-blocks and --locked-clock.
+LaunchConfig baseConfig() {
   LaunchConfig Base;
   if (!GridOpt.empty())
     Base.Grid = parseDims("grid", GridOpt);
@@ -419,68 +458,134 @@ int main(int argc, char **argv) {
   Base.PowerLimitW = PowerLimit;
   Base.MinBlocksPerSM = MinBlocks;
   Base.LockedClockMHz = LockedClock;
+  return Base;
+}
 
-  std::vector<json::Value> JSONKernels;
-  if (CSV)
-    printCSVHeader(outs());
-  bool First = true;
-  for (KernelProfile &K : Kernels) {
-    SweepResult R;
-    if (!BlockOpt.empty()) {
-      LaunchConfig C = Base;
-      C.Block = parseDims("block", BlockOpt);
-      C.DynamicSharedBytes = K.Res.DynamicSharedBytes;
-      R.Configs.push_back(predict(K, *GPU, C));
-      R.Pareto.push_back(0);
-      R.Status = SweepStatus::GivenConfig;
-    } else {
-      AnalyzeOptions KO = AO;
-      KO.Sweep.Grid = Base.Grid;
-      KO.Sweep.TotalThreads = Threads;
-      if (PowerLimit > 0) {
-        // The user fixed the power setting: neither lever is swept.
-        KO.Sweep.SweepPower = false;
-        KO.Sweep.SweepClocks = false;
-        KO.Sweep.PowerMinW = KO.Sweep.PowerMaxW = PowerLimit;
-      }
-      // recommend() adds ptxas facts for the register caps it tries.
-      R = recommend(K, *GPU, PTXText, KO, PS);
-    }
-    if (JSON || !HTML.empty())
-      JSONKernels.push_back(kernelToJSON(K, R));
-    if (JSON) {
-      // printed below
-    } else if (CSV) {
-      printCSV(K, R, outs());
-    } else {
-      if (!First)
-        outs() << "\n";
-      First = false;
-      if (!BlockOpt.empty()) {
-        outs() << "kernel " << K.DisplayName << " [" << K.File << ":" << K.Line
-               << "] on " << GPU->Name << "\n";
-        printPrediction(R.Configs[0], *GPU, outs());
-      } else {
-        printSweep(K, R, *GPU, outs());
-      }
-      for (const std::string &W : K.Warnings)
-        outs() << "  warning: " << W << "\n";
-    }
+SweepResult analyseKernel(KernelProfile &K, const Inputs &In,
+                          const Analysis &A) {
+  SweepResult R;
+  if (A.Block) {
+    LaunchConfig C = A.Base;
+    C.Block = *A.Block;
+    C.DynamicSharedBytes = K.Res.DynamicSharedBytes;
+    R.Configs.push_back(predict(K, In.GPU, C));
+    R.Pareto.push_back(0);
+    R.Status = SweepStatus::GivenConfig;
+    return R;
   }
-  json::Value Report = reportToJSON(*GPU, std::move(JSONKernels), Tool);
+  AnalyzeOptions KO = A.AO;
+  KO.Sweep.Grid = A.Base.Grid;
+  KO.Sweep.TotalThreads = Threads;
+  if (PowerLimit > 0) {
+    // The user fixed the power setting: neither lever is swept.
+    KO.Sweep.SweepPower = false;
+    KO.Sweep.SweepClocks = false;
+    KO.Sweep.PowerMinW = KO.Sweep.PowerMaxW = PowerLimit;
+  }
+  // recommend() adds ptxas facts for the register caps it tries.
+  return recommend(K, In.GPU, In.text(), KO, A.PS);
+}
+
+/// Where each kernel's results go as soon as the kernel is analysed: text,
+/// CSV rows or the JSON report, streamed. --html needs every kernel at once
+/// (the page's kernel count and advice span them), so with it the kernels'
+/// JSON is held and written, with --json's report, at the end.
+class Output {
+public:
+  explicit Output(const GPUSpec &GPU) : GPU(GPU) {}
+  void add(const KernelProfile &K, const SweepResult &R);
+  void finish();
+
+private:
+  void printText(const KernelProfile &K, const SweepResult &R);
+
+  const GPUSpec &GPU;
+  std::optional<ReportStreamWriter> Stream; ///< --json without --html.
+  std::vector<json::Value> Held;            ///< With --html.
+  bool First = true;
+};
+
+void Output::add(const KernelProfile &K, const SweepResult &R) {
   if (!HTML.empty()) {
-    std::error_code EC;
-    raw_fd_ostream OS(HTML, EC, sys::fs::OF_Text);
-    if (EC)
-      fail(HTML + ": " + EC.message());
-    writeHTMLReport(Report, OS);
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      fail(HTML + ": write error");
-    }
+    Held.push_back(kernelToJSON(K, R));
+  } else if (JSON) {
+    if (!Stream)
+      Stream.emplace(outs(), GPU, Tool);
+    Stream->add(kernelToJSON(K, R));
   }
   if (JSON)
+    return;
+  if (CSV)
+    printCSV(K, R, outs());
+  else
+    printText(K, R);
+}
+
+void Output::printText(const KernelProfile &K, const SweepResult &R) {
+  if (!First)
+    outs() << "\n";
+  First = false;
+  if (!BlockOpt.empty()) {
+    outs() << "kernel " << K.DisplayName << " [" << K.File << ":" << K.Line
+           << "] on " << GPU.Name << "\n";
+    printPrediction(R.Configs[0], GPU, outs());
+  } else {
+    printSweep(K, R, GPU, outs());
+  }
+  for (const std::string &W : K.Warnings)
+    outs() << "  warning: " << W << "\n";
+}
+
+void Output::finish() {
+  if (HTML.empty()) {
+    if (JSON) {
+      if (!Stream)
+        Stream.emplace(outs(), GPU, Tool);
+      Stream->finish();
+    }
+    return;
+  }
+  json::Value Report = reportToJSON(GPU, std::move(Held), Tool);
+  // Atomically: a failed write leaves no partial page, and an existing page
+  // as it was. The error reads "FILE: reason", as it always has.
+  if (Error E = writeFileSafely(
+          HTML, [&](raw_ostream &OS) { writeHTMLReport(Report, OS); }))
+    fail(HTML + ": " + errorToErrorCode(std::move(E)).message());
+  if (JSON)
     printJSON(Report, outs());
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  claimThreadsOption();
+  cl::HideUnrelatedOptions(Cat);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "FlipFlop: Pareto-optimal (time, energy) launch "
+                              "configurations from PTX\n");
+  if (printGPUInfo())
+    return 0;
+  checkOptions();
+  Inputs In = readInputs();
+  warnOutOfRange(In.GPU);
+  Analysis A;
+  A.PS = runPtxas(In, A.AO);
+  if (DumpProfile) {
+    for (const KernelProfile &K : In.Kernels)
+      printProfile(K, outs());
+    return 0;
+  }
+  A.Base = baseConfig();
+  if (CSV)
+    printCSVHeader(outs());
+  // After the CSV header, as ever; before any other output.
+  if (!BlockOpt.empty())
+    A.Block = parseDims("block", BlockOpt);
+  Output Out(In.GPU);
+  for (KernelProfile &K : In.Kernels) {
+    Out.add(K, analyseKernel(K, In, A));
+    K = KernelProfile(); // Its sweep is gone too: hold one kernel at a time.
+  }
+  Out.finish();
   return 0;
 }
