@@ -30,7 +30,7 @@ double warpWavefronts(const MemAccess &A, unsigned Bytes,
   if (A.Pattern == AccessPattern::Uniform)
     return 1;
   int64_t Stride = std::llabs(A.StrideBytes);
-  if (A.Pattern == AccessPattern::Unknown || Stride == 0)
+  if (A.Pattern == AccessPattern::Unknown || (Stride == 0 && !A.LaneMod))
     return std::max(1u, A.BankConflictWays);
   const unsigned BX = std::max(1u, Block[0]), BY = std::max(1u, Block[1]);
   const unsigned Threads = BX * BY * std::max(1u, Block[2]);
@@ -53,7 +53,9 @@ double warpWavefronts(const MemAccess &A, unsigned Bytes,
         Index = ((A.ThreadDims & 1u) ? X : 0) +
                 ((A.ThreadDims & 2u) ? Y * BX : 0) +
                 ((A.ThreadDims & 4u) ? Z * BX * BY : 0);
-      uint64_t Lo = Index * uint64_t(Stride);
+      uint64_t Lo = A.LaneMod ? uint64_t((int64_t(1) << 40) +
+                                         laneOffsetBytes(A, Index))
+                              : Index * uint64_t(Stride);
       for (uint64_t W = Lo / 4; W <= (Lo + Width - 1) / 4 && N < 128; ++W)
         Words[N++] = W;
     }

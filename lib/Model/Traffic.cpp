@@ -22,14 +22,18 @@ using namespace flipflop::modelimpl;
 /// the row once, not N times the stride.
 static std::vector<double> siblingShare(const KernelProfile &K) {
   std::vector<double> Share(K.Accesses.size(), 1.0);
-  std::map<std::tuple<unsigned, int64_t, double>, std::vector<size_t>> Groups;
+  std::map<std::tuple<unsigned, int64_t, double, unsigned, int64_t>,
+           std::vector<size_t>>
+      Groups;
   for (size_t I = 0; I < K.Accesses.size(); ++I) {
     const MemAccess &A = K.Accesses[I];
     if (A.BaseId && !A.IsStore && !A.IsAtomic &&
         A.Pattern == AccessPattern::Strided &&
         std::llabs(A.StrideBytes) > int64_t(A.Bytes) &&
         (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic))
-      Groups[{A.BaseId, A.StrideBytes, A.Count}].push_back(I);
+      Groups[{A.BaseId, A.StrideBytes, A.Count, A.LaneMod,
+              A.LaneDivStrideBytes}]
+          .push_back(I);
   }
   for (auto &[Key, Members] : Groups) {
     // Members sorted by offset, cut into windows of one lane stride: only
@@ -152,8 +156,9 @@ double modelimpl::globalWavefronts(const KernelProfile &K,
     }
     Distinct = std::max(1.0, Distinct);
     double Lines;
-    if (A.Pattern == AccessPattern::Coalesced ||
-        A.Pattern == AccessPattern::Strided) {
+    if ((A.Pattern == AccessPattern::Coalesced ||
+         A.Pattern == AccessPattern::Strided) &&
+        !A.LaneMod) {
       double Step = std::max(Bytes, double(std::llabs(A.StrideBytes)));
       Lines = Distinct * std::min(Step, 128.0) / 128.0;
     } else {

@@ -236,7 +236,8 @@ void ProfileBuilder::mergeVectorSiblings(size_t Begin) {
   }
   auto Key = [](const MemAccess &A) {
     return std::make_tuple(A.BaseId, A.IsStore, unsigned(A.Space), A.Bytes,
-                           A.StrideBytes, unsigned(A.Pattern), A.Count);
+                           A.StrideBytes, unsigned(A.Pattern), A.Count,
+                           A.LaneMod, A.LaneDivStrideBytes);
   };
   // The block's candidates by (key, offset), in program order: an unrolled
   // loop reads the same offsets again, and each read merges with its own
@@ -290,8 +291,9 @@ void ProfileBuilder::mergeVectorSiblings(size_t Begin) {
         ++Used[{KO.first, KO.second + int64_t(J) * First.Bytes}];
       }
       First.Bytes *= N;
-      if (First.Pattern == AccessPattern::Coalesced ||
-          First.Pattern == AccessPattern::Strided)
+      if ((First.Pattern == AccessPattern::Coalesced ||
+           First.Pattern == AccessPattern::Strided) &&
+          !First.LaneMod)
         First.Pattern = static_cast<uint64_t>(std::llabs(First.StrideBytes)) <=
                                 First.Bytes
                             ? AccessPattern::Coalesced
@@ -352,12 +354,18 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   switch (S.Kind) {
   case Stride::Known:
     A.StrideBytes = S.S;
-    if (S.S == 0)
+    if (S.isUniform()) {
       A.Pattern = AccessPattern::Uniform;
-    else if (static_cast<uint64_t>(std::llabs(S.S)) <= A.Bytes)
-      A.Pattern = AccessPattern::Coalesced;
-    else
+    } else if (S.Mod) {
+      // Rows of a tile: a stride within a row, another between rows.
+      A.LaneMod = S.Mod;
+      A.LaneDivStrideBytes = S.S2;
       A.Pattern = AccessPattern::Strided;
+    } else if (static_cast<uint64_t>(std::llabs(S.S)) <= A.Bytes) {
+      A.Pattern = AccessPattern::Coalesced;
+    } else {
+      A.Pattern = AccessPattern::Strided;
+    }
     break;
   case Stride::Symbolic:
     // Uniform but unknown lane stride (e.g. a row pitch): every lane in a

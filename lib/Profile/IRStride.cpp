@@ -58,13 +58,24 @@ Stride addStrides(Stride A, Stride B, bool Subtract) {
   }
   if (A.Kind == Stride::Symbolic || B.Kind == Stride::Symbolic)
     return Stride::symbolic();
-  return Stride::known(Subtract ? A.S - B.S : A.S + B.S);
+  std::optional<LaneSplit> R =
+      combineLaneSplits(A.lanes(), B.lanes(), 1, Subtract ? -1 : 1);
+  return R ? Stride::split(*R) : Stride::varying();
 }
 
 Stride scaleStride(Stride A, int64_t C) {
   if (A.Kind != Stride::Known)
     return A.Kind == Stride::Self ? Stride::varying() : A;
-  return Stride::known(A.S * C);
+  return Stride::split(LaneSplit::make(A.Mod, A.S * C, A.S2 * C));
+}
+
+/// \p A % M (Rem) or \p A / M of a plain stride (splitLanes()): a
+/// flattened thread id split into a tile's rows.
+static Stride splitStride(const Stride &A, int64_t M, bool Rem) {
+  std::optional<LaneSplit> L;
+  if (A.Kind == Stride::Known && !A.Mod)
+    L = splitLanes(A.S, M, Rem);
+  return L ? Stride::split(*L) : Stride::varying();
 }
 
 Stride StrideAnalysis::allUniformOr(const User *U, unsigned Depth) {
@@ -207,14 +218,14 @@ Stride StrideAnalysis::divStride(const Instruction *I, unsigned Depth) {
                         I->getOpcode() == Instruction::AShr
                     ? (C->getZExtValue() < 62 ? int64_t(1) << C->getZExtValue() : 0)
                     : C->getSExtValue();
-  if (Div <= 0)
+  if (Div <= 0 || A.Mod)
     return Stride::varying();
   if (A.S % Div == 0)
     return Stride::known(A.S / Div);
   // tid.x / 32 and the like: constant across a warp's lanes.
   if (std::llabs(A.S) * 32 <= Div)
     return Stride::known(0);
-  return Stride::varying();
+  return splitStride(A, Div, /*Rem=*/false);
 }
 
 /// URem, SRem and And.
@@ -225,9 +236,11 @@ Stride StrideAnalysis::remStride(const Instruction *I, unsigned Depth) {
   int64_t Mod = I->getOpcode() == Instruction::And ? C->getSExtValue() + 1
                                                     : C->getSExtValue();
   // x % M (or x & (M-1)) keeps the stride when a warp's span fits in M.
-  if (Mod > 0 && std::llabs(A.S) * 32 <= Mod)
+  if (Mod > 0 && A.Mod == 0 && std::llabs(A.S) * 32 <= Mod)
     return A;
-  return Stride::varying();
+  if (I->getOpcode() == Instruction::And && (Mod & (Mod - 1)) != 0)
+    return Stride::varying();
+  return splitStride(A, Mod, /*Rem=*/true);
 }
 
 Stride StrideAnalysis::gepStride(const Instruction *I, unsigned Depth) {

@@ -8,6 +8,7 @@
 #ifndef FLIPFLOP_LIB_PROFILE_IRSTRIDE_H
 #define FLIPFLOP_LIB_PROFILE_IRSTRIDE_H
 
+#include "flipflop/Profile/LaneSplit.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -40,14 +41,28 @@ SReg specialRegister(const llvm::Value *V, unsigned &Dim);
 /// d(value)/d(threadIdx.x): Known(S) (S = 0 means uniform across the warp's
 /// lanes), Symbolic (uniform but unknown coefficient, e.g. a row pitch
 /// argument), Varying (data dependent), or Self (the PHI being evaluated).
+/// A Known stride may split the thread index t (a flattened thread id cut
+/// into the rows of a tile, as the PTX front end's AbsVal): with Mod > 0 the
+/// value is S * (t % Mod) + S2 * (t / Mod).
 struct Stride {
   enum KindTy { Known, Symbolic, Varying, Self } Kind = Known;
   int64_t S = 0;
+  unsigned Mod = 0;
+  int64_t S2 = 0;
   static Stride known(int64_t S) { return {Known, S}; }
   static Stride symbolic() { return {Symbolic, 0}; }
   static Stride varying() { return {Varying, 0}; }
-  bool isUniform() const { return Kind == Known && S == 0; }
-  bool operator==(const Stride &O) const { return Kind == O.Kind && S == O.S; }
+  /// A LaneSplit (folded by LaneSplit::make) as a Known stride.
+  static Stride split(const LaneSplit &L) {
+    return {Known, L.Stride, L.Mod, L.DivStride};
+  }
+  LaneSplit lanes() const { return {Mod, S, S2}; }
+  bool isUniform() const {
+    return Kind == Known && S == 0 && (Mod == 0 || S2 == 0);
+  }
+  bool operator==(const Stride &O) const {
+    return Kind == O.Kind && S == O.S && Mod == O.Mod && S2 == O.S2;
+  }
 };
 
 Stride addStrides(Stride A, Stride B, bool Subtract = false);

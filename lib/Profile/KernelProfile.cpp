@@ -155,6 +155,21 @@ double sectorsPerRequest(unsigned Bytes, int64_t StrideBytes,
   return Lanes;
 }
 
+double laneSectors(const MemAccess &A) {
+  uint64_t Sectors[32 * 4];
+  unsigned N = 0;
+  const int64_t Bytes = std::max(1u, A.Bytes);
+  for (uint64_t T = 0; T < 32; ++T) {
+    // Offsets relative to a base far from zero: the same sectors for
+    // negative strides without signed division.
+    int64_t Lo = (int64_t(1) << 40) + laneOffsetBytes(A, T);
+    for (int64_t S = Lo / 32; S <= (Lo + Bytes - 1) / 32 && N < 128; ++S)
+      Sectors[N++] = uint64_t(S);
+  }
+  std::sort(Sectors, Sectors + N);
+  return double(std::unique(Sectors, Sectors + N) - Sectors);
+}
+
 unsigned bankConflictWays(unsigned Bytes, int64_t StrideBytes,
                           AccessPattern Pattern, unsigned Banks) {
   if (Pattern == AccessPattern::Uniform || Bytes == 0 || Banks == 0)
@@ -281,7 +296,10 @@ void finalizeProfile(KernelProfile &P) {
     case AddrSpace::Generic: {
       if (A.SectorsPerRequest <= 0)
         A.SectorsPerRequest =
-            sectorsPerRequest(A.Bytes, A.StrideBytes, A.Pattern);
+            A.LaneMod && A.Pattern != AccessPattern::Unknown &&
+                    A.Pattern != AccessPattern::Uniform
+                ? laneSectors(A)
+                : sectorsPerRequest(A.Bytes, A.StrideBytes, A.Pattern);
       double Req = A.Count * A.Bytes;
       if (A.IsStore || A.IsAtomic)
         P.GlobalBytesWritten += Req;

@@ -15,6 +15,7 @@
 
 #include "PTXSyntax.h"
 #include "flipflop/Profile/KernelProfile.h"
+#include "flipflop/Profile/LaneSplit.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -63,11 +64,16 @@ bool isFloatToInt(const Instr &I);
 unsigned smoothCoordinateTaint(unsigned T);
 
 /// Abstract value: bytes per lane along threadIdx.x (Coef), a constant.
+/// With Mod > 0 the thread index t is split (a flattened thread id cut into
+/// the rows of a tile): Coef * (t % Mod) + Coef2 * (t / Mod), plus a uniform
+/// part assumed aligned to the split.
 struct AbsVal {
   enum StateTy : uint8_t { Bottom, Known, Top } State = Bottom;
   int64_t Coef = 0;
   bool HasConst = false;
   int64_t Const = 0;
+  unsigned Mod = 0;
+  int64_t Coef2 = 0;
   static AbsVal top() {
     AbsVal V;
     V.State = Top;
@@ -93,10 +99,24 @@ struct AbsVal {
   }
   bool operator==(const AbsVal &O) const {
     return State == O.State && Coef == O.Coef && HasConst == O.HasConst &&
-           Const == O.Const;
+           Const == O.Const && Mod == O.Mod && Coef2 == O.Coef2;
   }
   bool known() const { return State == Known; }
-  bool uniformV() const { return State == Known && Coef == 0; }
+  bool uniformV() const {
+    return State == Known && Coef == 0 && (Mod == 0 || Coef2 == 0);
+  }
+  /// Coef * (t % M) + Coef2 * (t / M), folded to a plain stride when the
+  /// split cancels (Coef2 == Coef * M) or vanishes (LaneSplit::make).
+  static AbsVal split(unsigned M, int64_t C, int64_t C2) {
+    return lanes(LaneSplit::make(M, C, C2));
+  }
+  static AbsVal lanes(const LaneSplit &L) {
+    AbsVal V = affine(L.Stride);
+    V.Mod = L.Mod;
+    V.Coef2 = L.DivStride;
+    return V;
+  }
+  LaneSplit lanes() const { return {Mod, Coef, Coef2}; }
 };
 
 AbsVal join(const AbsVal &A, const AbsVal &B);

@@ -222,8 +222,14 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       A.Offset = AddrOp->Value;
       const AbsVal &V = Vals[R];
       if (V.known()) {
-        if (V.Coef == 0) {
+        if (V.uniformV()) {
           A.Pattern = AccessPattern::Uniform;
+        } else if (V.Mod) {
+          // Rows of a tile: a stride within a row, another between rows.
+          A.StrideBytes = V.Coef;
+          A.LaneMod = V.Mod;
+          A.LaneDivStrideBytes = V.Coef2;
+          A.Pattern = AccessPattern::Strided;
         } else {
           A.StrideBytes = V.Coef;
           A.Pattern = std::llabs(V.Coef) == (int64_t)Bytes

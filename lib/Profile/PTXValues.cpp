@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "PTXAnalysis.h"
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 
@@ -37,9 +38,9 @@ AbsVal join(const AbsVal &A, const AbsVal &B) {
     return A;
   if (A.State == AbsVal::Top || B.State == AbsVal::Top)
     return AbsVal::top();
-  if (A.Coef != B.Coef)
+  if (A.Coef != B.Coef || A.Mod != B.Mod || A.Coef2 != B.Coef2)
     return AbsVal::top();
-  AbsVal R = AbsVal::affine(A.Coef);
+  AbsVal R = AbsVal::split(A.Mod, A.Coef, A.Coef2);
   if (A.HasConst && B.HasConst && A.Const == B.Const) {
     R.HasConst = true;
     R.Const = A.Const;
@@ -145,6 +146,24 @@ AbsVal FunctionAnalysis::evalLoad(const Instr &I) const {
   return AbsVal::top();
 }
 
+/// MA * A + MB * B of two known values (the constant parts aside); top when
+/// they split the thread index differently.
+static AbsVal absCombine(const AbsVal &A, const AbsVal &B, int64_t MA,
+                         int64_t MB) {
+  std::optional<LaneSplit> R = combineLaneSplits(A.lanes(), B.lanes(), MA, MB);
+  return R ? AbsVal::lanes(*R) : AbsVal::top();
+}
+
+/// \p A % M (Rem) or \p A / M of a plain stride (splitLanes()): the split
+/// a tile's rows make of a flattened thread id (`and t, M-1`, `rem t, M`,
+/// `shr t, log2 M`, `div t, M`).
+static std::optional<AbsVal> absSplit(const AbsVal &A, int64_t M, bool Rem) {
+  if (!A.known() || A.Mod || A.HasConst)
+    return std::nullopt;
+  std::optional<LaneSplit> L = splitLanes(A.Coef, M, Rem);
+  return L ? std::optional<AbsVal>(AbsVal::lanes(*L)) : std::nullopt;
+}
+
 AbsVal FunctionAnalysis::evalAddSub(const Instr &I) const {
   if (I.hasMod("f32") || I.hasMod("f64") || I.hasMod("f16") ||
       I.hasMod("f16x2") || I.hasMod("bf16") || I.hasMod("bf16x2"))
@@ -155,7 +174,9 @@ AbsVal FunctionAnalysis::evalAddSub(const Instr &I) const {
   if (!A.known() || !B.known())
     return AbsVal::top();
   bool Sub = I.Mods[0] == "sub";
-  AbsVal R = AbsVal::affine(Sub ? A.Coef - B.Coef : A.Coef + B.Coef);
+  AbsVal R = absCombine(A, B, 1, Sub ? -1 : 1);
+  if (!R.known())
+    return R;
   if (A.HasConst && B.HasConst) {
     R.HasConst = true;
     R.Const = Sub ? A.Const - B.Const : A.Const + B.Const;
@@ -174,10 +195,10 @@ AbsVal FunctionAnalysis::evalMulMad(const Instr &I) const {
   else if (A.HasConst && B.HasConst)
     P = AbsVal::constant(A.Const * B.Const);
   else if (B.HasConst)
-    P = AbsVal::affine(A.Coef * B.Const);
+    P = absCombine(A, A, B.Const, 0);
   else if (A.HasConst)
-    P = AbsVal::affine(B.Coef * A.Const);
-  else if (A.Coef == 0 && B.Coef == 0)
+    P = absCombine(B, B, A.Const, 0);
+  else if (A.uniformV() && B.uniformV())
     P = AbsVal::uniform();
   else
     P = AbsVal::top();
@@ -188,7 +209,9 @@ AbsVal FunctionAnalysis::evalMulMad(const Instr &I) const {
     return AbsVal();
   if (!P.known() || !C.known())
     return AbsVal::top();
-  AbsVal R = AbsVal::affine(P.Coef + C.Coef);
+  AbsVal R = absCombine(P, C, 1, 1);
+  if (!R.known())
+    return R;
   if (P.HasConst && C.HasConst) {
     R.HasConst = true;
     R.Const = P.Const + C.Const;
@@ -232,6 +255,45 @@ AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
     if (R)
       return AbsVal::constant(*R);
   }
+  // Compilers write an add of disjoint bits as `or` (a tile's column into
+  // its row base, x | 1 of an even x): in an index it is that add.
+  if (Base == "or" && A.known() && B.known() &&
+      !(A.uniformV() && B.uniformV()))
+    return absCombine(A, B, 1, 1);
+  // A flattened thread id split into a tile's rows and columns: t % M,
+  // t / M and the forms compilers write them in. Thread indices are taken
+  // as nonnegative, so signed division rounds as unsigned does and the sign
+  // word of the signed-division idiom (t >> 31) is zero.
+  if (B.HasConst && A.known() && !A.uniformV()) {
+    int64_t Y = B.Const;
+    const int64_t Bits = I.hasMod("u64") || I.hasMod("s64") || I.hasMod("b64")
+                             ? 64
+                             : 32;
+    std::optional<AbsVal> S;
+    if (Base == "shr" && Y == Bits - 1 && !A.Mod && A.Coef > 0)
+      return AbsVal::constant(0);
+    if (Base == "and" && Y > 0 && ((Y + 1) & Y) == 0) {
+      S = absSplit(A, Y + 1, true);
+    } else if (Base == "and" && Y != 0) {
+      // Low bits cleared (t & ~(M-1), high bits beyond any index kept):
+      // M * (t / M).
+      uint64_t U = uint64_t(Y);
+      if (Bits == 32)
+        U &= 0xffffffffu;
+      uint64_t LowU = U & (~U + 1), High = U + LowU; // High 0: to bit 63.
+      int64_t Low = int64_t(LowU);
+      if ((High & (High - 1)) == 0 && (High == 0 || High >= (1u << 24)) &&
+          Low < (int64_t(1) << 30))
+        if ((S = absSplit(A, Low, false)))
+          S = absCombine(*S, *S, Low, 0);
+    } else if (Base == "shr" && Y > 0 && Y < 31) {
+      S = absSplit(A, int64_t(1) << Y, false);
+    } else if ((Base == "rem" || Base == "div") && Y > 1) {
+      S = absSplit(A, Y, Base == "rem");
+    }
+    if (S)
+      return *S;
+  }
   return allUniform(I);
 }
 
@@ -240,7 +302,7 @@ AbsVal FunctionAnalysis::evalShl(const Instr &I) const {
   if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
     return AbsVal();
   if (A.known() && B.HasConst && B.Const >= 0 && B.Const < 32) {
-    AbsVal R = AbsVal::affine(A.Coef * (int64_t(1) << B.Const));
+    AbsVal R = absCombine(A, A, int64_t(1) << B.Const, 0);
     if (A.HasConst) {
       R.HasConst = true;
       R.Const = A.Const * (int64_t(1) << B.Const);

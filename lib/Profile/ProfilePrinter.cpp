@@ -184,6 +184,8 @@ void printAccess(const MemAccess &A, raw_ostream &OS) {
      << " bytes=" << A.Bytes << " count=" << Num{A.Count}
      << " pattern=" << accessPatternName(A.Pattern)
      << " stride=" << A.StrideBytes;
+  if (A.LaneMod) // Rows of LaneMod lanes, LaneDivStrideBytes apart.
+    OS << " rows=" << A.LaneMod << 'x' << A.LaneDivStrideBytes;
   if (Global)
     OS << " sectors=" << Num{A.SectorsPerRequest};
   if (A.Space == AddrSpace::Shared)

@@ -161,7 +161,8 @@ void applyMeasuredPowerCurve(GPUSpec &G) {
 /// The board's maximum attainable graphics clock, nvidia-smi "Max Clocks"
 /// (docs/GPUS.md, column "max"). Data-centre parts stop at their boost clock;
 /// GeForce/RTX boards list a higher maximum and reach it when power and
-/// voltage allow. GPUs not listed: the boost clock.
+/// voltage allow. GPUs not listed: the boost clock (also laptop parts, whose
+/// firmware holds the clock to the boost of the TGP the maker chose).
 double maxClockFor(StringRef Name) {
   struct MaxClock {
     const char *Name;
@@ -169,7 +170,7 @@ double maxClockFor(StringRef Name) {
   };
   static const MaxClock Table[] = {
       {"RTX-2080-Ti", 2100},  {"TITAN-RTX", 2100},    {"RTX-A4000", 2100},
-      {"RTX-A6000", 2100},    {"RTX-3090", 2100},     {"RTX-3060-Laptop", 2100},
+      {"RTX-A6000", 2100},    {"RTX-3090", 2100},
       {"RTX-4090", 3105},     {"RTX-4000-Ada", 3105}, {"RTX-5000-Ada", 3105},
       {"RTX-6000-Ada", 3105}, {"RTX-5090", 3090},
   };

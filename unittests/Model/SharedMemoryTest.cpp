@@ -57,6 +57,26 @@ TEST(SharedMemory, WideAccessesArePasses) {
   EXPECT_EQ(sharedWork(oneSharedLoad(8, 8, 1), {256, 1, 1}).Wavefronts, 2);
 }
 
+TEST(SharedMemory, RowsOfATile) {
+  // tile[t / 8][t % 8] of float4 with rows of 8 x 16 B = 128 B: every pass
+  // of 8 lanes is one row, 32 distinct banks: 4 passes, no conflict.
+  KernelProfile K = oneSharedLoad(16, 16, 3);
+  K.Accesses[0].LaneMod = 8;
+  K.Accesses[0].LaneDivStrideBytes = 128;
+  EXPECT_EQ(sharedWork(K, {16, 8, 1}).Wavefronts, 4);
+  // Rows padded to 512 B with 2 lanes each: a pass holds 4 rows whose
+  // words fall on the same 8 banks: 4 ways per pass.
+  K.Accesses[0].LaneMod = 2;
+  K.Accesses[0].LaneDivStrideBytes = 512;
+  EXPECT_EQ(sharedWork(K, {16, 8, 1}).Wavefronts, 16);
+  // Only the row index (t / 8, a float per row of 8 lanes): 4 distinct
+  // words on 4 banks per warp, one wavefront.
+  KernelProfile R = oneSharedLoad(4, 0, 3);
+  R.Accesses[0].LaneMod = 8;
+  R.Accesses[0].LaneDivStrideBytes = 4;
+  EXPECT_EQ(sharedWork(R, {16, 8, 1}).Wavefronts, 1);
+}
+
 TEST(SharedMemory, BroadcastAndWeights) {
   KernelProfile K = oneSharedLoad(4, 0, 0);
   K.Accesses[0].Pattern = AccessPattern::Uniform;

@@ -40,6 +40,32 @@ TEST(KernelProfile, SectorsPerRequest) {
   EXPECT_EQ(sectorsPerRequest(0, 4, AccessPattern::Coalesced), 0);
 }
 
+TEST(KernelProfile, LaneSectorsOfTileRows) {
+  // float4 rows of 8 lanes (128 B) with rows 16 KB apart: 4 rows x 4
+  // sectors per warp.
+  MemAccess A;
+  A.Pattern = AccessPattern::Strided;
+  A.Bytes = 16;
+  A.StrideBytes = 16;
+  A.LaneMod = 8;
+  A.LaneDivStrideBytes = 16384;
+  EXPECT_EQ(laneOffsetBytes(A, 9), 16384 + 16);
+  EXPECT_EQ(laneSectors(A), 16);
+  // Rows of 4 floats continuing each other (row stride = 4 x 4 B): one
+  // contiguous 128 B, as the plain stride.
+  A.Bytes = 4;
+  A.StrideBytes = 4;
+  A.LaneMod = 4;
+  A.LaneDivStrideBytes = 16;
+  EXPECT_EQ(laneSectors(A), 4);
+  // Only the row index, negative: 8 rows of 4 lanes sharing one float,
+  // 128 B apart going down: 8 sectors.
+  A.StrideBytes = 0;
+  A.LaneDivStrideBytes = -128;
+  EXPECT_EQ(laneOffsetBytes(A, 5), -128);
+  EXPECT_EQ(laneSectors(A), 8);
+}
+
 TEST(KernelProfile, BankConflictWays) {
   EXPECT_EQ(bankConflictWays(4, 4, AccessPattern::Coalesced), 1u);
   // Stride 2 words: lanes L and L+16 share bank 2L mod 32: 2 ways.

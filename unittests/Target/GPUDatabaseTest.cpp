@@ -158,6 +158,10 @@ TEST(GPUDatabase, TuningDataGPUsMatchTheirSources) {
   EXPECT_EQ(Lap->smVersion(), 86u);
   EXPECT_EQ(Lap->SMCount, 30u);
   EXPECT_EQ(Lap->BoostClockMHz, 1703);
+  // A laptop part tops out at its TGP's boost (docs/GPUS.md, "Maximum
+  // clock"); desktop GA10x boards list 2100 MHz.
+  EXPECT_EQ(Lap->MaxClockMHz, 1703);
+  EXPECT_EQ(findGPU("rtx-3090")->MaxClockMHz, 2100);
   EXPECT_EQ(Lap->MemoryBandwidthGBs, 336);
   EXPECT_EQ(Lap->L2SizeKB, 3072);
   EXPECT_EQ(Lap->Power.MinLimitW, 60);

@@ -78,6 +78,12 @@ struct MemAccess {
   double Count = 1;          ///< Executions per thread (loop weighted).
   AccessPattern Pattern = AccessPattern::Unknown;
   int64_t StrideBytes = 0;   ///< Address delta between adjacent lanes.
+  /// A split thread index (t % LaneMod, t / LaneMod: a flattened thread id
+  /// cut into rows of a tile): when nonzero, lane t's address is
+  /// StrideBytes * (t % LaneMod) + LaneDivStrideBytes * (t / LaneMod) past
+  /// the warp's base (laneOffsetBytes()); 0 for a plain stride.
+  unsigned LaneMod = 0;
+  int64_t LaneDivStrideBytes = 0;
   bool LoopInvariant = false; ///< Same address on every iteration.
   double SectorsPerRequest = 0; ///< 32-byte sectors per warp request.
   /// Shared: serialisation degree (1 = none) for 32 distinct lanes; the
@@ -341,6 +347,17 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX);
 double sectorsPerRequest(unsigned Bytes, int64_t StrideBytes,
                          AccessPattern Pattern, unsigned Lanes = 32);
 /// Bank-conflict degree of a shared access with the given lane stride.
+/// Byte offset of thread index \p T's address from thread 0's for a Strided
+/// or Coalesced access (MemAccess::LaneMod splits the index).
+inline int64_t laneOffsetBytes(const MemAccess &A, uint64_t T) {
+  if (A.LaneMod == 0)
+    return A.StrideBytes * int64_t(T);
+  return A.StrideBytes * int64_t(T % A.LaneMod) +
+         A.LaneDivStrideBytes * int64_t(T / A.LaneMod);
+}
+/// Distinct 32-byte sectors the 32 consecutive thread indices of a warp
+/// touch, each reading A.Bytes from laneOffsetBytes().
+double laneSectors(const MemAccess &A);
 unsigned bankConflictWays(unsigned Bytes, int64_t StrideBytes,
                           AccessPattern Pattern, unsigned Banks = 32);
 

@@ -1,0 +1,64 @@
+//===- flipflop/Profile/LaneSplit.h - A thread index cut into rows -*- C++ -*-//
+//
+// The rule both front ends use for an address that depends on the thread
+// index t through t % M and t / M (a flattened thread id cut into the rows of
+// a tile): Stride * (t % M) + DivStride * (t / M), M = 0 for a plain
+// Stride * t. The PTX front end's AbsVal and the IR front end's Stride keep
+// one of these; MemAccess::LaneMod / LaneDivStrideBytes carry it to the model
+// (docs/MODEL.md, "Rows of a tile").
+//
+//===----------------------------------------------------------------------===//
+#ifndef FLIPFLOP_PROFILE_LANESPLIT_H
+#define FLIPFLOP_PROFILE_LANESPLIT_H
+
+#include <cstdint>
+#include <optional>
+
+namespace flipflop {
+
+struct LaneSplit {
+  unsigned Mod = 0; ///< 0: a plain stride.
+  int64_t Stride = 0, DivStride = 0;
+
+  /// Stride * (t % M) + DivStride * (t / M), folded to a plain stride when
+  /// the split cancels (DivStride == Stride * M) or vanishes.
+  static LaneSplit make(unsigned M, int64_t S, int64_t D) {
+    if (M == 0 || D == S * int64_t(M) || (S == 0 && D == 0))
+      return {0, S, 0};
+    return {M, S, D};
+  }
+  /// Zero for every lane of a warp.
+  bool uniform() const { return Stride == 0 && (Mod == 0 || DivStride == 0); }
+};
+
+/// MA * A + MB * B; nullopt when the two split t at different rows.
+inline std::optional<LaneSplit> combineLaneSplits(const LaneSplit &A,
+                                                  const LaneSplit &B,
+                                                  int64_t MA, int64_t MB) {
+  if (A.Mod && B.Mod && A.Mod != B.Mod)
+    return std::nullopt;
+  const unsigned M = A.Mod ? A.Mod : B.Mod;
+  // A plain stride s * t is s * (t % M) + s * M * (t / M).
+  auto Div = [M](const LaneSplit &X) {
+    return X.Mod ? X.DivStride : X.Stride * int64_t(M);
+  };
+  return LaneSplit::make(M, MA * A.Stride + MB * B.Stride,
+                         MA * Div(A) + MB * Div(B));
+}
+
+/// (C * t) % M when \p Rem, else (C * t) / M, of a plain stride C; nullopt
+/// unless C > 0 divides M or M divides C (then t % M vanishes).
+inline std::optional<LaneSplit> splitLanes(int64_t C, int64_t M, bool Rem) {
+  if (C <= 0 || M <= 0 || M > (int64_t(1) << 30))
+    return std::nullopt;
+  if (C % M == 0) // Whole rows per thread.
+    return Rem ? LaneSplit{} : LaneSplit{0, C / M, 0};
+  if (M % C != 0)
+    return std::nullopt;
+  unsigned Lanes = unsigned(M / C); // Threads per row.
+  return Rem ? LaneSplit::make(Lanes, C, 0) : LaneSplit::make(Lanes, 0, 1);
+}
+
+} // namespace flipflop
+
+#endif
