@@ -305,5 +305,21 @@ Result<double> measureIdlePower(const NvmlDevice &N, double Seconds,
   return trapezoidEnergy(S, T0, T1) / (T1 - T0);
 }
 
+Result<Gpu> openGpu(int Ordinal, bool &NoGPU, bool &NvmlFailed) {
+  NoGPU = NvmlFailed = false;
+  Gpu G;
+  Result<CudaDevice *> DevR = openCudaDevice(Ordinal, NoGPU);
+  if (!DevR)
+    return DevR.takeError();
+  G.Dev.reset(*DevR);
+  Result<NvmlDevice *> NvR = NvmlDevice::open(G.Dev->PciBusId, NoGPU);
+  if (!NvR) {
+    NvmlFailed = true;
+    return NvR.takeError();
+  }
+  G.Nvml.reset(*NvR);
+  return G;
+}
+
 } // namespace measure
 } // namespace flipflop

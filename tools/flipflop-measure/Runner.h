@@ -23,6 +23,7 @@
 #include "Nvml.h"
 #include "Stats.h"
 #include <array>
+#include <memory>
 #include <vector>
 
 namespace flipflop {
@@ -84,6 +85,18 @@ Result<EnergyResult> measureEnergy(const CudaApi &Api, const NvmlDevice &Nvml,
 /// counter).
 Result<double> measureIdlePower(const NvmlDevice &Nvml, double Seconds,
                                 double SamplePeriodS);
+
+/// A GPU opened for measuring: its CUDA context and its NVML handle.
+struct Gpu {
+  std::unique_ptr<CudaDevice> Dev;
+  std::unique_ptr<NvmlDevice> Nvml;
+};
+
+/// Opens CUDA device \p Ordinal and its NVML handle (flipflop-measure and
+/// flipflop-calibrate). On failure \p NoGPU says whether the GPU, its driver
+/// or NVML is missing (the tools' ExitNoGPU) and \p NvmlFailed whether it
+/// was NVML that failed.
+Result<Gpu> openGpu(int Ordinal, bool &NoGPU, bool &NvmlFailed);
 
 } // namespace measure
 } // namespace flipflop

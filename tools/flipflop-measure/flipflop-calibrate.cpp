@@ -202,24 +202,12 @@ int dumpPtx(const ParsedOptions &O, const std::string &Ptx) {
   return ExitOk;
 }
 
-struct Gpu {
-  std::unique_ptr<CudaDevice> Dev;
-  std::unique_ptr<NvmlDevice> Nvml;
-};
-
-Gpu openGpu(int Ordinal) {
-  Gpu G;
-  bool NoGPU = false;
-  Result<CudaDevice *> DevR = openCudaDevice(Ordinal, NoGPU);
-  if (!DevR)
-    die(NoGPU ? ExitNoGPU : ExitFailure, DevR.error().message());
-  G.Dev.reset(*DevR);
-  bool NoNvml = false;
-  Result<NvmlDevice *> NvR = NvmlDevice::open(G.Dev->PciBusId, NoNvml);
-  if (!NvR)
-    die(NoNvml ? ExitNoGPU : ExitFailure, NvR.error().message());
-  G.Nvml.reset(*NvR);
-  return G;
+Gpu openGpuOrExit(int Ordinal) {
+  bool NoGPU = false, NvmlFailed = false;
+  Result<Gpu> G = openGpu(Ordinal, NoGPU, NvmlFailed);
+  if (!G)
+    die(NoGPU ? ExitNoGPU : ExitFailure, G.error().message());
+  return std::move(*G);
 }
 
 /// Timing options and the benchmark module.
@@ -631,7 +619,7 @@ int main(int Argc, char **Argv) {
   if (O.has("dump-ptx"))
     return dumpPtx(O, Ptx);
   CalibOptions CO = readOptions(O);
-  Gpu G = openGpu(CO.Ordinal);
+  Gpu G = openGpuOrExit(CO.Ordinal);
   Calibrator C(*G.Dev, *G.Nvml);
   C.Quick = CO.Quick;
   setUp(C, O, Ptx);

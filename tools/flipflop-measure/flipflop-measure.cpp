@@ -428,25 +428,14 @@ int printDryRun(const Inputs &In, Plan P) {
 
 //===-- On the GPU (the worker, when supervised) --------------------------===//
 
-struct Gpu {
-  std::unique_ptr<CudaDevice> Dev;
-  std::unique_ptr<NvmlDevice> Nvml;
-};
-
-Gpu openGpu(const ParsedOptions &O) {
-  Gpu G;
-  bool NoGPU = false;
-  Result<CudaDevice *> DevR = openCudaDevice(int(parseCount(O, "device", 0)), NoGPU);
-  if (!DevR)
-    die(NoGPU ? ExitNoGPU : ExitFailure, DevR.error().message());
-  G.Dev.reset(*DevR);
-  bool NoNvml = false;
-  Result<NvmlDevice *> NvR = NvmlDevice::open(G.Dev->PciBusId, NoNvml);
-  if (!NvR)
-    die(NoNvml ? ExitNoGPU : ExitFailure,
-        NvR.error().message() + (NoNvml ? " (energy cannot be measured)" : ""));
-  G.Nvml.reset(*NvR);
-  return G;
+Gpu openGpuOrExit(const ParsedOptions &O) {
+  bool NoGPU = false, NvmlFailed = false;
+  Result<Gpu> G = openGpu(int(parseCount(O, "device", 0)), NoGPU, NvmlFailed);
+  if (!G)
+    die(NoGPU ? ExitNoGPU : ExitFailure,
+        G.error().message() +
+            (NvmlFailed && NoGPU ? " (energy cannot be measured)" : ""));
+  return std::move(*G);
 }
 
 /// Predicted configurations at other power limits are measured only when
@@ -716,7 +705,7 @@ void applySettings(SettingsChanger *Changer, const Config &C, double &CurrentLim
 /// that changes no setting may have none.
 int measureOnGpu(const ParsedOptions &O, const Inputs &In, Plan P, const Method &M,
                  SettingsRecord *Rec) {
-  Gpu G = openGpu(O);
+  Gpu G = openGpuOrExit(O);
   const CudaApi &Api = *G.Dev->Api;
   keepLimitInForce(O, In.Quiet, *G.Nvml, P);
   if (P.MaxConfigs && P.Configs.size() > P.MaxConfigs) {
