@@ -2,8 +2,10 @@
 //
 // ProfileBuilder's classification of instructions by functional unit, one
 // helper per instruction family (floating point, integer, memory, calls and
-// intrinsics), and of each memory access's space, pattern and siblings. See
-// docs/ARCHITECTURE.md ("IR front end") for the rules and their defaults.
+// intrinsics), and of each memory access's space, pattern and siblings.
+// classify() is an llvm::InstVisitor, ClassifyVisitor, whose visit methods
+// call those helpers. See docs/ARCHITECTURE.md ("IR front end") for the
+// rules and their defaults.
 // The rules the PTX front end shares (memory, FP width, warp and barrier
 // classes, the expansion of division, roots and special functions) are in
 // flipflop/Profile/OpRules.h; this file maps IR instructions onto what
@@ -19,6 +21,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/InstVisitor.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
@@ -401,84 +404,107 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   P.Accesses.push_back(A);
 }
 
-void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
-                              LoopInfo &LI, ScalarEvolution &SE,
-                              unsigned Depth, bool Divergent) {
-  switch (I.getOpcode()) {
-  case Instruction::FAdd:
-  case Instruction::FSub:
-    classifyFAddSub(I, W);
-    break;
-  case Instruction::FMul:
-    addFP(W, I.getType(), 1);
-    break;
-  case Instruction::FNeg:
-  case Instruction::FCmp:
-    if (fpClass(I.getOperand(0)->getType()) != OpClass::Other)
-      addOp(W, fpClass(I.getOperand(0)->getType()), lanesOf(I.getOperand(0)->getType()));
-    break;
-  case Instruction::FDiv:
-  case Instruction::FRem:
-    classifyFDiv(I, W);
-    break;
-  case Instruction::Add:
-  case Instruction::Sub:
-  case Instruction::And:
-  case Instruction::Or:
-  case Instruction::Xor:
-  case Instruction::Shl:
-  case Instruction::LShr:
-  case Instruction::AShr:
-  case Instruction::ICmp:
-  case Instruction::Select:
-    if (!I.getType()->getScalarType()->isIntegerTy(1) ||
-        I.getOpcode() == Instruction::ICmp || I.getOpcode() == Instruction::Select)
-      addOp(W, OpClass::Int, lanesOf(I.getType()));
-    break;
-  case Instruction::Mul:
-    addOp(W, OpClass::IntMul, lanesOf(I.getType()));
-    break;
-  case Instruction::UDiv:
-  case Instruction::SDiv:
-  case Instruction::URem:
-  case Instruction::SRem:
-    classifyIntDiv(I, W);
-    break;
-  case Instruction::SIToFP:
-  case Instruction::UIToFP:
-  case Instruction::FPToSI:
-  case Instruction::FPToUI:
-  case Instruction::FPExt:
-  case Instruction::FPTrunc:
-    addOp(W, OpClass::Conv, lanesOf(I.getType()));
-    break;
-  case Instruction::GetElementPtr:
-    classifyGEP(I, W);
-    break;
-  case Instruction::Br:
-    if (cast<BranchInst>(I).isConditional())
-      addOp(W, OpClass::Branch);
-    break;
-  case Instruction::Switch:
-    addOp(W, OpClass::Branch);
-    break;
-  case Instruction::Load:
-  case Instruction::Store:
-  case Instruction::AtomicRMW:
-  case Instruction::AtomicCmpXchg:
-    classifyMemory(I, W, SA, LI, SE);
-    break;
-  case Instruction::Call:
-    classifyCall(I, W, SA, LI, SE, Depth);
-    break;
-  case Instruction::Fence:
-    // fence.sc / fence.acq_rel (a signal fence is no instruction).
-    if (cast<FenceInst>(I).getSyncScopeID() != SyncScope::SingleThread)
-      addOp(W, *syncOpClass("fence", false));
-    break;
-  default:
-    break;
+/// classify()'s dispatch: one visit method per instruction family, each
+/// calling the ProfileBuilder helper that counts it. An instruction no
+/// method below takes (casts between integers and pointers, phis, returns,
+/// invokes...) reaches visitInstruction and counts nothing.
+class ProfileBuilder::ClassifyVisitor
+    : public InstVisitor<ProfileBuilder::ClassifyVisitor> {
+  ProfileBuilder &B;
+  double W;
+  StrideAnalysis &SA;
+  LoopInfo &LI;
+  ScalarEvolution &SE;
+  unsigned Depth;
+
+  /// One op of \p I's operand's FP class per lane (fneg, fcmp).
+  void countFPOperand(Instruction &I) {
+    Type *T = I.getOperand(0)->getType();
+    if (fpClass(T) != OpClass::Other)
+      B.addOp(W, fpClass(T), lanesOf(T));
   }
+  void countConversion(CastInst &I) {
+    B.addOp(W, OpClass::Conv, lanesOf(I.getType()));
+  }
+
+public:
+  ClassifyVisitor(ProfileBuilder &B, double W, StrideAnalysis &SA, LoopInfo &LI,
+                  ScalarEvolution &SE, unsigned Depth)
+      : B(B), W(W), SA(SA), LI(LI), SE(SE), Depth(Depth) {}
+
+  // Floating point.
+  void visitFAdd(BinaryOperator &I) { B.classifyFAddSub(I, W); }
+  void visitFSub(BinaryOperator &I) { B.classifyFAddSub(I, W); }
+  void visitFMul(BinaryOperator &I) { B.addFP(W, I.getType(), 1); }
+  void visitFDiv(BinaryOperator &I) { B.classifyFDiv(I, W); }
+  void visitFRem(BinaryOperator &I) { B.classifyFDiv(I, W); }
+  void visitFNeg(UnaryOperator &I) { countFPOperand(I); }
+  void visitFCmpInst(FCmpInst &I) { countFPOperand(I); }
+
+  // Integer.
+  void visitMul(BinaryOperator &I) {
+    B.addOp(W, OpClass::IntMul, lanesOf(I.getType()));
+  }
+  void visitUDiv(BinaryOperator &I) { B.classifyIntDiv(I, W); }
+  void visitSDiv(BinaryOperator &I) { B.classifyIntDiv(I, W); }
+  void visitURem(BinaryOperator &I) { B.classifyIntDiv(I, W); }
+  void visitSRem(BinaryOperator &I) { B.classifyIntDiv(I, W); }
+  /// The binary operators left: add, sub, and, or, xor and the shifts; one
+  /// Int op per lane unless on i1 (predicate logic).
+  void visitBinaryOperator(BinaryOperator &I) {
+    if (!I.getType()->getScalarType()->isIntegerTy(1))
+      B.addOp(W, OpClass::Int, lanesOf(I.getType()));
+  }
+  void visitICmpInst(ICmpInst &I) {
+    B.addOp(W, OpClass::Int, lanesOf(I.getType()));
+  }
+  void visitSelectInst(SelectInst &I) {
+    B.addOp(W, OpClass::Int, lanesOf(I.getType()));
+  }
+
+  // Conversions to, from and between FP types.
+  void visitSIToFPInst(SIToFPInst &I) { countConversion(I); }
+  void visitUIToFPInst(UIToFPInst &I) { countConversion(I); }
+  void visitFPToSIInst(FPToSIInst &I) { countConversion(I); }
+  void visitFPToUIInst(FPToUIInst &I) { countConversion(I); }
+  void visitFPExtInst(FPExtInst &I) { countConversion(I); }
+  void visitFPTruncInst(FPTruncInst &I) { countConversion(I); }
+
+  void visitGetElementPtrInst(GetElementPtrInst &I) { B.classifyGEP(I, W); }
+
+  // Control flow.
+  void visitBranchInst(BranchInst &I) {
+    if (I.isConditional())
+      B.addOp(W, OpClass::Branch);
+  }
+  void visitSwitchInst(SwitchInst &I) { B.addOp(W, OpClass::Branch); }
+
+  // Memory.
+  void visitLoadInst(LoadInst &I) { B.classifyMemory(I, W, SA, LI, SE); }
+  void visitStoreInst(StoreInst &I) { B.classifyMemory(I, W, SA, LI, SE); }
+  void visitAtomicRMWInst(AtomicRMWInst &I) {
+    B.classifyMemory(I, W, SA, LI, SE);
+  }
+  void visitAtomicCmpXchgInst(AtomicCmpXchgInst &I) {
+    B.classifyMemory(I, W, SA, LI, SE);
+  }
+  void visitFenceInst(FenceInst &I) {
+    // fence.sc / fence.acq_rel (a signal fence is no instruction).
+    if (I.getSyncScopeID() != SyncScope::SingleThread)
+      B.addOp(W, *syncOpClass("fence", false));
+  }
+
+  /// Calls, intrinsics included (InstVisitor routes every intrinsic here);
+  /// an invoke or callbr is no call here and counts nothing.
+  void visitCallInst(CallInst &I) { B.classifyCall(I, W, SA, LI, SE, Depth); }
+
+  void visitInstruction(Instruction &) {}
+};
+
+void ProfileBuilder::classify(Instruction &I, double W, StrideAnalysis &SA,
+                              LoopInfo &LI, ScalarEvolution &SE, unsigned Depth,
+                              bool /*Divergent*/) {
+  ClassifyVisitor(*this, W, SA, LI, SE, Depth).visit(I);
 }
 
 /// Counts \p T's lanes in its FP class and \p FlopsPerLane FLOPs per lane;

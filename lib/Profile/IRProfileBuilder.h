@@ -86,6 +86,8 @@ private:
   unsigned estimateRegisters(llvm::Function &F);
 
   // IRClassify.cpp: op classes and memory accesses, by instruction family.
+  /// classify()'s dispatch, an llvm::InstVisitor calling the helpers below.
+  class ClassifyVisitor;
   void classify(llvm::Instruction &I, double W, StrideAnalysis &SA,
                 llvm::LoopInfo &LI, llvm::ScalarEvolution &SE, unsigned Depth,
                 bool Divergent);
