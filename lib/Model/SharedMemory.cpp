@@ -22,7 +22,6 @@
 namespace flipflop {
 
 namespace {
-constexpr unsigned Banks = 32;
 
 /// Wavefronts of one warp instruction of \p A, \p Bytes per lane.
 double warpWavefronts(const MemAccess &A, unsigned Bytes,
@@ -41,7 +40,7 @@ double warpWavefronts(const MemAccess &A, unsigned Bytes,
   const unsigned PassLanes = 128 / std::max(4u, Width);
   double Waves = 0;
   for (unsigned First = 0; First < Lanes; First += PassLanes) {
-    uint64_t Words[32 * 4]; // 32-bit words of this pass (<= 32 x 16 B).
+    int64_t Offsets[32];
     unsigned N = 0;
     for (unsigned L = First; L < std::min(Lanes, First + PassLanes); ++L) {
       uint64_t X = L % BX, Y = (L / BX) % BY, Z = L / (BX * BY);
@@ -53,20 +52,10 @@ double warpWavefronts(const MemAccess &A, unsigned Bytes,
         Index = ((A.ThreadDims & 1u) ? X : 0) +
                 ((A.ThreadDims & 2u) ? Y * BX : 0) +
                 ((A.ThreadDims & 4u) ? Z * BX * BY : 0);
-      uint64_t Lo = A.LaneMod ? uint64_t((int64_t(1) << 40) +
-                                         laneOffsetBytes(A, Index))
-                              : Index * uint64_t(Stride);
-      for (uint64_t W = Lo / 4; W <= (Lo + Width - 1) / 4 && N < 128; ++W)
-        Words[N++] = W;
+      Offsets[N++] = A.LaneMod ? laneOffsetBytes(A, Index)
+                               : int64_t(Index) * Stride;
     }
-    // Lanes reading one word share it: count each distinct word once.
-    std::sort(Words, Words + N);
-    N = unsigned(std::unique(Words, Words + N) - Words);
-    unsigned PerBank[Banks] = {};
-    unsigned Ways = 1;
-    for (unsigned I = 0; I < N; ++I)
-      Ways = std::max(Ways, ++PerBank[Words[I] % Banks]);
-    Waves += Ways;
+    Waves += passBankWays(Offsets, N, Width);
   }
   return Waves;
 }

@@ -170,6 +170,40 @@ double laneSectors(const MemAccess &A) {
   return double(std::unique(Sectors, Sectors + N) - Sectors);
 }
 
+unsigned passBankWays(const int64_t *Offsets, unsigned N, unsigned Bytes) {
+  constexpr unsigned Banks = 32;
+  const int64_t Width = std::clamp(Bytes, 1u, 16u);
+  int64_t Words[32 * 4]; // <= 32 lanes x 16 B.
+  unsigned NW = 0;
+  for (unsigned I = 0; I < std::min(N, 32u); ++I) {
+    // Offsets relative to a base far from zero: floor division and the
+    // banks stay right for negative offsets.
+    int64_t Lo = (int64_t(1) << 40) + Offsets[I];
+    for (int64_t W = Lo / 4; W <= (Lo + Width - 1) / 4 && NW < 128; ++W)
+      Words[NW++] = W;
+  }
+  std::sort(Words, Words + NW);
+  NW = unsigned(std::unique(Words, Words + NW) - Words);
+  unsigned PerBank[Banks] = {};
+  unsigned Ways = 1;
+  for (unsigned I = 0; I < NW; ++I)
+    Ways = std::max(Ways, ++PerBank[Words[I] % Banks]);
+  return Ways;
+}
+
+unsigned laneBankConflictWays(const MemAccess &A) {
+  // Wide accesses are served in passes of 128 bytes of lane data.
+  const unsigned PassLanes = 128 / std::clamp(A.Bytes, 4u, 16u);
+  unsigned Worst = 1;
+  for (unsigned First = 0; First < 32; First += PassLanes) {
+    int64_t Off[32];
+    for (unsigned L = 0; L < PassLanes; ++L)
+      Off[L] = laneOffsetBytes(A, First + L);
+    Worst = std::max(Worst, passBankWays(Off, PassLanes, A.Bytes));
+  }
+  return Worst;
+}
+
 unsigned bankConflictWays(unsigned Bytes, int64_t StrideBytes,
                           AccessPattern Pattern, unsigned Banks) {
   if (Pattern == AccessPattern::Uniform || Bytes == 0 || Banks == 0)
@@ -316,6 +350,9 @@ void finalizeProfile(KernelProfile &P) {
       break;
     }
     case AddrSpace::Shared: {
+      if (A.LaneMod && (A.Pattern == AccessPattern::Strided ||
+                        A.Pattern == AccessPattern::Coalesced))
+        A.BankConflictWays = laneBankConflictWays(A);
       if (A.BankConflictWays == 0)
         A.BankConflictWays = 1;
       P.SharedBytes += A.Count * A.Bytes;

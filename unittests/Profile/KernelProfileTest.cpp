@@ -66,6 +66,39 @@ TEST(KernelProfile, LaneSectorsOfTileRows) {
   EXPECT_EQ(laneSectors(A), 8);
 }
 
+TEST(KernelProfile, LaneBankConflictWaysOfTileRows) {
+  // tile[t / 8][2 * (t % 8)] of floats with 64-word rows: the 4 rows of a
+  // warp fall on the same 8 banks, 4 ways (a plain 8-byte stride would say
+  // 2).
+  MemAccess A;
+  A.Space = AddrSpace::Shared;
+  A.Pattern = AccessPattern::Strided;
+  A.Bytes = 4;
+  A.StrideBytes = 8;
+  A.LaneMod = 8;
+  A.LaneDivStrideBytes = 256;
+  EXPECT_EQ(laneBankConflictWays(A), 4u);
+  // Rows padded by one word (65-word rows): each row shifts by one bank,
+  // so rows 0 and 2 (1 and 3) still share banks: 2 ways.
+  A.LaneDivStrideBytes = 260;
+  EXPECT_EQ(laneBankConflictWays(A), 2u);
+  // float4 rows of 8 lanes x 16 B = 128 B, each pass one row: 1 way.
+  A.Bytes = 16;
+  A.StrideBytes = 16;
+  A.LaneDivStrideBytes = 128;
+  EXPECT_EQ(laneBankConflictWays(A), 1u);
+  // finalizeProfile() replaces the front end's plain-stride figure.
+  KernelProfile K;
+  A.Bytes = 4;
+  A.StrideBytes = 8;
+  A.LaneDivStrideBytes = 256;
+  A.BankConflictWays = 2;
+  K.Accesses.push_back(A);
+  finalizeProfile(K);
+  EXPECT_EQ(K.Accesses[0].BankConflictWays, 4u);
+  EXPECT_EQ(K.MaxBankConflictWays, 4u);
+}
+
 TEST(KernelProfile, BankConflictWays) {
   EXPECT_EQ(bankConflictWays(4, 4, AccessPattern::Coalesced), 1u);
   // Stride 2 words: lanes L and L+16 share bank 2L mod 32: 2 ways.

@@ -358,6 +358,13 @@ inline int64_t laneOffsetBytes(const MemAccess &A, uint64_t T) {
 /// Distinct 32-byte sectors the 32 consecutive thread indices of a warp
 /// touch, each reading A.Bytes from laneOffsetBytes().
 double laneSectors(const MemAccess &A);
+/// Shared-memory wavefronts of one pass of \p N lanes, lane i reading
+/// \p Bytes (1..16) at byte offset \p Offsets[i] (N <= 32): lanes that read
+/// one 32-bit word share it, distinct words in one bank serialise.
+unsigned passBankWays(const int64_t *Offsets, unsigned N, unsigned Bytes);
+/// The bank-conflict degree (as bankConflictWays()) of a split access
+/// (MemAccess::LaneMod) for 32 consecutive thread indices.
+unsigned laneBankConflictWays(const MemAccess &A);
 unsigned bankConflictWays(unsigned Bytes, int64_t StrideBytes,
                           AccessPattern Pattern, unsigned Banks = 32);
 
