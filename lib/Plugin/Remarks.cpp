@@ -220,10 +220,6 @@ void warnUser(LLVMContext &Ctx, const PluginOptions &O, StringRef ID,
 // Arguments
 //===----------------------------------------------------------------------===//
 
-std::string fmtDims(const std::array<unsigned, 3> &B) {
-  return blockShapeText(B);
-}
-
 namespace {
 
 using Argument = DiagnosticInfoOptimizationBase::Argument;
@@ -312,7 +308,7 @@ void streamPick(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
   Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName) << "' on "
       << ore::NV(remark::GPU, R.GPU->Name) << ": for "
       << ore::NV(remark::Objective, objectiveName(O.Obj)) << " use block "
-      << ore::NV(remark::Block, fmtDims(C.Block)) << ", min-blocks "
+      << ore::NV(remark::Block, blockShapeText(C.Block)) << ", min-blocks "
       << ore::NV(remark::MinBlocks, C.MinBlocksPerSM) << ", power limit "
       << ore::NV(remark::PowerLimitW, watts(C.PowerLimitW)) << " W";
   // A locked-clock pick names its lever and how to set it (the limit is
@@ -323,8 +319,8 @@ void streamPick(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
         << ore::NV(remark::LockedClockMHz, static_cast<int64_t>(LC.Value + 0.5))
         << " MHz (" << LC.Command << ", needs root)";
   }
-  Rem << "; at block " << fmtDims(C.Block) << ", grid "
-      << ore::NV(remark::Grid, fmtDims(C.Grid)) << ", "
+  Rem << "; at block " << blockShapeText(C.Block) << ", grid "
+      << ore::NV(remark::Grid, blockShapeText(C.Grid)) << ", "
       << std::to_string(watts(C.PowerLimitW))
       << " W: " << numArg(remark::TimeUs, Best.TimeS * 1e6) << " us, "
       << numArg(remark::EnergyMJ, Best.EnergyJ * 1e3) << " mJ, "
@@ -336,8 +332,8 @@ void streamPick(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
                  K.Res.RegistersExact ? "ptxas" : "estimated")
       << "), clock " << intArg(remark::ClockMHz, Best.ClockMHz)
       << " MHz; occupancy heuristic at block "
-      << ore::NV(remark::HeuristicBlock, fmtDims(Heur.Config.Block))
-      << ", grid " << ore::NV(remark::HeuristicGrid, fmtDims(Heur.Config.Grid))
+      << ore::NV(remark::HeuristicBlock, blockShapeText(Heur.Config.Block))
+      << ", grid " << ore::NV(remark::HeuristicGrid, blockShapeText(Heur.Config.Grid))
       << ", "
       << ore::NV(remark::HeuristicPowerLimitW, watts(Heur.Config.PowerLimitW))
       << " W: " << numArg(remark::HeuristicTimeUs, Heur.TimeS * 1e6) << " us, "
@@ -415,7 +411,7 @@ void emitPareto(KernelRemarks &Remarks, const SweepResult &S) {
     Remarks.emitRemark(remark::id::Pareto, [&](auto R) {
       return R << "pareto "
                << ore::NV(remark::Rank, static_cast<unsigned>(Rank))
-               << ": block " << ore::NV(remark::Block, fmtDims(Pt.Config.Block))
+               << ": block " << ore::NV(remark::Block, blockShapeText(Pt.Config.Block))
                << ", min-blocks "
                << ore::NV(remark::MinBlocks, Pt.Config.MinBlocksPerSM) << ", "
                << ore::NV(remark::PowerLimitW, watts(Pt.Config.PowerLimitW))
@@ -438,7 +434,7 @@ void emitLimits(KernelRemarks &Remarks, const KernelProfile &K,
         remark::id::ShapeKept, [&](auto Rem) {
           return Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
                      << "': block shape kept at "
-                     << ore::NV(remark::Block, fmtDims(R.best().Config.Block))
+                     << ore::NV(remark::Block, blockShapeText(R.best().Config.Block))
                      << ": "
                      << ore::NV(remark::Reason, shapeReason(*R.Sweep, K));
         });
@@ -482,12 +478,12 @@ void emitAuthorBounds(KernelRemarks &Remarks, const KernelProfile &K,
             << numArg(remark::AuthorTimeUs, AuthorP.TimeS * 1e6) << " us, "
             << numArg(remark::AuthorEnergyMJ, AuthorP.EnergyJ * 1e3)
             << " mJ at block "
-            << ore::NV(remark::AuthorBlock, fmtDims(AuthorP.Config.Block))
+            << ore::NV(remark::AuthorBlock, blockShapeText(AuthorP.Config.Block))
             << ", " << std::to_string(watts(Best.Config.PowerLimitW))
             << " W against the recommendation's "
             << numArg(remark::TimeUs, Best.TimeS * 1e6) << " us, "
             << numArg(remark::EnergyMJ, Best.EnergyJ * 1e3) << " mJ at block "
-            << fmtDims(Best.Config.Block) << ore::setExtraArgs()
+            << blockShapeText(Best.Config.Block) << ore::setExtraArgs()
             << intArg(remark::AuthorTimeNs, AuthorP.TimeS * 1e9)
             << intArg(remark::AuthorEnergyUJ, AuthorP.EnergyJ * 1e6)
             << intArg(remark::TimeNs, Best.TimeS * 1e9)

@@ -72,8 +72,6 @@ private:
   llvm::OptimizationRemarkEmitter ORE;
 };
 
-/// "256", "16x16", "8x8x4".
-std::string fmtDims(const std::array<unsigned, 3> &B);
 
 /// The command line of the process (Linux: /proc/self/cmdline, response
 /// files expanded), read once; std::nullopt where it cannot be read.
