@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Measures FlipFlop's predictions on a real GPU and validates them.
 #
-# For a GPU machine with the CUDA toolkit (cuda.h), CMake and a C++ compiler,
-# no LLVM: it builds tools/flipflop-measure standalone, runs a short
-# calibration, measures every example that has both a prediction
+# For a GPU machine with the CUDA toolkit (cuda.h), CMake, a C++ compiler and
+# nlohmann-json3-dev (apt-get install nlohmann-json3-dev, or the header: see
+# docs/MEASUREMENT.md), no LLVM: it builds tools/flipflop-measure standalone,
+# runs a short calibration, measures every example that has both a prediction
 # (bench/predictions/<name>.json, made beforehand by
 # scripts/make-predictions.sh) and an args file
 # (tools/flipflop-measure/args/<name>.json), and validates. Everything lands

@@ -6,6 +6,7 @@ PKGS=(
   llvm-22-dev llvm-22-tools llvm-22 clang-22 libclang-22-dev libclang-cpp22-dev
   libclang-rt-22-dev
   cmake ninja-build googletest libgtest-dev python3 zlib1g-dev libzstd-dev libedit-dev
+  nlohmann-json3-dev # header-only JSON of tools/flipflop-measure (built without LLVM)
   libcurl4-openssl-dev libxml2-dev libffi-dev
   chromium # headless rendering of the HTML report (test/Report/chromium.test)
 )

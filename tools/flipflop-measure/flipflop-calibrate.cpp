@@ -140,12 +140,12 @@ struct Calibrator {
 
   json::Value stateJSON(const EnergyResult &E) {
     json::Value O = json::Value::object();
-    O.set("avg_power_w", E.AvgPowerW);
-    O.set("sm_clock_mhz", E.SMClockMHz);
-    O.set("mem_clock_mhz", E.MemClockMHz);
-    O.set("temperature_c", E.TemperatureC);
-    O.set("power_limit_w", E.PowerLimitW);
-    O.set("energy_source", energySourceName(E.Source));
+    O["avg_power_w"] = E.AvgPowerW;
+    O["sm_clock_mhz"] = E.SMClockMHz;
+    O["mem_clock_mhz"] = E.MemClockMHz;
+    O["temperature_c"] = E.TemperatureC;
+    O["power_limit_w"] = E.PowerLimitW;
+    O["energy_source"] = energySourceName(E.Source);
     return O;
   }
 };
@@ -242,28 +242,28 @@ SpecOut describeGpu(Calibrator &C, const ParsedOptions &O, const CalibOptions &C
   std::fprintf(stderr, "flipflop-calibrate: %s, %u SMs, CC %d.%d\n", GpuName.c_str(),
                SMs, C.Dev.CCMajor, C.Dev.CCMinor);
   json::Value &Rep = C.Report;
-  Rep.set("schema_version", 1);
-  Rep.set("tool", "flipflop-calibrate");
+  Rep["schema_version"] = 1;
+  Rep["tool"] = "flipflop-calibrate";
   json::Value G = json::Value::object();
-  G.set("name", GpuName);
-  G.set("sm_count", SMs);
-  G.set("compute_capability", std::to_string(C.Dev.CCMajor) + "." + std::to_string(C.Dev.CCMinor));
-  G.set("l2_bytes", C.Dev.L2Bytes);
-  G.set("max_sm_clock_mhz", C.Nvml.maxClockMHz(NVML_CLOCK_SM));
-  G.set("max_mem_clock_mhz", C.Nvml.maxClockMHz(NVML_CLOCK_MEM));
-  G.set("energy_counter", C.Nvml.hasEnergyCounter());
-  Rep.set("gpu", G);
+  G["name"] = GpuName;
+  G["sm_count"] = SMs;
+  G["compute_capability"] = std::to_string(C.Dev.CCMajor) + "." + std::to_string(C.Dev.CCMinor);
+  G["l2_bytes"] = C.Dev.L2Bytes;
+  G["max_sm_clock_mhz"] = C.Nvml.maxClockMHz(NVML_CLOCK_SM);
+  G["max_mem_clock_mhz"] = C.Nvml.maxClockMHz(NVML_CLOCK_MEM);
+  G["energy_counter"] = C.Nvml.hasEnergyCounter();
+  Rep["gpu"] = G;
 
   SpecOut S;
-  S.Spec.set("base", O.get("base", GpuName));
-  S.Spec.set("Comment", "Measured by flipflop-calibrate on " + GpuName +
-                            "; raw figures in " + CO.ReportPath);
-  S.Spec.set("SMCount", SMs);
-  S.Spec.set("L2SizeKB", C.Dev.L2Bytes / 1024);
+  S.Spec["base"] = O.get("base", GpuName);
+  S.Spec["Comment"] = "Measured by flipflop-calibrate on " + GpuName +
+                      "; raw figures in " + CO.ReportPath;
+  S.Spec["SMCount"] = SMs;
+  S.Spec["L2SizeKB"] = C.Dev.L2Bytes / 1024;
   // NVML's max SM clock is the board's maximum attainable clock, above the
   // datasheet boost clock on GeForce/RTX boards (docs/GPUS.md).
   if (unsigned MaxClk = C.Nvml.maxClockMHz(NVML_CLOCK_SM))
-    S.Spec.set("MaxClockMHz", MaxClk);
+    S.Spec["MaxClockMHz"] = MaxClk;
   return S;
 }
 
@@ -272,18 +272,18 @@ void measureIdleAndLimits(Calibrator &C, bool SkipPower, SpecOut &S) {
   if (!SkipPower) {
     std::this_thread::sleep_for(std::chrono::milliseconds(C.Quick ? 500 : 1500));
     double Idle = check(measureIdlePower(C.Nvml, C.Quick ? 1.0 : 2.0, 0.01));
-    C.Report.set("idle_power_w", Idle);
-    S.Power.set("IdleW", Idle);
-    S.Power.set("IdleMeasured", true);
+    C.Report["idle_power_w"] = Idle;
+    S.Power["IdleW"] = Idle;
+    S.Power["IdleMeasured"] = true;
     std::fprintf(stderr, "  idle power %.1f W\n", Idle);
   }
   double MinW = 0, MaxW = 0;
   if (C.Nvml.limitConstraintsW(MinW, MaxW)) {
-    S.Power.set("MinLimitW", MinW);
-    S.Power.set("MaxLimitW", MaxW);
+    S.Power["MinLimitW"] = MinW;
+    S.Power["MaxLimitW"] = MaxW;
   }
   if (double Def = C.Nvml.defaultLimitW())
-    S.Power.set("DefaultLimitW", Def);
+    S.Power["DefaultLimitW"] = Def;
 }
 
 /// Where the benchmarks write: one buffer shared by all of them.
@@ -315,16 +315,16 @@ void measureUnits(Calibrator &C, const Scratch &Out, SpecOut &S) {
     double ClockHz = (E.SMClockMHz ? E.SMClockMHz : C.Nvml.maxClockMHz(NVML_CLOCK_SM)) * 1e6;
     double PerClk = ClockHz > 0 ? Ops / (T * SMs * ClockHz) : 0;
     json::Value R = C.stateJSON(E);
-    R.set("time_s", T);
-    R.set("ops", Ops);
-    R.set("ops_per_s", Ops / T);
-    R.set("lanes_per_clock_per_sm", PerClk);
-    UnitsRep.set(U.Field, R);
-    S.Thru.set(U.Field, PerClk);
+    R["time_s"] = T;
+    R["ops"] = Ops;
+    R["ops_per_s"] = Ops / T;
+    R["lanes_per_clock_per_sm"] = PerClk;
+    UnitsRep[U.Field] = R;
+    S.Thru[U.Field] = PerClk;
     std::fprintf(stderr, "  %-5s %8.1f lanes/clk/SM  %7.1f W  (SM %u MHz)\n", U.Field,
                  PerClk, E.AvgPowerW, E.SMClockMHz);
   }
-  C.Report.set("units", UnitsRep);
+  C.Report["units"] = UnitsRep;
 }
 
 /// The streaming kernel and its launch shape.
@@ -352,10 +352,10 @@ std::pair<double, json::Value> readBandwidth(Calibrator &C, const Scratch &Out,
   EnergyResult E = check(measureEnergy(C.Api, C.Nvml, L, T, C.EO));
   double GBs = double(Bytes) * Passes / T / 1e9;
   json::Value R = C.stateJSON(E);
-  R.set("bytes", Bytes);
-  R.set("passes", Passes);
-  R.set("time_s", T);
-  R.set("gb_per_s", GBs);
+  R["bytes"] = Bytes;
+  R["passes"] = Passes;
+  R["time_s"] = T;
+  R["gb_per_s"] = GBs;
   std::fprintf(stderr, "  %-5s %8.1f GB/s  %7.1f W\n", What, GBs, E.AvgPowerW);
   return std::make_pair(GBs, R);
 }
@@ -367,21 +367,22 @@ void measureBandwidth(Calibrator &C, const Scratch &Out, SpecOut &S) {
   ReadKernel K{RL.Func, RL.Block[0], RL.Grid[0]};
   size_t DramBytes = std::max<size_t>(size_t(1) << 30, size_t(C.Dev.L2Bytes) * 16);
   auto Dram = readBandwidth(C, Out, K, DramBytes, 1, "DRAM");
-  C.Report.set("dram", Dram.second);
+  C.Report["dram"] = Dram.second;
   // Measured (achieved) bandwidth: the model must not scale it down again.
-  S.Spec.set("MemoryBandwidthGBs", Dram.first);
-  S.Spec.set("DramEfficiency", 1.0);
+  S.Spec["MemoryBandwidthGBs"] = Dram.first;
+  S.Spec["DramEfficiency"] = 1.0;
   size_t L2Bytes = std::max<size_t>(size_t(C.Dev.L2Bytes) / 4, 1 << 20) & ~size_t(15);
   auto L2 = readBandwidth(C, Out, K, L2Bytes, C.Quick ? 50 : 200, "L2");
   double Clk = 0;
-  if (const json::Value *V = L2.second.get("sm_clock_mhz"))
-    Clk = V->getNumber();
+  if (const json::Value *V = json::find(L2.second, "sm_clock_mhz"))
+    if (V->is_number())
+      Clk = V->get<double>();
   if (Clk > 0) {
     double PerClk = L2.first * 1e9 / (Clk * 1e6 * SMs);
-    L2.second.set("bytes_per_clock_per_sm", PerClk);
-    S.Spec.set("L2BandwidthBytesPerClkPerSM", PerClk);
+    L2.second["bytes_per_clock_per_sm"] = PerClk;
+    S.Spec["L2BandwidthBytesPerClkPerSM"] = PerClk;
   }
-  C.Report.set("l2", L2.second);
+  C.Report["l2"] = L2.second;
 }
 
 /// Coalesced against strided access.
@@ -403,13 +404,13 @@ void measureStrided(Calibrator &C, const Scratch &Out) {
     if (S == 1)
       Base = GBs;
     json::Value R = json::Value::object();
-    R.set("stride_elements", S);
-    R.set("time_s", T);
-    R.set("useful_gb_per_s", GBs);
-    R.set("efficiency_vs_coalesced", Base > 0 ? GBs / Base : 0);
-    Rows.push(R);
+    R["stride_elements"] = S;
+    R["time_s"] = T;
+    R["useful_gb_per_s"] = GBs;
+    R["efficiency_vs_coalesced"] = Base > 0 ? GBs / Base : 0;
+    Rows.push_back(R);
   }
-  C.Report.set("strided_access", Rows);
+  C.Report["strided_access"] = Rows;
 }
 
 /// Shared memory bandwidth and bank conflicts.
@@ -432,17 +433,17 @@ void measureSharedMemory(Calibrator &C, const Scratch &Out) {
       double Clk = E.SMClockMHz * 1e6;
       double Bytes = double(Grid) * Block * Iters * 4 * 4;
       json::Value R = C.stateJSON(E);
-      R.set("time_s", T);
-      R.set("bytes_per_clock_per_sm", Clk > 0 ? Bytes / (T * Clk * SMs) : 0);
-      C.Report.set("shared_bandwidth", R);
+      R["time_s"] = T;
+      R["bytes_per_clock_per_sm"] = Clk > 0 ? Bytes / (T * Clk * SMs) : 0;
+      C.Report["shared_bandwidth"] = R;
     }
     json::Value R = json::Value::object();
-    R.set("stride_words", S);
-    R.set("time_s", T);
-    R.set("slowdown_vs_conflict_free", T1 > 0 ? T / T1 : 0);
-    Rows.push(R);
+    R["stride_words"] = S;
+    R["time_s"] = T;
+    R["slowdown_vs_conflict_free"] = T1 > 0 ? T / T1 : 0;
+    Rows.push_back(R);
   }
-  C.Report.set("bank_conflicts", Rows);
+  C.Report["bank_conflicts"] = Rows;
 }
 
 /// A pointer chase through \p Bytes of global memory with \p Kernel.
@@ -465,11 +466,11 @@ void chaseGlobal(Calibrator &C, const Scratch &Out, json::Value &Lat,
   double Ns = T / Steps * 1e9;
   unsigned Clk = C.Nvml.clockMHz(NVML_CLOCK_SM);
   json::Value O = json::Value::object();
-  O.set("bytes", Bytes);
-  O.set("ns", Ns);
-  O.set("cycles_at_current_clock", Ns * Clk / 1000.0);
-  O.set("sm_clock_mhz", Clk);
-  Lat.set(What, O);
+  O["bytes"] = Bytes;
+  O["ns"] = Ns;
+  O["cycles_at_current_clock"] = Ns * Clk / 1000.0;
+  O["sm_clock_mhz"] = Clk;
+  Lat[What] = O;
   std::fprintf(stderr, "  %-5s latency %6.1f ns\n", What, Ns);
 }
 
@@ -496,12 +497,12 @@ void measureLatency(Calibrator &C, const Scratch &Out) {
   double Ns = std::max(0.0, T - T0) / Steps * 1e9;
   unsigned Clk = C.Nvml.clockMHz(NVML_CLOCK_SM);
   json::Value O = json::Value::object();
-  O.set("ns", Ns);
-  O.set("cycles_at_current_clock", Ns * Clk / 1000.0);
-  O.set("sm_clock_mhz", Clk);
-  Lat.set("shared", O);
+  O["ns"] = Ns;
+  O["cycles_at_current_clock"] = Ns * Clk / 1000.0;
+  O["sm_clock_mhz"] = Clk;
+  Lat["shared"] = O;
   std::fprintf(stderr, "  smem  latency %6.1f ns\n", Ns);
-  C.Report.set("latency", Lat);
+  C.Report["latency"] = Lat;
 }
 
 /// The active-SM counts of the power sweep: powers of two and quarters of
@@ -550,24 +551,24 @@ void measurePowerVsSMs(Calibrator &C, const Scratch &Out) {
     X.push_back(N);
     Y.push_back(E.AvgPowerW);
     json::Value Row = C.stateJSON(E);
-    Row.set("active_sms", N);
-    Row.set("time_s", T);
-    Rows.push(Row);
+    Row["active_sms"] = N;
+    Row["time_s"] = T;
+    Rows.push_back(Row);
     std::fprintf(stderr, "  %3u SMs  %7.1f W  (SM %u MHz)\n", N, E.AvgPowerW, E.SMClockMHz);
   }
   json::Value P = json::Value::object();
-  P.set("points", Rows);
+  P["points"] = Rows;
   PowerLawFit Fit = fitPowerLaw(X, Y);
   if (Fit.Ok) {
-    P.set("alpha_w", Fit.Alpha);
-    P.set("beta", Fit.Beta);
-    P.set("delta_w", Fit.Delta);
-    P.set("r2", Fit.R2);
-    P.set("rmse_w", Fit.RMSE);
+    P["alpha_w"] = Fit.Alpha;
+    P["beta"] = Fit.Beta;
+    P["delta_w"] = Fit.Delta;
+    P["r2"] = Fit.R2;
+    P["rmse_w"] = Fit.RMSE;
     std::fprintf(stderr, "  P(n) = %.3f * n^%.3f + %.1f W  (R^2 %.4f)\n", Fit.Alpha,
                  Fit.Beta, Fit.Delta, Fit.R2);
   }
-  C.Report.set("power_vs_active_sms", P);
+  C.Report["power_vs_active_sms"] = P;
 }
 
 /// Prints the spec's figures, beside the database's when --compare names an
@@ -584,20 +585,20 @@ void printComparison(const ParsedOptions &O, const json::Value &Spec) {
   }
   std::printf("%-34s %14s %14s %8s\n", "field", "measured", HaveBase ? "database" : "", HaveBase ? "ratio" : "");
   auto Row = [&](const std::string &Key, const json::Value &V, const json::Value *B) {
-    if (!V.isNumber())
+    if (!V.is_number())
       return;
-    std::printf("%-34s %14.4g", Key.c_str(), V.getNumber());
-    if (B && B->isNumber() && B->getNumber() != 0)
-      std::printf(" %14.4g %8.3f", B->getNumber(), V.getNumber() / B->getNumber());
+    std::printf("%-34s %14.4g", Key.c_str(), V.get<double>());
+    if (B && B->is_number() && B->get<double>() != 0)
+      std::printf(" %14.4g %8.3f", B->get<double>(), V.get<double>() / B->get<double>());
     std::printf("\n");
   };
-  for (const json::Member &M : Spec.members()) {
-    if (M.second.isObject()) {
-      const json::Value *BO = HaveBase ? Base.get(M.first) : nullptr;
-      for (const json::Member &N : M.second.members())
-        Row(M.first + "." + N.first, N.second, BO ? BO->get(N.first) : nullptr);
+  for (const json::Member &M : json::members(Spec)) {
+    if (M.second.is_object()) {
+      const json::Value *BO = HaveBase ? json::find(Base, M.first) : nullptr;
+      for (const json::Member &N : json::members(M.second))
+        Row(M.first + "." + N.first, N.second, BO ? json::find(*BO, N.first) : nullptr);
     } else {
-      Row(M.first, M.second, HaveBase ? Base.get(M.first) : nullptr);
+      Row(M.first, M.second, HaveBase ? json::find(Base, M.first) : nullptr);
     }
   }
 }
@@ -640,9 +641,9 @@ int main(int Argc, char **Argv) {
   if (!SkipPower)
     measurePowerVsSMs(C, Out);
 
-  S.Spec.set("Throughput", S.Thru);
-  if (!S.Power.members().empty())
-    S.Spec.set("Power", S.Power);
+  S.Spec["Throughput"] = S.Thru;
+  if (!json::members(S.Power).empty())
+    S.Spec["Power"] = S.Power;
   check(json::writeFile(S.Spec, CO.SpecPath));
   check(json::writeFile(C.Report, CO.ReportPath));
   printComparison(O, S.Spec);

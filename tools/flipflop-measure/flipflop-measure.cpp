@@ -502,28 +502,28 @@ private:
 
 json::Value gpuJSON(const CudaDevice &Dev, const NvmlDevice &Nvml) {
   json::Value Gpu = json::Value::object();
-  Gpu.set("name", Nvml.name().empty() ? Dev.Name : Nvml.name());
-  Gpu.set("cuda_name", Dev.Name);
-  Gpu.set("compute_capability", std::to_string(Dev.CCMajor) + "." + std::to_string(Dev.CCMinor));
-  Gpu.set("sm_count", Dev.SMCount);
-  Gpu.set("pci_bus_id", Dev.PciBusId);
-  Gpu.set("driver_version", Dev.DriverVersion);
-  Gpu.set("default_power_limit_w", Nvml.defaultLimitW());
-  Gpu.set("power_limit_at_start_w", Nvml.enforcedLimitW());
-  Gpu.set("max_sm_clock_mhz", Nvml.maxClockMHz(NVML_CLOCK_SM));
-  Gpu.set("max_mem_clock_mhz", Nvml.maxClockMHz(NVML_CLOCK_MEM));
-  Gpu.set("energy_counter", Nvml.hasEnergyCounter());
+  Gpu["name"] = Nvml.name().empty() ? Dev.Name : Nvml.name();
+  Gpu["cuda_name"] = Dev.Name;
+  Gpu["compute_capability"] = std::to_string(Dev.CCMajor) + "." + std::to_string(Dev.CCMinor);
+  Gpu["sm_count"] = Dev.SMCount;
+  Gpu["pci_bus_id"] = Dev.PciBusId;
+  Gpu["driver_version"] = Dev.DriverVersion;
+  Gpu["default_power_limit_w"] = Nvml.defaultLimitW();
+  Gpu["power_limit_at_start_w"] = Nvml.enforcedLimitW();
+  Gpu["max_sm_clock_mhz"] = Nvml.maxClockMHz(NVML_CLOCK_SM);
+  Gpu["max_mem_clock_mhz"] = Nvml.maxClockMHz(NVML_CLOCK_MEM);
+  Gpu["energy_counter"] = Nvml.hasEnergyCounter();
   return Gpu;
 }
 
 json::Value methodJSON(const Method &M) {
   json::Value J = json::Value::object();
-  J.set("warmup", M.TO.Warmup);
-  J.set("repeats", M.TO.Repeats);
-  J.set("min_batch_s", M.TO.MinBatchS);
-  J.set("energy", energySourceName(M.EO.Source));
-  J.set("min_window_s", M.EO.MinWindowS);
-  J.set("sample_period_s", M.EO.SamplePeriodS);
+  J["warmup"] = M.TO.Warmup;
+  J["repeats"] = M.TO.Repeats;
+  J["min_batch_s"] = M.TO.MinBatchS;
+  J["energy"] = energySourceName(M.EO.Source);
+  J["min_window_s"] = M.EO.MinWindowS;
+  J["sample_period_s"] = M.EO.SamplePeriodS;
   return J;
 }
 
@@ -532,12 +532,12 @@ json::Value methodJSON(const Method &M) {
 json::Value kernelJSON(const ParsedOptions &O, const Inputs &In, const CudaApi &Api,
                        KernelLoader &Loader) {
   json::Value K = json::Value::object();
-  K.set("name", In.Kernel);
-  K.set("source", In.KernelPath);
+  K["name"] = In.Kernel;
+  K["source"] = In.KernelPath;
   if (O.has("args"))
-    K.set("args", O.get("args"));
-  K.set("total_threads", json::Array{json::Value(In.Args.Total[0]), json::Value(In.Args.Total[1]),
-                                     json::Value(In.Args.Total[2])});
+    K["args"] = O.get("args");
+  K["total_threads"] = json::Array{json::Value(In.Args.Total[0]), json::Value(In.Args.Total[1]),
+                                   json::Value(In.Args.Total[2])};
   CUfunction F = check(Loader.functionFor(Config{{1, 1, 1}, 0, 0, 0}));
   int MinGrid = 0, Block = 0;
   static uint64_t PerThread, Fixed;
@@ -547,10 +547,10 @@ json::Value kernelJSON(const ParsedOptions &O, const Inputs &In, const CudaApi &
   CUresult R = Api.cuOccupancyMaxPotentialBlockSizeFn(&MinGrid, &Block, F, Fn, 0, 0);
   if (R == CUDA_SUCCESS) {
     json::Value H = json::Value::object();
-    H.set("block", dim3ToJSON({unsigned(Block), 1, 1}));
-    H.set("min_grid", MinGrid);
-    H.set("source", "cuOccupancyMaxPotentialBlockSize");
-    K.set("occupancy_heuristic", H);
+    H["block"] = dim3ToJSON({unsigned(Block), 1, 1});
+    H["min_grid"] = MinGrid;
+    H["source"] = "cuOccupancyMaxPotentialBlockSize";
+    K["occupancy_heuristic"] = H;
   }
   return K;
 }
@@ -571,7 +571,7 @@ json::Value invalidConfig(const SweepContext &X, size_t I, const Config &C,
   Rec.Valid = false;
   Rec.PowerLimitW = X.G.Nvml->enforcedLimitW();
   json::Value J = configToJSON(Rec);
-  J.set("invalid", Why);
+  J["invalid"] = Why;
   if (!X.In.Quiet)
     std::fprintf(stderr, "[%zu/%zu] block %s: not launchable: %s\n", I + 1, X.Total,
                  shapeText(C.Block).c_str(), Why.c_str());
@@ -600,32 +600,32 @@ json::Value measuredJSON(const SweepContext &X, size_t I, const Config &C,
                          const ConfigRecord &Rec, const FuncAttrs &A, int BlocksPerSM,
                          uint64_t Dyn, const TimingResult &T, const EnergyResult &E) {
   json::Value J = configToJSON(Rec);
-  J.set("blocks_per_sm", BlocksPerSM);
-  J.set("registers", A.Regs);
-  J.set("local_bytes", A.Local);
-  J.set("static_shared_bytes", A.StaticSmem);
-  J.set("dynamic_shared_bytes", Dyn);
-  J.set("time_min_s", T.PerLaunch.Min);
-  J.set("time_max_s", T.PerLaunch.Max);
-  J.set("time_q1_s", T.PerLaunch.Q1);
-  J.set("time_q3_s", T.PerLaunch.Q3);
-  J.set("time_iqr_s", T.PerLaunch.iqr());
-  J.set("repeats", X.M.TO.Repeats);
-  J.set("batch", T.Batch);
-  J.set("energy_source", energySourceName(E.Source));
-  J.set("energy_window_s", E.WindowS);
-  J.set("energy_window_j", E.WindowEnergyJ);
+  J["blocks_per_sm"] = BlocksPerSM;
+  J["registers"] = A.Regs;
+  J["local_bytes"] = A.Local;
+  J["static_shared_bytes"] = A.StaticSmem;
+  J["dynamic_shared_bytes"] = Dyn;
+  J["time_min_s"] = T.PerLaunch.Min;
+  J["time_max_s"] = T.PerLaunch.Max;
+  J["time_q1_s"] = T.PerLaunch.Q1;
+  J["time_q3_s"] = T.PerLaunch.Q3;
+  J["time_iqr_s"] = T.PerLaunch.iqr();
+  J["repeats"] = X.M.TO.Repeats;
+  J["batch"] = T.Batch;
+  J["energy_source"] = energySourceName(E.Source);
+  J["energy_window_s"] = E.WindowS;
+  J["energy_window_j"] = E.WindowEnergyJ;
   if (E.Source == EnergySource::Sampled)
-    J.set("power_samples", E.Samples);
-  J.set("window_launches_per_s", E.LaunchesPerS);
-  J.set("power_usage_w", E.PowerUsageW);
-  J.set("sm_clock_mhz", E.SMClockMHz);
-  J.set("mem_clock_mhz", E.MemClockMHz);
-  J.set("temperature_c", E.TemperatureC);
+    J["power_samples"] = E.Samples;
+  J["window_launches_per_s"] = E.LaunchesPerS;
+  J["power_usage_w"] = E.PowerUsageW;
+  J["sm_clock_mhz"] = E.SMClockMHz;
+  J["mem_clock_mhz"] = E.MemClockMHz;
+  J["temperature_c"] = E.TemperatureC;
   if (C.ClockMHz)
-    J.set("locked_clock_mhz", C.ClockMHz);
+    J["locked_clock_mhz"] = C.ClockMHz;
   if (E.HasReasons)
-    J.set("clock_event_reasons", E.ClockEventReasons);
+    J["clock_event_reasons"] = E.ClockEventReasons;
   if (!X.In.Quiet)
     std::fprintf(stderr,
                  "[%zu/%zu] block %s min %u: %.3f us (IQR %.1f%%), %.1f W, %.3g J, "
@@ -734,10 +734,10 @@ int measureOnGpu(const ParsedOptions &O, const Inputs &In, Plan P, const Method 
   check(setupArgs(Api, In.Args, DArgs));
   KernelLoader Loader(Api, In);
   json::Value Root = json::Value::object();
-  Root.set("schema_version", ReportSchemaVersion);
-  Root.set("tool", "flipflop-measure");
-  Root.set("gpu", gpuJSON(*G.Dev, *G.Nvml));
-  Root.set("method", methodJSON(M));
+  Root["schema_version"] = ReportSchemaVersion;
+  Root["tool"] = "flipflop-measure";
+  Root["gpu"] = gpuJSON(*G.Dev, *G.Nvml);
+  Root["method"] = methodJSON(M);
   json::Value K = kernelJSON(O, In, Api, Loader);
 
   SweepContext X{Api, G, In, M, Loader, DArgs, P.Configs.size()};
@@ -753,12 +753,12 @@ int measureOnGpu(const ParsedOptions &O, const Inputs &In, Plan P, const Method 
       break;
     }
     applySettings(Changer.get(), P.Configs[I], CurrentLimit, CurrentClock);
-    Out.push(measureConfig(X, I, P.Configs[I], P.Grids[I]));
+    Out.push_back(measureConfig(X, I, P.Configs[I], P.Grids[I]));
   }
-  K.set("configs", Out);
+  K["configs"] = Out;
   if (Truncated)
-    K.set("truncated", true);
-  Root.set("kernels", json::Array{K});
+    K["truncated"] = true;
+  Root["kernels"] = json::Array{K};
   if (Changer)
     check(Changer->restore());
   if (O.has("o"))

@@ -195,8 +195,8 @@ Result<uint64_t> evalSizeExpr(const std::string &Expr,
 namespace {
 /// A count or integer value: a non-negative integer or an expression string.
 Error readIntOrExpr(const json::Value &V, std::string &Out) {
-  if (V.isString()) {
-    Out = V.getString();
+  if (V.is_string()) {
+    Out = V.get_ref<const std::string &>();
     if (Out.empty())
       return makeError("empty expression");
     // Syntax check with a dummy size; values are checked at use.
@@ -205,8 +205,8 @@ Error readIntOrExpr(const json::Value &V, std::string &Out) {
       return R.takeError();
     return Error::success();
   }
-  if (V.isNumber()) {
-    double D = V.getNumber();
+  if (V.is_number()) {
+    double D = V.get<double>();
     if (D < 0 || D != std::floor(D) || D > 9.0e15)
       return makeError("expected a non-negative integer");
     Out = json::formatNumber(D);
@@ -216,9 +216,9 @@ Error readIntOrExpr(const json::Value &V, std::string &Out) {
 }
 
 Error parseArg(const json::Value &A, ArgSpec &Out) {
-  if (!A.isObject())
+  if (!A.is_object())
     return makeError("expected an object");
-  for (const json::Member &M : A.members()) {
+  for (const json::Member &M : json::members(A)) {
     static const char *Known[] = {"type", "elem",  "count", "fill", "seed",
                                   "min",  "max",   "value", "name"};
     bool Ok = false;
@@ -238,7 +238,7 @@ Error parseArg(const json::Value &A, ArgSpec &Out) {
     if (!parseScalarType(Elem, Out.Type))
       return makeError("elem: unknown type \"" + Elem +
                        "\" (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)");
-    const json::Value *C = A.get("count");
+    const json::Value *C = json::find(A, "count");
     if (!C)
       return makeError("missing \"count\"");
     if (Error E = readIntOrExpr(*C, Out.CountExpr))
@@ -263,7 +263,8 @@ Error parseArg(const json::Value &A, ArgSpec &Out) {
     if (Seed < 0 || Seed != std::floor(Seed))
       return makeError("seed: expected a non-negative integer");
     Out.Seed = uint64_t(Seed);
-    bool HasMin = A.get("min") != nullptr, HasMax = A.get("max") != nullptr;
+    bool HasMin = json::find(A, "min") != nullptr;
+    bool HasMax = json::find(A, "max") != nullptr;
     if (HasMin != HasMax)
       return makeError("give both \"min\" and \"max\", or neither");
     if (HasMin) {
@@ -275,7 +276,7 @@ Error parseArg(const json::Value &A, ArgSpec &Out) {
         return makeError("\"max\" must exceed \"min\"");
       Out.HasRange = true;
     }
-    if (A.get("value"))
+    if (json::find(A, "value"))
       return makeError("a buffer takes \"fill\", not \"value\"");
     return Error::success();
   }
@@ -283,14 +284,14 @@ Error parseArg(const json::Value &A, ArgSpec &Out) {
   if (!parseScalarType(Type, Out.Type))
     return makeError("type: unknown type \"" + Type +
                      "\" (buffer, i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)");
-  const json::Value *V = A.get("value");
+  const json::Value *V = json::find(A, "value");
   if (!V)
     return makeError("missing \"value\"");
-  if (V->isNumber()) {
-    Out.Number = V->getNumber();
+  if (V->is_number()) {
+    Out.Number = V->get<double>();
     if (!isFloatType(Out.Type) && Out.Number != std::floor(Out.Number))
       return makeError("value: expected an integer for " + Type);
-  } else if (V->isString()) {
+  } else if (V->is_string()) {
     if (isFloatType(Out.Type))
       return makeError("value: expressions are for integer scalars");
     if (Error E = readIntOrExpr(*V, Out.Expr))
@@ -299,7 +300,7 @@ Error parseArg(const json::Value &A, ArgSpec &Out) {
     return makeError("value: expected a number or an expression string");
   }
   for (const char *K : {"count", "fill", "seed", "elem", "min", "max"})
-    if (A.get(K))
+    if (json::find(A, K))
       return makeError(std::string("a scalar takes no \"") + K + "\"");
   return Error::success();
 }
@@ -307,9 +308,9 @@ Error parseArg(const json::Value &A, ArgSpec &Out) {
 
 Result<ArgsSpec> parseArgsSpec(const json::Value &V) {
   ArgsSpec S;
-  if (!V.isObject())
+  if (!V.is_object())
     return makeError("expected an object at the top level");
-  for (const json::Member &M : V.members()) {
+  for (const json::Member &M : json::members(V)) {
     static const char *Known[] = {"kernel", "total_threads", "grid",
                                   "dynamic_shared_bytes",
                                   "dynamic_shared_bytes_per_thread", "args",
@@ -322,16 +323,16 @@ Result<ArgsSpec> parseArgsSpec(const json::Value &V) {
   }
   if (Error E = json::getString(V, "kernel", S.Kernel, false))
     return E;
-  if (const json::Value *T = V.get("total_threads")) {
+  if (const json::Value *T = json::find(V, "total_threads")) {
     std::vector<double> Dims;
-    if (T->isNumber()) {
-      Dims.push_back(T->getNumber());
-    } else if (T->isArray() && !T->getArray().empty() &&
-               T->getArray().size() <= 3) {
-      for (const json::Value &E : T->getArray()) {
-        if (!E.isNumber())
+    if (T->is_number()) {
+      Dims.push_back(T->get<double>());
+    } else if (T->is_array() && !json::elements(*T).empty() &&
+               json::elements(*T).size() <= 3) {
+      for (const json::Value &E : json::elements(*T)) {
+        if (!E.is_number())
           return makeError("total_threads: expected integers");
-        Dims.push_back(E.getNumber());
+        Dims.push_back(E.get<double>());
       }
     } else {
       return makeError("total_threads: expected an integer or [nx, ny, nz]");
@@ -343,7 +344,7 @@ Result<ArgsSpec> parseArgsSpec(const json::Value &V) {
     }
     S.HasTotal = true;
   }
-  if (V.get("grid")) {
+  if (json::find(V, "grid")) {
     unsigned G[3];
     if (Error E = json::getDim3(V, "grid", G))
       return E;
@@ -363,14 +364,14 @@ Result<ArgsSpec> parseArgsSpec(const json::Value &V) {
                                                  : S.DynamicSharedPerThread) =
         uint64_t(D);
   }
-  const json::Value *Args = V.get("args");
+  const json::Value *Args = json::find(V, "args");
   if (!Args)
     return makeError("missing \"args\" (use [] for a kernel without parameters)");
-  if (!Args->isArray())
+  if (!Args->is_array())
     return makeError("args: expected an array");
-  for (size_t I = 0; I < Args->getArray().size(); ++I) {
+  for (size_t I = 0; I < json::elements(*Args).size(); ++I) {
     ArgSpec A;
-    if (Error E = parseArg(Args->getArray()[I], A))
+    if (Error E = parseArg(json::elements(*Args)[I], A))
       return E.prefix("args[" + std::to_string(I) + "]: ");
     S.Args.push_back(A);
   }

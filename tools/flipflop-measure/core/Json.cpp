@@ -1,4 +1,4 @@
-//===- Json.cpp - A small JSON value, reader and writer -------------------===//
+//===- Json.cpp - JSON for the measurement tools (nlohmann::json) ---------===//
 #include "Json.h"
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,450 +8,279 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <vector>
 
 namespace flipflop {
 namespace measure {
 namespace json {
 
-Value &Value::set(const std::string &Key, Value V) {
-  assert(K == Kind::Object && "set() on a non-object");
-  for (Member &M : Obj)
-    if (M.first == Key) {
-      M.second = std::move(V);
-      return M.second;
-    }
-  Obj.emplace_back(Key, std::move(V));
-  return Obj.back().second;
-}
-
-const Value *Value::get(const std::string &Key) const {
-  if (K != Kind::Object)
+const Value *find(const Value &Obj, const std::string &Key) {
+  if (!Obj.is_object())
     return nullptr;
-  for (const Member &M : Obj)
-    if (M.first == Key)
-      return &M.second;
-  return nullptr;
+  auto It = Obj.find(Key);
+  return It == Obj.end() ? nullptr : &*It;
 }
 
-Value *Value::get(const std::string &Key) {
-  return const_cast<Value *>(static_cast<const Value *>(this)->get(Key));
+const Array &elements(const Value &V) {
+  assert(V.is_array() && "elements() of a non-array");
+  return V.get_ref<const Array &>();
 }
 
-bool Value::operator==(const Value &O) const {
-  if (K != O.K)
-    return false;
-  switch (K) {
-  case Kind::Null:
-    return true;
-  case Kind::Bool:
-    return Bool == O.Bool;
-  case Kind::Number:
-    return Num == O.Num;
-  case Kind::String:
-    return Str == O.Str;
-  case Kind::Array:
-    return Arr == O.Arr;
-  case Kind::Object:
-    return Obj == O.Obj;
-  }
-  return false;
+const Object &members(const Value &V) {
+  assert(V.is_object() && "members() of a non-object");
+  return V.get_ref<const Object &>();
 }
 
-//===-- Parser ------------------------------------------------------------===//
+//===-- Reader ------------------------------------------------------------===//
 
 namespace {
-class Parser {
+/// A char iterator that tells the reader how far nlohmann's lexer has read,
+/// so that errors found by the reader itself (a duplicate member, too deep
+/// nesting) can name their position too.
+class TrackedChars {
 public:
-  explicit Parser(const std::string &T) : Text(T) {}
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char *;
+  using reference = const char &;
 
-  Result<Value> parseDocument() {
-    Value V;
-    if (Error E = parseValue(V, 0))
-      return E;
-    skipSpace();
-    if (Pos != Text.size())
-      return fail("unexpected text after the document");
-    return V;
+  TrackedChars(const char *P, const char **Mark) : P(P), Mark(Mark) {}
+  const char &operator*() const { return *P; }
+  TrackedChars &operator++() {
+    *Mark = ++P;
+    return *this;
+  }
+  bool operator==(const TrackedChars &O) const { return P == O.P; }
+  bool operator!=(const TrackedChars &O) const { return P != O.P; }
+
+private:
+  const char *P;
+  const char **Mark;
+};
+
+/// "line L, column C" of the character at byte \p Offset (one past the end
+/// names the place where more input was expected).
+std::string place(const std::string &Text, size_t Offset) {
+  unsigned Line = 1, Col = 1;
+  for (size_t I = 0; I < Offset && I < Text.size(); ++I) {
+    if (Text[I] == '\n') {
+      ++Line;
+      Col = 1;
+    } else {
+      ++Col;
+    }
+  }
+  return "line " + std::to_string(Line) + ", column " + std::to_string(Col);
+}
+
+/// nlohmann's message without its "[json.exception.parse_error.101] parse
+/// error at line L, column C: " prefix (the reader names the place itself),
+/// and with a long "last read: '...'" token cut to its end.
+std::string describe(const char *What) {
+  std::string D = What;
+  if (!D.empty() && D[0] == '[') {
+    size_t P = D.find("] ");
+    if (P != std::string::npos)
+      D.erase(0, P + 2);
+  }
+  if (D.compare(0, 11, "parse error") == 0) {
+    size_t P = D.find(": ");
+    if (P != std::string::npos)
+      D.erase(0, P + 2);
+  }
+  const std::string Tag = "last read: '";
+  constexpr size_t MaxToken = 40;
+  size_t B = D.find(Tag);
+  if (B != std::string::npos) {
+    B += Tag.size();
+    size_t E = D.find("'; expected", B);
+    if (E == std::string::npos)
+      E = D.rfind('\'');
+    if (E != std::string::npos && E > B + MaxToken)
+      D.replace(B, E - B - MaxToken, "...");
+  }
+  return D;
+}
+
+/// Builds the document from nlohmann's SAX events (as nlohmann's own DOM
+/// parser does) and adds the checks the tools have always made.
+class Builder final : public nlohmann::json_sax<Value> {
+public:
+  Builder(const std::string &Text, const char *const *Mark)
+      : Text(Text), Mark(Mark) {}
+
+  Value Root;
+  std::string Failure; ///< Set when the parse stopped.
+
+  bool null() override { return put(Value(nullptr)); }
+  bool boolean(bool B) override { return put(Value(B)); }
+  bool number_integer(number_integer_t N) override { return put(Value(N)); }
+  bool number_unsigned(number_unsigned_t N) override { return put(Value(N)); }
+  bool number_float(number_float_t D, const string_t &) override {
+    return put(Value(D));
+  }
+  bool string(string_t &S) override { return put(Value(std::move(S))); }
+  bool binary(binary_t &) override { return fail(read(), "binary value"); }
+  bool start_object(std::size_t) override { return open(Value::object()); }
+  bool start_array(std::size_t) override { return open(Value::array()); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t &K) override {
+    Value &Obj = *Stack.back();
+    if (Obj.contains(K))
+      return fail(read(), "duplicate member \"" + K + "\"");
+    Slot = &Obj[K];
+    return true;
+  }
+  bool parse_error(std::size_t Position, const std::string &,
+                   const nlohmann::detail::exception &Ex) override {
+    // Position counts the characters read, the offending one included.
+    return fail(Position ? Position - 1 : 0, describe(Ex.what()));
   }
 
 private:
+  static constexpr size_t MaxDepth = 256;
   const std::string &Text;
-  size_t Pos = 0;
-  static constexpr unsigned MaxDepth = 256;
+  const char *const *Mark;
+  std::vector<Value *> Stack; ///< The open arrays and objects.
+  Value *Slot = nullptr;      ///< Where the value of the last key goes.
 
-  Error fail(const std::string &Msg) const {
-    unsigned Line = 1, Col = 1;
-    for (size_t I = 0; I < Pos && I < Text.size(); ++I) {
-      if (Text[I] == '\n') {
-        ++Line;
-        Col = 1;
-      } else {
-        ++Col;
-      }
+  /// The offset of the last character the lexer has read.
+  size_t read() const {
+    size_t N = size_t(*Mark - Text.data());
+    return N ? N - 1 : 0;
+  }
+  bool fail(size_t Offset, const std::string &Msg) {
+    Failure = place(Text, Offset) + ": " + Msg;
+    return false;
+  }
+  Value *put(Value V) {
+    if (Stack.size() > MaxDepth) {
+      fail(read(), "nesting too deep");
+      return nullptr;
     }
-    return makeError("line " + std::to_string(Line) + ", column " +
-                     std::to_string(Col) + ": " + Msg);
+    if (Stack.empty()) {
+      Root = std::move(V);
+      return &Root;
+    }
+    Value &Top = *Stack.back();
+    if (Top.is_array()) {
+      Top.push_back(std::move(V));
+      return &Top.back();
+    }
+    *Slot = std::move(V);
+    return Slot;
   }
-
-  void skipSpace() {
-    while (Pos < Text.size() && (Text[Pos] == ' ' || Text[Pos] == '\t' ||
-                                 Text[Pos] == '\n' || Text[Pos] == '\r'))
-      ++Pos;
+  bool open(Value V) {
+    Value *P = put(std::move(V));
+    if (P)
+      Stack.push_back(P);
+    return P != nullptr;
   }
-
-  bool consumeWord(const char *W) {
-    size_t N = std::strlen(W);
-    if (Text.compare(Pos, N, W) != 0)
-      return false;
-    Pos += N;
+  bool close() {
+    Stack.pop_back();
     return true;
-  }
-
-  Error parseValue(Value &Out, unsigned Depth) {
-    if (Depth > MaxDepth)
-      return fail("nesting too deep");
-    skipSpace();
-    if (Pos >= Text.size())
-      return fail("unexpected end of input");
-    char C = Text[Pos];
-    if (C == '{')
-      return parseObject(Out, Depth);
-    if (C == '[')
-      return parseArray(Out, Depth);
-    if (C == '"') {
-      std::string S;
-      if (Error E = parseString(S))
-        return E;
-      Out = Value(std::move(S));
-      return Error::success();
-    }
-    if (consumeWord("true")) {
-      Out = Value(true);
-      return Error::success();
-    }
-    if (consumeWord("false")) {
-      Out = Value(false);
-      return Error::success();
-    }
-    if (consumeWord("null")) {
-      Out = Value();
-      return Error::success();
-    }
-    if (C == '-' || (C >= '0' && C <= '9'))
-      return parseNumber(Out);
-    return fail(std::string("unexpected character '") + C + "'");
-  }
-
-  Error parseNumber(Value &Out) {
-    size_t Start = Pos;
-    auto Digits = [&]() {
-      size_t B = Pos;
-      while (Pos < Text.size() && Text[Pos] >= '0' && Text[Pos] <= '9')
-        ++Pos;
-      return Pos - B;
-    };
-    if (Text[Pos] == '-')
-      ++Pos;
-    if (Pos < Text.size() && Text[Pos] == '0') {
-      ++Pos;
-    } else if (Digits() == 0) {
-      return fail("invalid number");
-    }
-    if (Pos < Text.size() && Text[Pos] == '.') {
-      ++Pos;
-      if (Digits() == 0)
-        return fail("invalid number: digits expected after '.'");
-    }
-    if (Pos < Text.size() && (Text[Pos] == 'e' || Text[Pos] == 'E')) {
-      ++Pos;
-      if (Pos < Text.size() && (Text[Pos] == '+' || Text[Pos] == '-'))
-        ++Pos;
-      if (Digits() == 0)
-        return fail("invalid number: digits expected in the exponent");
-    }
-    std::string S = Text.substr(Start, Pos - Start);
-    Out = Value(std::strtod(S.c_str(), nullptr));
-    return Error::success();
-  }
-
-  static void appendUTF8(std::string &S, uint32_t CP) {
-    if (CP < 0x80) {
-      S += char(CP);
-    } else if (CP < 0x800) {
-      S += char(0xC0 | (CP >> 6));
-      S += char(0x80 | (CP & 0x3F));
-    } else if (CP < 0x10000) {
-      S += char(0xE0 | (CP >> 12));
-      S += char(0x80 | ((CP >> 6) & 0x3F));
-      S += char(0x80 | (CP & 0x3F));
-    } else {
-      S += char(0xF0 | (CP >> 18));
-      S += char(0x80 | ((CP >> 12) & 0x3F));
-      S += char(0x80 | ((CP >> 6) & 0x3F));
-      S += char(0x80 | (CP & 0x3F));
-    }
-  }
-
-  Error parseHex4(uint32_t &Out) {
-    if (Pos + 4 > Text.size())
-      return fail("truncated \\u escape");
-    Out = 0;
-    for (int I = 0; I < 4; ++I) {
-      char C = Text[Pos++];
-      Out <<= 4;
-      if (C >= '0' && C <= '9')
-        Out |= uint32_t(C - '0');
-      else if (C >= 'a' && C <= 'f')
-        Out |= uint32_t(C - 'a' + 10);
-      else if (C >= 'A' && C <= 'F')
-        Out |= uint32_t(C - 'A' + 10);
-      else
-        return fail("invalid \\u escape");
-    }
-    return Error::success();
-  }
-
-  Error parseString(std::string &Out) {
-    ++Pos; // Opening quote.
-    while (true) {
-      if (Pos >= Text.size())
-        return fail("unterminated string");
-      char C = Text[Pos++];
-      if (C == '"')
-        return Error::success();
-      if (static_cast<unsigned char>(C) < 0x20)
-        return fail("control character in string");
-      if (C != '\\') {
-        Out += C;
-        continue;
-      }
-      if (Pos >= Text.size())
-        return fail("unterminated string");
-      char Esc = Text[Pos++];
-      switch (Esc) {
-      case '"':
-      case '\\':
-      case '/':
-        Out += Esc;
-        break;
-      case 'b':
-        Out += '\b';
-        break;
-      case 'f':
-        Out += '\f';
-        break;
-      case 'n':
-        Out += '\n';
-        break;
-      case 'r':
-        Out += '\r';
-        break;
-      case 't':
-        Out += '\t';
-        break;
-      case 'u': {
-        uint32_t CP = 0;
-        if (Error E = parseHex4(CP))
-          return E;
-        if (CP >= 0xD800 && CP < 0xDC00) {
-          uint32_t Low = 0;
-          if (!consumeWord("\\u"))
-            return fail("unpaired surrogate in \\u escape");
-          if (Error E = parseHex4(Low))
-            return E;
-          if (Low < 0xDC00 || Low >= 0xE000)
-            return fail("unpaired surrogate in \\u escape");
-          CP = 0x10000 + ((CP - 0xD800) << 10) + (Low - 0xDC00);
-        } else if (CP >= 0xDC00 && CP < 0xE000) {
-          return fail("unpaired surrogate in \\u escape");
-        }
-        appendUTF8(Out, CP);
-        break;
-      }
-      default:
-        return fail(std::string("invalid escape '\\") + Esc + "'");
-      }
-    }
-  }
-
-  Error parseArray(Value &Out, unsigned Depth) {
-    ++Pos;
-    Out = Value::array();
-    skipSpace();
-    if (Pos < Text.size() && Text[Pos] == ']') {
-      ++Pos;
-      return Error::success();
-    }
-    while (true) {
-      Value Elt;
-      if (Error E = parseValue(Elt, Depth + 1))
-        return E;
-      Out.push(std::move(Elt));
-      skipSpace();
-      if (Pos >= Text.size())
-        return fail("unterminated array");
-      char C = Text[Pos++];
-      if (C == ']')
-        return Error::success();
-      if (C != ',') {
-        --Pos;
-        return fail("expected ',' or ']' in array");
-      }
-    }
-  }
-
-  Error parseObject(Value &Out, unsigned Depth) {
-    ++Pos;
-    Out = Value::object();
-    skipSpace();
-    if (Pos < Text.size() && Text[Pos] == '}') {
-      ++Pos;
-      return Error::success();
-    }
-    while (true) {
-      skipSpace();
-      if (Pos >= Text.size() || Text[Pos] != '"')
-        return fail("expected a member name in quotes");
-      std::string Key;
-      if (Error E = parseString(Key))
-        return E;
-      if (Out.get(Key))
-        return fail("duplicate member \"" + Key + "\"");
-      skipSpace();
-      if (Pos >= Text.size() || Text[Pos] != ':')
-        return fail("expected ':' after a member name");
-      ++Pos;
-      Value V;
-      if (Error E = parseValue(V, Depth + 1))
-        return E;
-      Out.set(Key, std::move(V));
-      skipSpace();
-      if (Pos >= Text.size())
-        return fail("unterminated object");
-      char C = Text[Pos++];
-      if (C == '}')
-        return Error::success();
-      if (C != ',') {
-        --Pos;
-        return fail("expected ',' or '}' in object");
-      }
-    }
   }
 };
 
 //===-- Writer ------------------------------------------------------------===//
 
-void writeString(std::string &Out, const std::string &S) {
-  Out += '"';
-  for (char C : S) {
-    switch (C) {
-    case '"':
-      Out += "\\\"";
-      break;
-    case '\\':
-      Out += "\\\\";
-      break;
-    case '\n':
-      Out += "\\n";
-      break;
-    case '\r':
-      Out += "\\r";
-      break;
-    case '\t':
-      Out += "\\t";
-      break;
-    case '\b':
-      Out += "\\b";
-      break;
-    case '\f':
-      Out += "\\f";
-      break;
-    default:
-      if (static_cast<unsigned char>(C) < 0x20) {
-        char Buf[8];
-        std::snprintf(Buf, sizeof(Buf), "\\u%04x", unsigned(C));
-        Out += Buf;
-      } else {
-        Out += C;
-      }
-    }
-  }
-  Out += '"';
-}
-
 bool isScalarArray(const Value &V) {
-  for (const Value &E : V.getArray())
-    if (E.isArray() || E.isObject())
+  for (const Value &E : elements(V))
+    if (E.is_array() || E.is_object())
       return false;
   return true;
 }
 
 void writeValue(std::string &Out, const Value &V, unsigned Indent,
+                unsigned Level);
+
+void writeArray(std::string &Out, const Array &A, bool Flat, unsigned Indent,
                 unsigned Level) {
+  auto NewLine = [&](unsigned L) {
+    Out += '\n';
+    Out.append(size_t(Indent) * L, ' ');
+  };
+  Out += '[';
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (I)
+      Out += Flat && Indent ? ", " : ",";
+    if (!Flat)
+      NewLine(Level + 1);
+    writeValue(Out, A[I], Flat ? 0 : Indent, Level + 1);
+  }
+  if (!Flat)
+    NewLine(Level);
+  Out += ']';
+}
+
+void writeObject(std::string &Out, const Object &M, unsigned Indent,
+                 unsigned Level) {
   auto NewLine = [&](unsigned L) {
     if (Indent == 0)
       return;
     Out += '\n';
     Out.append(size_t(Indent) * L, ' ');
   };
-  switch (V.kind()) {
-  case Value::Kind::Null:
-    Out += "null";
-    return;
-  case Value::Kind::Bool:
-    Out += V.getBool() ? "true" : "false";
-    return;
-  case Value::Kind::Number:
-    Out += formatNumber(V.getNumber());
-    return;
-  case Value::Kind::String:
-    writeString(Out, V.getString());
-    return;
-  case Value::Kind::Array: {
-    const Array &A = V.getArray();
-    if (A.empty()) {
+  Out += '{';
+  bool First = true;
+  for (const Member &KV : M) {
+    if (!First)
+      Out += ',';
+    First = false;
+    NewLine(Level + 1);
+    // nlohmann escapes the name; invalid UTF-8 becomes U+FFFD.
+    Out += Value(KV.first).dump(-1, ' ', false,
+                                 Value::error_handler_t::replace);
+    Out += Indent ? ": " : ":";
+    writeValue(Out, KV.second, Indent, Level + 1);
+  }
+  NewLine(Level);
+  Out += '}';
+}
+
+void writeValue(std::string &Out, const Value &V, unsigned Indent,
+                unsigned Level) {
+  if (V.is_number()) {
+    Out += formatNumber(V.get<double>());
+  } else if (V.is_array()) {
+    if (V.empty())
       Out += "[]";
-      return;
-    }
-    bool Flat = Indent == 0 || isScalarArray(V);
-    Out += '[';
-    for (size_t I = 0; I < A.size(); ++I) {
-      if (I)
-        Out += Flat && Indent ? ", " : ",";
-      if (!Flat)
-        NewLine(Level + 1);
-      writeValue(Out, A[I], Flat ? 0 : Indent, Level + 1);
-    }
-    if (!Flat)
-      NewLine(Level);
-    Out += ']';
-    return;
-  }
-  case Value::Kind::Object: {
-    const std::vector<Member> &M = V.members();
-    if (M.empty()) {
+    else
+      writeArray(Out, elements(V), Indent == 0 || isScalarArray(V), Indent,
+                 Level);
+  } else if (V.is_object()) {
+    if (V.empty())
       Out += "{}";
-      return;
-    }
-    Out += '{';
-    for (size_t I = 0; I < M.size(); ++I) {
-      if (I)
-        Out += ',';
-      NewLine(Level + 1);
-      writeString(Out, M[I].first);
-      Out += Indent ? ": " : ":";
-      writeValue(Out, M[I].second, Indent, Level + 1);
-    }
-    NewLine(Level);
-    Out += '}';
-    return;
-  }
+    else
+      writeObject(Out, members(V), Indent, Level);
+  } else {
+    // null, true, false and strings, escaped by nlohmann.
+    Out += V.dump(-1, ' ', false, Value::error_handler_t::replace);
   }
 }
 } // namespace
 
-Result<Value> parse(const std::string &Text) { return Parser(Text).parseDocument(); }
+Result<Value> parse(const std::string &Text) {
+  const char *Mark = Text.data();
+  Builder B(Text, &Mark);
+  TrackedChars Begin(Text.data(), &Mark),
+      End(Text.data() + Text.size(), &Mark);
+  if (!Value::sax_parse(Begin, End, &B)) {
+    assert(!B.Failure.empty() && "the parse stopped without a reason");
+    return makeError(B.Failure);
+  }
+  return std::move(B.Root);
+}
+
+std::string write(const Value &V, unsigned Indent) {
+  std::string Out;
+  writeValue(Out, V, Indent, 0);
+  return Out;
+}
 
 std::string formatNumber(double D) {
   if (!std::isfinite(D))
@@ -469,12 +298,6 @@ std::string formatNumber(double D) {
       break;
   }
   return Buf;
-}
-
-std::string write(const Value &V, unsigned Indent) {
-  std::string Out;
-  writeValue(Out, V, Indent, 0);
-  return Out;
 }
 
 Result<Value> readFile(const std::string &Path) {
@@ -540,49 +363,49 @@ Error writeFile(const Value &V, const std::string &Path) {
 
 Error getNumber(const Value &Obj, const std::string &Key, double &Out,
                 bool Required) {
-  const Value *V = Obj.get(Key);
-  if (!V || V->isNull()) {
+  const Value *V = find(Obj, Key);
+  if (!V || V->is_null()) {
     if (Required)
       return makeError("missing \"" + Key + "\"");
     return Error::success();
   }
-  if (!V->isNumber())
+  if (!V->is_number())
     return makeError("\"" + Key + "\": expected a number");
-  Out = V->getNumber();
+  Out = V->get<double>();
   return Error::success();
 }
 
 Error getString(const Value &Obj, const std::string &Key, std::string &Out,
                 bool Required) {
-  const Value *V = Obj.get(Key);
-  if (!V || V->isNull()) {
+  const Value *V = find(Obj, Key);
+  if (!V || V->is_null()) {
     if (Required)
       return makeError("missing \"" + Key + "\"");
     return Error::success();
   }
-  if (!V->isString())
+  if (!V->is_string())
     return makeError("\"" + Key + "\": expected a string");
-  Out = V->getString();
+  Out = V->get_ref<const std::string &>();
   return Error::success();
 }
 
 Error getDim3(const Value &Obj, const std::string &Key, unsigned Out[3],
               bool Required) {
-  const Value *V = Obj.get(Key);
-  if (!V || V->isNull()) {
+  const Value *V = find(Obj, Key);
+  if (!V || V->is_null()) {
     if (Required)
       return makeError("missing \"" + Key + "\"");
     return Error::success();
   }
-  if (!V->isArray() || V->getArray().empty() || V->getArray().size() > 3)
+  if (!V->is_array() || V->empty() || V->size() > 3)
     return makeError("\"" + Key + "\": expected an array of 1 to 3 integers");
   unsigned Tmp[3] = {1, 1, 1};
-  for (size_t I = 0; I < V->getArray().size(); ++I) {
-    const Value &E = V->getArray()[I];
-    if (!E.isNumber() || E.getNumber() < 0 ||
-        E.getNumber() != std::floor(E.getNumber()) || E.getNumber() > 4294967295.0)
+  const Array &A = elements(*V);
+  for (size_t I = 0; I < A.size(); ++I) {
+    double D = A[I].is_number() ? A[I].get<double>() : -1;
+    if (D < 0 || D != std::floor(D) || D > 4294967295.0)
       return makeError("\"" + Key + "\": expected non-negative integers");
-    Tmp[I] = unsigned(E.getNumber());
+    Tmp[I] = unsigned(D);
   }
   for (int I = 0; I < 3; ++I)
     Out[I] = Tmp[I];

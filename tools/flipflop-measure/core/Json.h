@@ -1,94 +1,49 @@
-//===- Json.h - A small JSON value, reader and writer ---------------------===//
+//===- Json.h - JSON for the measurement tools (nlohmann::json) -----------===//
 //
 // The measurement tools must build on GPU machines that have a CUDA toolkit
-// and a C++ compiler but no LLVM, so they cannot use llvm::json. This is a
-// self-contained replacement: objects keep their insertion order so output is
-// deterministic, numbers are doubles written in the shortest form that reads
-// back exactly, and parse errors name the line and column.
+// and a C++ compiler but no LLVM, so they cannot use llvm::json. They use the
+// header-only nlohmann::json (Debian nlohmann-json3-dev) instead, and this
+// header adds what the tools need on top of it:
+//
+//  - json::Value is nlohmann::ordered_json: objects keep their insertion
+//    order, so output is deterministic.
+//  - The tools build without exceptions (JSON_NOEXCEPTION: a throw would
+//    abort), so documents are read only through parse()/readFile(), which
+//    report a malformed document as a one-line Error naming the line and
+//    column, and values are read only after checking their type (is_number()
+//    before get<double>(), or the typed accessors below).
+//  - write() keeps the tools' report layout: numbers in the shortest form
+//    that reads back exactly, arrays of scalars on one line.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FLIPFLOP_MEASURE_JSON_H
 #define FLIPFLOP_MEASURE_JSON_H
 
 #include "Result.h"
-#include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
-#include <vector>
 
 namespace flipflop {
 namespace measure {
 namespace json {
 
-class Value;
-using Array = std::vector<Value>;
-using Member = std::pair<std::string, Value>;
+using Value = nlohmann::ordered_json;
+using Array = Value::array_t;
+using Object = Value::object_t;
+using Member = Object::value_type;
 
-class Value {
-public:
-  enum class Kind { Null, Bool, Number, String, Array, Object };
+/// The member \p Key of \p Obj, or nullptr (also when \p Obj is not an
+/// object).
+const Value *find(const Value &Obj, const std::string &Key);
 
-  Value() = default;
-  Value(std::nullptr_t) {}
-  Value(bool B) : K(Kind::Bool), Bool(B) {}
-  Value(double D) : K(Kind::Number), Num(D) {}
-  Value(int I) : K(Kind::Number), Num(I) {}
-  Value(unsigned I) : K(Kind::Number), Num(I) {}
-  Value(long I) : K(Kind::Number), Num(double(I)) {}
-  Value(unsigned long I) : K(Kind::Number), Num(double(I)) {}
-  Value(long long I) : K(Kind::Number), Num(double(I)) {}
-  Value(unsigned long long I) : K(Kind::Number), Num(double(I)) {}
-  Value(const char *S) : K(Kind::String), Str(S) {}
-  Value(std::string S) : K(Kind::String), Str(std::move(S)) {}
-  Value(Array A) : K(Kind::Array), Arr(std::move(A)) {}
+/// The elements of an array and the members of an object; asserts the type,
+/// which the caller has checked.
+const Array &elements(const Value &V);
+const Object &members(const Value &V);
 
-  static Value object() {
-    Value V;
-    V.K = Kind::Object;
-    return V;
-  }
-  static Value array() {
-    Value V;
-    V.K = Kind::Array;
-    return V;
-  }
-
-  Kind kind() const { return K; }
-  bool isNull() const { return K == Kind::Null; }
-  bool isBool() const { return K == Kind::Bool; }
-  bool isNumber() const { return K == Kind::Number; }
-  bool isString() const { return K == Kind::String; }
-  bool isArray() const { return K == Kind::Array; }
-  bool isObject() const { return K == Kind::Object; }
-
-  bool getBool() const { return Bool; }
-  double getNumber() const { return Num; }
-  const std::string &getString() const { return Str; }
-  const Array &getArray() const { return Arr; }
-  Array &getArray() { return Arr; }
-  const std::vector<Member> &members() const { return Obj; }
-
-  /// Object access. set() replaces an existing key, keeping its position.
-  Value &set(const std::string &Key, Value V);
-  /// The member \p Key, or nullptr (also when this is not an object).
-  const Value *get(const std::string &Key) const;
-  Value *get(const std::string &Key);
-  /// Appends to an array.
-  void push(Value V) { Arr.push_back(std::move(V)); }
-
-  bool operator==(const Value &O) const;
-  bool operator!=(const Value &O) const { return !(*this == O); }
-
-private:
-  Kind K = Kind::Null;
-  bool Bool = false;
-  double Num = 0;
-  std::string Str;
-  Array Arr;
-  std::vector<Member> Obj;
-};
-
-/// Parses a whole document. Errors read "line L, column C: message".
+/// Parses a whole document (RFC 8259; a member name may appear once per
+/// object; nesting is limited to 256 levels). Errors read
+/// "line L, column C: message".
 Result<Value> parse(const std::string &Text);
 
 /// Writes \p V. Indent 0 gives one line; otherwise members and elements go on

@@ -18,22 +18,23 @@ json::Value dim3ToJSON(const std::array<unsigned, 3> &D) {
 
 json::Value configToJSON(const ConfigRecord &C) {
   json::Value O = json::Value::object();
-  O.set("block", dim3ToJSON(C.Block));
-  O.set("grid", dim3ToJSON(C.Grid));
-  O.set("min_blocks_per_sm", C.MinBlocksPerSM);
-  O.set("power_limit_w", C.PowerLimitW);
-  O.set("occupancy", std::isnan(C.Occupancy) ? json::Value() : json::Value(C.Occupancy));
-  O.set("time_s", C.TimeS);
-  O.set("avg_power_w", C.AvgPowerW);
-  O.set("energy_j", C.EnergyJ);
+  O["block"] = dim3ToJSON(C.Block);
+  O["grid"] = dim3ToJSON(C.Grid);
+  O["min_blocks_per_sm"] = C.MinBlocksPerSM;
+  O["power_limit_w"] = C.PowerLimitW;
+  O["occupancy"] =
+      std::isnan(C.Occupancy) ? json::Value() : json::Value(C.Occupancy);
+  O["time_s"] = C.TimeS;
+  O["avg_power_w"] = C.AvgPowerW;
+  O["energy_j"] = C.EnergyJ;
   if (!C.Valid)
-    O.set("valid", false);
+    O["valid"] = false;
   return O;
 }
 
 namespace {
 Error parseConfig(const json::Value &V, ConfigRecord &C) {
-  if (!V.isObject())
+  if (!V.is_object())
     return makeError("expected an object");
   unsigned B[3] = {0, 0, 0}, G[3] = {0, 0, 0};
   if (Error E = json::getDim3(V, "block", B))
@@ -51,21 +52,21 @@ Error parseConfig(const json::Value &V, ConfigRecord &C) {
   if (Error E = json::getNumber(V, "power_limit_w", C.PowerLimitW, false))
     return E;
   // "occupancy" is a fraction; an object form {"fraction": f} is accepted.
-  if (const json::Value *O = V.get("occupancy")) {
-    if (O->isNumber())
-      C.Occupancy = O->getNumber();
-    else if (O->isObject())
+  if (const json::Value *O = json::find(V, "occupancy")) {
+    if (O->is_number())
+      C.Occupancy = O->get<double>();
+    else if (O->is_object())
       for (const char *K : {"fraction", "theoretical", "value"})
-        if (const json::Value *F = O->get(K))
-          if (F->isNumber()) {
-            C.Occupancy = F->getNumber();
+        if (const json::Value *F = json::find(*O, K))
+          if (F->is_number()) {
+            C.Occupancy = F->get<double>();
             break;
           }
   }
-  if (const json::Value *Valid = V.get("valid")) {
-    if (!Valid->isBool())
+  if (const json::Value *Valid = json::find(V, "valid")) {
+    if (!Valid->is_boolean())
       return makeError("\"valid\": expected true or false");
-    C.Valid = Valid->getBool();
+    C.Valid = Valid->get<bool>();
   }
   bool Req = C.Valid;
   if (Error E = json::getNumber(V, "time_s", C.TimeS, Req))
@@ -82,7 +83,7 @@ Error parseConfig(const json::Value &V, ConfigRecord &C) {
 
 Result<ReportFile> parseReport(const json::Value &V) {
   ReportFile R;
-  if (!V.isObject())
+  if (!V.is_object())
     return makeError("expected an object at the top level");
   double SV = 0;
   if (Error E = json::getNumber(V, "schema_version", SV))
@@ -94,8 +95,8 @@ Result<ReportFile> parseReport(const json::Value &V) {
                      std::to_string(ReportSchemaVersion) + ")");
   if (Error E = json::getString(V, "tool", R.Tool, false))
     return E;
-  if (const json::Value *G = V.get("gpu")) {
-    if (!G->isObject())
+  if (const json::Value *G = json::find(V, "gpu")) {
+    if (!G->is_object())
       return makeError("gpu: expected an object");
     if (Error E = json::getString(*G, "name", R.GPUName, false))
       return E.prefix("gpu: ");
@@ -103,31 +104,31 @@ Result<ReportFile> parseReport(const json::Value &V) {
                                   R.DefaultPowerLimitW, false))
       return E.prefix("gpu: ");
   }
-  const json::Value *Ks = V.get("kernels");
-  if (!Ks || !Ks->isArray())
+  const json::Value *Ks = json::find(V, "kernels");
+  if (!Ks || !Ks->is_array())
     return makeError("missing \"kernels\" array");
-  for (size_t I = 0; I < Ks->getArray().size(); ++I) {
-    const json::Value &KV = Ks->getArray()[I];
+  for (size_t I = 0; I < json::elements(*Ks).size(); ++I) {
+    const json::Value &KV = json::elements(*Ks)[I];
     std::string Where = "kernels[" + std::to_string(I) + "]";
     KernelRecord K;
-    if (!KV.isObject())
+    if (!KV.is_object())
       return makeError(Where + ": expected an object");
     if (Error E = json::getString(KV, "name", K.Name))
       return E.prefix(Where + ": ");
-    if (const json::Value *H = KV.get("occupancy_heuristic")) {
+    if (const json::Value *H = json::find(KV, "occupancy_heuristic")) {
       unsigned B[3] = {0, 0, 0};
-      if (H->isObject() && H->get("block")) {
+      if (H->is_object() && json::find(*H, "block")) {
         if (Error E = json::getDim3(*H, "block", B))
           return E.prefix(Where + ".occupancy_heuristic: ");
         K.HeuristicBlock = B[0] * B[1] * B[2];
       }
     }
-    const json::Value *Cs = KV.get("configs");
-    if (!Cs || !Cs->isArray())
+    const json::Value *Cs = json::find(KV, "configs");
+    if (!Cs || !Cs->is_array())
       return makeError(Where + ": missing \"configs\" array");
-    for (size_t J = 0; J < Cs->getArray().size(); ++J) {
+    for (size_t J = 0; J < json::elements(*Cs).size(); ++J) {
       ConfigRecord C;
-      if (Error E = parseConfig(Cs->getArray()[J], C))
+      if (Error E = parseConfig(json::elements(*Cs)[J], C))
         return E.prefix(Where + ".configs[" + std::to_string(J) + "]: ");
       K.Configs.push_back(C);
     }

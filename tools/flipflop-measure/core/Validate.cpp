@@ -400,56 +400,56 @@ std::string validationMarkdown(const ValidationSummary &S,
 json::Value validationJSON(const ValidationSummary &S) {
   auto Num = [](double V) { return std::isnan(V) ? json::Value() : json::Value(V); };
   json::Value Root = json::Value::object();
-  Root.set("schema_version", ReportSchemaVersion);
-  Root.set("tool", "flipflop-validate");
-  Root.set("gpu", S.GPUName);
+  Root["schema_version"] = ReportSchemaVersion;
+  Root["tool"] = "flipflop-validate";
+  Root["gpu"] = S.GPUName;
   json::Value Sum = json::Value::object();
-  Sum.set("kernels_validated", S.Validated);
-  Sum.set("median_tau_time", Num(S.MedianTauTime));
-  Sum.set("median_tau_energy", Num(S.MedianTauEnergy));
-  Sum.set("local_optimum_share", S.LocalOptimumShare);
-  Sum.set("global_optimum_share", S.GlobalOptimumShare);
-  Sum.set("best_on_predicted_pareto_share", S.ParetoShare);
-  Sum.set("geomean_energy_regret", S.GeoMeanEnergyRegret);
-  Sum.set("geomean_time_regret", S.GeoMeanTimeRegret);
-  Sum.set("mean_search_space_reduction", S.MeanSearchSpaceReduction);
-  Sum.set("kernels_with_heuristic", S.WithHeuristic);
-  Sum.set("geomean_energy_vs_heuristic", S.GeoMeanEnergyVsHeuristic);
-  Sum.set("geomean_speedup_vs_heuristic", S.GeoMeanSpeedupVsHeuristic);
-  Root.set("summary", Sum);
+  Sum["kernels_validated"] = S.Validated;
+  Sum["median_tau_time"] = Num(S.MedianTauTime);
+  Sum["median_tau_energy"] = Num(S.MedianTauEnergy);
+  Sum["local_optimum_share"] = S.LocalOptimumShare;
+  Sum["global_optimum_share"] = S.GlobalOptimumShare;
+  Sum["best_on_predicted_pareto_share"] = S.ParetoShare;
+  Sum["geomean_energy_regret"] = S.GeoMeanEnergyRegret;
+  Sum["geomean_time_regret"] = S.GeoMeanTimeRegret;
+  Sum["mean_search_space_reduction"] = S.MeanSearchSpaceReduction;
+  Sum["kernels_with_heuristic"] = S.WithHeuristic;
+  Sum["geomean_energy_vs_heuristic"] = S.GeoMeanEnergyVsHeuristic;
+  Sum["geomean_speedup_vs_heuristic"] = S.GeoMeanSpeedupVsHeuristic;
+  Root["summary"] = Sum;
   json::Value Ks = json::Value::array();
   for (const KernelValidation &K : S.Kernels) {
     json::Value O = json::Value::object();
-    O.set("name", K.Name);
-    O.set("predicted_configs", K.PredictedCount);
-    O.set("measured_configs", K.MeasuredCount);
-    O.set("matched_configs", K.Matched.size());
+    O["name"] = K.Name;
+    O["predicted_configs"] = K.PredictedCount;
+    O["measured_configs"] = K.MeasuredCount;
+    O["matched_configs"] = K.Matched.size();
     if (K.Skipped) {
-      O.set("skipped", K.Note);
-      Ks.push(O);
+      O["skipped"] = K.Note;
+      Ks.push_back(O);
       continue;
     }
-    O.set("tau_time", Num(K.TauTime));
-    O.set("tau_energy", Num(K.TauEnergy));
-    O.set("energy_pick", configToJSON(K.Matched[K.PickEnergy].Measured));
-    O.set("time_pick", configToJSON(K.Matched[K.PickTime].Measured));
-    O.set("measured_best_energy", configToJSON(K.Matched[K.BestEnergy].Measured));
-    O.set("measured_best_time", configToJSON(K.Matched[K.BestTime].Measured));
-    O.set("energy_regret", K.EnergyRegret);
-    O.set("time_regret", K.TimeRegret);
-    O.set("local_optimum", K.LocalOptimum);
-    O.set("neighbours", K.Neighbours);
-    O.set("global_optimum", K.GlobalOptimum);
-    O.set("best_on_predicted_pareto", K.BestOnPredictedPareto);
-    O.set("search_space_reduction", K.SearchSpaceReduction);
+    O["tau_time"] = Num(K.TauTime);
+    O["tau_energy"] = Num(K.TauEnergy);
+    O["energy_pick"] = configToJSON(K.Matched[K.PickEnergy].Measured);
+    O["time_pick"] = configToJSON(K.Matched[K.PickTime].Measured);
+    O["measured_best_energy"] = configToJSON(K.Matched[K.BestEnergy].Measured);
+    O["measured_best_time"] = configToJSON(K.Matched[K.BestTime].Measured);
+    O["energy_regret"] = K.EnergyRegret;
+    O["time_regret"] = K.TimeRegret;
+    O["local_optimum"] = K.LocalOptimum;
+    O["neighbours"] = K.Neighbours;
+    O["global_optimum"] = K.GlobalOptimum;
+    O["best_on_predicted_pareto"] = K.BestOnPredictedPareto;
+    O["search_space_reduction"] = K.SearchSpaceReduction;
     if (K.HasHeuristic) {
-      O.set("heuristic", configToJSON(K.Matched[K.Heuristic].Measured));
-      O.set("energy_vs_heuristic", K.EnergyVsHeuristic);
-      O.set("speedup_vs_heuristic", K.SpeedupVsHeuristic);
+      O["heuristic"] = configToJSON(K.Matched[K.Heuristic].Measured);
+      O["energy_vs_heuristic"] = K.EnergyVsHeuristic;
+      O["speedup_vs_heuristic"] = K.SpeedupVsHeuristic;
     }
-    Ks.push(O);
+    Ks.push_back(O);
   }
-  Root.set("kernels", Ks);
+  Root["kernels"] = Ks;
   return Root;
 }
 
