@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "IRProfileBuilder.h"
 #include "flipflop/Profile/OpRules.h"
+#include "flipflop/Profile/VectorRuns.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -225,94 +226,14 @@ static OpClass accessClass(const MemAccess &A) {
 
 /// NVPTX's load/store vectorizer turns scalar loads (stores) of one base
 /// pointer at consecutive constant offsets in one basic block into vector
-/// accesses of up to 16 bytes (`ld.shared.v4.f32`): CLBlast's float4 tiles,
-/// scalarised by SROA, come back as v4 loads in the PTX. The IR's accesses
-/// of one block (those from \p Begin on) are merged the same way, 4 x 4 B or
-/// 2 x 8 B at a 16-byte-aligned offset, else 2 x 4 B at an 8-byte-aligned
-/// one, so that both front ends count the instructions and bank conflicts
-/// of the code that runs.
+/// accesses (`ld.shared.v4.f32`): CLBlast's float4 tiles, scalarised by
+/// SROA, come back as v4 loads in the PTX. The IR's accesses of one block
+/// (those from \p Begin on) are merged by the rule both front ends share,
+/// with the alignment the IR states for each access.
 void ProfileBuilder::mergeVectorSiblings(size_t Begin) {
-  std::vector<MemAccess> &As = P.Accesses;
-  if (As.size() - Begin < 2) {
-    AccessAlign.clear();
-    return;
-  }
-  auto Key = [](const MemAccess &A) {
-    return std::make_tuple(A.BaseId, A.IsStore, unsigned(A.Space), A.Bytes,
-                           A.StrideBytes, unsigned(A.Pattern), A.Count,
-                           A.LaneMod, A.LaneDivStrideBytes);
-  };
-  // The block's candidates by (key, offset), in program order: an unrolled
-  // loop reads the same offsets again, and each read merges with its own
-  // neighbours.
-  using KeyT = decltype(Key(As[Begin]));
-  std::map<std::pair<KeyT, int64_t>, std::vector<size_t>> ByOffset;
-  for (size_t I = Begin; I < As.size(); ++I) {
-    const MemAccess &A = As[I];
-    if (A.BaseId && !A.IsAtomic && (A.Bytes == 4 || A.Bytes == 8) &&
-        A.Pattern != AccessPattern::Unknown &&
-        (A.Space == AddrSpace::Shared || A.Space == AddrSpace::Global ||
-         A.Space == AddrSpace::Generic || A.Space == AddrSpace::Local))
-      ByOffset[{Key(A), A.Offset}].push_back(I);
-  }
-  std::vector<bool> Dead(As.size(), false);
-  std::map<std::pair<KeyT, int64_t>, size_t> Used; // consumed per entry
-  auto Take = [&](const KeyT &K, int64_t Off, unsigned N,
-                  SmallVectorImpl<size_t> &Out) {
-    for (unsigned J = 1; J < N; ++J) {
-      auto It = ByOffset.find({K, Off + int64_t(J) * As[Out[0]].Bytes});
-      size_t U = It == ByOffset.end() ? 0 : Used[It->first];
-      if (It == ByOffset.end() || U >= It->second.size())
-        return false;
-      Out.push_back(It->second[U]);
-    }
-    return true;
-  };
-  for (auto &[KO, List] : ByOffset) {
-    for (size_t &U = Used[KO]; U < List.size(); ++U) {
-      size_t I = List[U];
-      MemAccess &First = As[I];
-      // The vector's width must be the first access's known alignment (the
-      // vectorizer needs it: a row read off `in + x * 16` with align 4
-      // stays scalar; a float4 tile element with align 16 is one v4 load).
-      uint64_t Alignment = AccessAlign.lookup(I);
-      SmallVector<size_t, 4> Run{I};
-      unsigned N = 1;
-      if (Alignment >= 16 && First.Offset % 16 == 0 &&
-          Take(KO.first, KO.second, 16 / First.Bytes, Run)) {
-        N = 16 / First.Bytes;
-      } else {
-        Run.resize(1);
-        if (First.Bytes == 4 && Alignment >= 8 && First.Offset % 8 == 0 &&
-            Take(KO.first, KO.second, 2, Run))
-          N = 2;
-      }
-      if (N == 1)
-        continue;
-      for (unsigned J = 1; J < N; ++J) {
-        Dead[Run[J]] = true;
-        ++Used[{KO.first, KO.second + int64_t(J) * First.Bytes}];
-      }
-      First.Bytes *= N;
-      if ((First.Pattern == AccessPattern::Coalesced ||
-           First.Pattern == AccessPattern::Strided) &&
-          !First.LaneMod)
-        First.Pattern = static_cast<uint64_t>(std::llabs(First.StrideBytes)) <=
-                                First.Bytes
-                            ? AccessPattern::Coalesced
-                            : AccessPattern::Strided;
-      if (First.Space == AddrSpace::Shared)
-        First.BankConflictWays =
-            bankConflictWays(First.Bytes, First.StrideBytes, First.Pattern);
-      OpClass C = accessClass(First);
-      P.op(C) -= (N - 1) * First.Count;
-    }
-  }
-  size_t Out = Begin;
-  for (size_t I = Begin; I < As.size(); ++I)
-    if (!Dead[I])
-      As[Out++] = As[I];
-  As.resize(Out);
+  mergeVectorRuns(
+      P.Accesses, Begin, [&](size_t I) { return AccessAlign.lookup(I); },
+      P.Ops);
   AccessAlign.clear();
 }
 

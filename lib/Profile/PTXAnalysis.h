@@ -295,6 +295,10 @@ private:
   int reachingDef(unsigned R, unsigned At) const;
   std::optional<int64_t> constAt(unsigned R, unsigned At,
                                  unsigned Depth = 0) const;
+  /// The alignment (bytes, a power of two up to 16) that ptxas can prove
+  /// of register \p R's value from its one definition's arithmetic
+  /// (PTXClassify.cpp).
+  uint64_t provenAlign(unsigned R, unsigned Depth = 0) const;
   bool predicateGuards(StringRef Reg, bool Want,
                        SmallVectorImpl<AffineGuard> &Out, unsigned Depth) const;
   /// A path from block \p From to block \p To exists.

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "PTXAnalysis.h"
 #include "flipflop/Profile/OpRules.h"
+#include "flipflop/Profile/VectorRuns.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -699,6 +700,53 @@ void FunctionAnalysis::computeTripCounts() {
   }
 }
 
+/// Alignment, from the arithmetic that defines a value, as ptxas infers it
+/// before it merges adjacent scalar accesses into vector ones. Symbols are
+/// aligned (ptxas lays shared memory out itself); immediates by their low
+/// bit; shifts, products and sums carry alignment. A register with several
+/// definitions (a pointer stepped around a loop) proves nothing: the
+/// fidelity data show ptxas leaving those loads scalar (docs/MODEL.md,
+/// "Vector accesses the compiler forms").
+uint64_t FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
+  constexpr uint64_t Max = 16;
+  if (Depth > 12 || R >= DefSites.size() || DefSites[R].size() != 1)
+    return 1;
+  const Instr &I = *Instrs[DefSites[R][0]];
+  auto LowBit = [&](int64_t V) -> uint64_t {
+    return V == 0 ? Max : std::min<uint64_t>(Max, uint64_t(V & -V));
+  };
+  auto Of = [&](size_t K) -> uint64_t {
+    if (K >= I.Ops.size())
+      return 1;
+    const Operand &O = I.Ops[K];
+    if (O.Kind == Operand::Imm)
+      return LowBit(O.Value);
+    if (O.Kind == Operand::Sym)
+      return Max;
+    if (O.Kind == Operand::Reg) {
+      int Id = regId(O.Name);
+      return Id >= 0 ? provenAlign(unsigned(Id), Depth + 1) : 1;
+    }
+    return 1;
+  };
+  StringRef Base = I.Mods[0];
+  bool FloatCvt = I.hasMod("f16") || I.hasMod("f32") || I.hasMod("f64");
+  if (Base == "mov" || Base == "cvta" || (Base == "cvt" && !FloatCvt))
+    return Of(1);
+  if (Base == "add" || Base == "sub")
+    return std::min(Of(1), Of(2));
+  if (Base == "shl" && I.Ops.size() > 2 && I.Ops[2].Kind == Operand::Imm)
+    return std::min<uint64_t>(Max, Of(1) << std::min<int64_t>(
+                                       4, std::max<int64_t>(0, I.Ops[2].Value)));
+  if (Base == "mul" && !I.hasMod("hi"))
+    return std::min(Max, Of(1) * Of(2));
+  if (Base == "mad" && !I.hasMod("hi"))
+    return std::min(std::min(Max, Of(1) * Of(2)), Of(3));
+  if (Base == "and") // Low zero bits of either operand stay zero.
+    return std::max(Of(1), Of(2));
+  return 1;
+}
+
 FuncSummary FunctionAnalysis::run() {
   buildBlocks();
   computeLoops();
@@ -713,7 +761,8 @@ FuncSummary FunctionAnalysis::run() {
   analyseGuards();
   analyseShapeChecks();
   analyseParallelism();
-  for (unsigned BI = 0; BI < Blocks.size(); ++BI)
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    size_t AccessesBefore = S.Accesses.size();
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
       if (S.FirstLoc.Line == 0 && Instrs[K]->Loc.Line)
         S.FirstLoc = Instrs[K]->Loc;
@@ -736,6 +785,21 @@ FuncSummary FunctionAnalysis::run() {
           S.Shape.ReadsGridDim = true;
       }
     }
+    // ptxas merges adjacent scalar shared accesses whose alignment it can
+    // prove; a pointer parameter's alignment is not in the PTX, so nvcc's
+    // scalar global loads stay scalar. Accesses nvcc already wrote as
+    // vectors (v2) are left as they are: the data show only the merging of
+    // 32-bit scalars.
+    mergeVectorRuns(
+        S.Accesses, AccessesBefore,
+        [&](size_t I) -> uint64_t {
+          const MemAccess &A = S.Accesses[I];
+          return A.Space == AddrSpace::Shared && A.BaseId && A.Bytes == 4
+                     ? provenAlign(A.BaseId - 1)
+                     : 0;
+        },
+        S.Ops);
+  }
   for (const Loop &L : Loops)
     S.Loops.push_back(L.Rec);
   return S;
