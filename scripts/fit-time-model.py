@@ -1,26 +1,33 @@
 #!/usr/bin/env python3
-"""Fits the time model's unit-overlap exponent to the measured tuning data.
+"""Fits the time model's two overlap exponents to the measured tuning data.
 
-The issue time of a block is a soft maximum (p-norm) of the cycles each
-functional unit needs and of the warp schedulers' cycles (docs/MODEL.md,
-"Issue time"): p = 1 adds them (no overlap), p -> infinity takes the
-largest (perfect overlap). p is the one constant of the time model fitted to
-the training data (../shared/data/tuning/); every other constant comes from
-datasheets or microbenchmarks.
+Both are soft maxima (p-norms; p = 1 adds, p -> infinity takes the largest):
 
-For each candidate p this script runs the fidelity harness (PTX front end,
-the same fixed sample for every p) with FLIPFLOP_FIT_UNIT_NORM=p and scores
-it by the mean over (kernel, GPU) pairs of the median |log2(pred/meas)|
-(absolute-time error; the ranking figures are printed beside it). Fits:
+  unit:    the issue time of a block over the per-unit cycles and the
+           schedulers' cycles, and, in a round, issue against the L2 port
+           (docs/MODEL.md, "Issue time"; ModelConstants UnitOverlapNorm);
+  overlap: a round's throughput time against one warp's latency path
+           (docs/MODEL.md, "Rounds"; ModelConstants OverlapNorm).
+
+They are the only constants of the time model fitted to the training data
+(../shared/data/tuning/); every other constant comes from datasheets or
+microbenchmarks. For each candidate p of the exponent chosen with --which,
+this script runs the fidelity harness (PTX front end, the same fixed sample
+for every p) with FLIPFLOP_FIT_UNIT_NORM or FLIPFLOP_FIT_OVERLAP_NORM = p and
+scores it two ways: the absolute-time error (mean over (kernel, GPU) pairs
+of the median |log2(pred/meas)|) and the ranking (mean regret + mean
+shortlist over the pairs; tau beside it). --objective picks the one the fit
+minimises. Fits:
 
   (1) jointly on every pair;
   (2) leave-one-kernel-out: p chosen on the other kernel's pairs, scored on
       the held-out kernel's pairs: the figure that says how p generalises to
       a kernel it was not fitted on.
 
-Usage: scripts/fit-time-model.py [--sample N] [--p 1,1.5,2,...]
-       [--build DIR] [--keep DIR]
-Standard library only; one harness run per p (about 3 minutes each for 300
+Usage: scripts/fit-time-model.py [--which unit|overlap] [--objective
+       error|ranking] [--sample N] [--p 1,1.5,2,...] [--build DIR]
+       [--keep DIR]
+Standard library only; one harness run per p (about 5 minutes each for 300
 configurations on 2 cores, from the harness's PTX cache).
 """
 import argparse
@@ -36,8 +43,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "bench", "fidelity", "fidelity.py")
 
 
-def run_harness(p, sample, build, out):
-    env = dict(os.environ, FLIPFLOP_FIT_UNIT_NORM=str(p))
+ENV = {"unit": "FLIPFLOP_FIT_UNIT_NORM", "overlap": "FLIPFLOP_FIT_OVERLAP_NORM"}
+
+
+def run_harness(which, p, sample, build, out):
+    env = dict(os.environ, **{ENV[which]: str(p)})
     cmd = [sys.executable, HARNESS, "--sample", str(sample), "--frontends", "ptx",
            "--json", out]
     if build:
@@ -55,6 +65,8 @@ def pair_error(row):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--which", choices=sorted(ENV), default="unit")
+    ap.add_argument("--objective", choices=["error", "ranking"], default="error")
     ap.add_argument("--sample", type=int, default=300)
     ap.add_argument("--p", default="1,1.5,2,2.5,3,4,6")
     ap.add_argument("--build", default=None)
@@ -65,30 +77,37 @@ def main():
     os.makedirs(keep, exist_ok=True)
     err = {}    # p -> {(kernel, gpu): median |log2 ratio|}
     tau = {}
+    rank = {}   # p -> {(kernel, gpu): regret + shortlist}
     for p in ps:
-        rows = run_harness(p, a.sample, a.build, os.path.join(keep, "p%s.json" % p))
+        rows = run_harness(a.which, p, a.sample, a.build,
+                           os.path.join(keep, "%s-p%s.json" % (a.which, p)))
         err[p] = {(r["kernel"], r["gpu"]): pair_error(r) for r in rows}
         tau[p] = {(r["kernel"], r["gpu"]): r["flipflop"]["tau"] for r in rows}
-        print("p=%-4g mean err %.3f  mean tau %.3f  | %s" % (
+        rank[p] = {(r["kernel"], r["gpu"]): r["flipflop"]["regret"] +
+                   r["flipflop"]["shortlist"] for r in rows}
+        print("p=%-4g mean err %.3f  mean tau %.3f  mean regret+shortlist %.3f  | %s" % (
             p, statistics.mean(err[p].values()), statistics.mean(tau[p].values()),
+            statistics.mean(rank[p].values()),
             "  ".join("%s/%s %.2f(tau %.2f)" % (k[0][:5], k[1], e, tau[p][k])
                       for k, e in sorted(err[p].items()))), flush=True)
     pairs = sorted(err[ps[0]])
     kernels = sorted({k for k, _ in pairs})
 
+    table = err if a.objective == "error" else rank
+
     def score(p, keys):
-        return statistics.mean(err[p][k] for k in keys)
+        return statistics.mean(table[p][k] for k in keys)
 
     best = min(ps, key=lambda p: score(p, pairs))
-    print("\njoint fit: p = %g, mean median |log2(pred/meas)| %.3f (x%.2f)" % (
-        best, score(best, pairs), 2 ** score(best, pairs)))
+    print("\n%s exponent, objective %s" % (a.which, a.objective))
+    print("joint fit: p = %g, objective %.3f (error x%.2f)" % (
+        best, score(best, pairs), 2 ** statistics.mean(err[best].values())))
     for held in kernels:
         train = [k for k in pairs if k[0] != held]
         test = [k for k in pairs if k[0] == held]
         p = min(ps, key=lambda q: score(q, train))
-        print("leave out %-14s p = %-4g held-out error %.3f (x%.2f), "
-              "joint-fit error on it %.3f" % (
-                  held, p, score(p, test), 2 ** score(p, test), score(best, test)))
+        print("leave out %-14s p = %-4g held-out objective %.3f, "
+              "joint fit's on it %.3f" % (held, p, score(p, test), score(best, test)))
     print("\nrun files: %s" % keep)
     return 0
 

@@ -74,8 +74,18 @@ struct Context {
   BlockWork W;
   Rates Rt;
   RoundPlan Rounds;
+  double UnitNorm = mc::UnitOverlapNorm;  ///< Pipes of an SM, L2 port included.
+  double LatencyNorm = mc::OverlapNorm;   ///< Throughput against latency.
 
   explicit Context(const GPUSpec &G) : G(G) {}
+
+  /// Soft maximum of two times: the p-norm, never below the larger.
+  static double softMax2(double A, double B, double P) {
+    double M = std::max(A, B);
+    if (M <= 0)
+      return 0;
+    return M * std::pow(std::pow(A / M, P) + std::pow(B / M, P), 1 / P);
+  }
 
   /// A round of \p K blocks on each of \p NSM SMs at \p FHz.
   RoundTimes round(double K, double NSM, double FHz) const {
@@ -85,11 +95,13 @@ struct Context {
     RT.L2 = K * W.L2Bytes / (Rt.L2BytesPerClkPerSM * FHz);
     RT.Dram = K * NSM * W.DramBytes / Rt.DramBytesPerS;
     RT.Lat = W.ChainCycles / FHz + W.ChainDramNs * 1e-9;
-    double Thru = std::max(std::max(RT.Issue, RT.Shared),
-                           std::max(RT.L2, RT.Dram));
-    static_assert(mc::OverlapNorm == 4, "round() computes a 4-norm");
-    double A2 = Thru * Thru, B2 = RT.Lat * RT.Lat;
-    RT.T = std::sqrt(std::sqrt(A2 * A2 + B2 * B2));
+    // The L2 port feeds the SM's load pipeline: L2 data return and issue
+    // contend like two of the SM's pipes (the issue time's soft maximum);
+    // DRAM is the chip's, shared memory is already in the issue time.
+    double Thru = std::max(std::max(softMax2(RT.Issue, RT.L2, UnitNorm),
+                                    RT.Shared),
+                           RT.Dram);
+    RT.T = softMax2(Thru, RT.Lat, LatencyNorm);
     return RT;
   }
 

@@ -246,17 +246,28 @@ static UnitMix unitMix(const KernelProfile &K, double SpillAccesses) {
   return M;
 }
 
-/// Exponent of the issue soft maximum; FLIPFLOP_FIT_UNIT_NORM overrides it
-/// for scripts/fit-time-model.py only (not a user option).
+/// A fitted exponent, or the fit script's override from \p Env (a value in
+/// [1, 64]; scripts/fit-time-model.py only, not a user option).
+static double fittedNorm(const char *Env, double Default) {
+  if (const char *E = std::getenv(Env)) {
+    double V = std::strtod(E, nullptr);
+    if (V >= 1 && V <= 64)
+      return V;
+  }
+  return Default;
+}
+
+/// Exponent of the soft maximum over an SM's pipes (issue time, and issue
+/// with the L2 port in a round).
 static double unitOverlapNorm() {
-  static const double N = [] {
-    if (const char *E = std::getenv("FLIPFLOP_FIT_UNIT_NORM")) {
-      double V = std::strtod(E, nullptr);
-      if (V >= 1 && V <= 64)
-        return V;
-    }
-    return mc::UnitOverlapNorm;
-  }();
+  static const double N =
+      fittedNorm("FLIPFLOP_FIT_UNIT_NORM", mc::UnitOverlapNorm);
+  return N;
+}
+
+/// Exponent of the soft maximum of throughput and latency in a round.
+static double overlapNorm() {
+  static const double N = fittedNorm("FLIPFLOP_FIT_OVERLAP_NORM", mc::OverlapNorm);
   return N;
 }
 
@@ -581,5 +592,7 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   X.Rounds = roundPlan(G, N, R);
   P.Waves = X.Rounds.IdealRounds;
   X.Rt = gpuRates(G, X.Curve);
+  X.UnitNorm = unitOverlapNorm();
+  X.LatencyNorm = overlapNorm();
   return Out;
 }

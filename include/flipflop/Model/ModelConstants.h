@@ -83,12 +83,15 @@ constexpr double ShuffleLanesPerClk = 32;
 constexpr double FallbackLanes = 16;
 /// Kernel launch overhead (s), paid once at static power.
 constexpr double LaunchOverheadS = 4e-6;
-/// Exponent of the smooth maximum of throughput and latency time.
-constexpr double OverlapNorm = 4;
+/// Exponent of the smooth maximum of throughput and latency time of a round
+/// (3: the two cost ~26 % more than either when equal). Fitted by
+/// scripts/fit-time-model.py (docs/MODEL.md "Rounds").
+constexpr double OverlapNorm = 3;
 /// Exponent of the smooth maximum over the functional units and the warp
 /// schedulers (issue time of a block): pipes run concurrently but contend
 /// for dispatch and operand collection, so two saturated pipes take longer
-/// than one. Fitted by scripts/fit-time-model.py (docs/MODEL.md).
+/// than one; the L2 port joins them in a round. Fitted by
+/// scripts/fit-time-model.py (docs/MODEL.md).
 constexpr double UnitOverlapNorm = 2;
 /// Register operands per instruction; spill accesses per instruction are
 /// SpillRefsPerOp x (cut share of the registers)^2 (spill estimate).
