@@ -2,7 +2,8 @@
 //
 // Private to lib/Profile: the per-function analysis of a parsed PTX body,
 // split over
-//   PTXCFG.cpp       basic blocks, dominator tree, natural loops,
+//   PTXCFG.cpp       basic blocks, dominator tree, natural loops (the
+//                    graph LLVM's algorithms run on is in PTXCFG.h),
 //   PTXValues.cpp    abstract values (lane strides, constants, taints),
 //                    affine forms and bounds checks (guards),
 //   PTXLoopTrip.cpp  counted-loop trip counts,
@@ -13,6 +14,7 @@
 #ifndef FLIPFLOP_LIB_PROFILE_PTXANALYSIS_H
 #define FLIPFLOP_LIB_PROFILE_PTXANALYSIS_H
 
+#include "PTXCFG.h"
 #include "PTXSyntax.h"
 #include "flipflop/Profile/KernelProfile.h"
 #include "flipflop/Profile/LaneSplit.h"
@@ -247,14 +249,7 @@ private:
   const PTXParseOptions &Opts;
   std::vector<const Instr *> Instrs;
   std::vector<unsigned> InstrBlock;
-  struct Block {
-    unsigned Begin = 0, End = 0; ///< Instruction range [Begin, End).
-    SmallVector<unsigned, 2> Succs, Preds;
-    double Weight = 1;
-    bool Reachable = false;
-    SmallVector<unsigned, 2> Loops; ///< Loops containing it.
-  };
-  std::vector<Block> Blocks;
+  BlockGraph Blocks;
   struct Loop {
     unsigned Header;
     BlockSet Body;
@@ -320,11 +315,22 @@ private:
     return false;
   }
   /// Block \p A dominates block \p B (both reachable; a block dominates
-  /// itself). O(1): DFS interval numbers of the dominator tree.
+  /// itself). O(1): computeLoops numbers the tree (updateDFSNumbers).
   bool dominates(unsigned A, unsigned B) const {
-    if (B >= IDom.size() || IDom[B] < 0 || A >= IDom.size() || IDom[A] < 0)
+    // LLVM says an unreachable block is dominated by every block; here
+    // unreachable blocks dominate and are dominated by none.
+    if (A >= Blocks.size() || B >= Blocks.size() || !Blocks[A].Reachable ||
+        !Blocks[B].Reachable)
       return false;
-    return DomIn[A] <= DomIn[B] && DomOut[B] <= DomOut[A];
+    return DomTree.dominates(&Blocks[A], &Blocks[B]);
+  }
+  /// The immediate dominator of block \p BI; -1 for the entry and for
+  /// unreachable blocks.
+  int idom(unsigned BI) const {
+    const llvm::DomTreeNodeBase<Block> *N = DomTree.getNode(&Blocks[BI]);
+    if (!N || !N->getIDom())
+      return -1;
+    return N->getIDom()->getBlock()->Index;
   }
   AffVal affEval(const Instr &I) const;
   std::vector<AffVal> Affs;
@@ -338,16 +344,11 @@ private:
   };
   std::map<unsigned, IVInfo> IVRegs;
   std::array<double, 4> IterTrip{1, 1, 1, 1}; ///< Trips of the GVIter loops.
-  std::vector<int> IDom;        ///< Immediate dominators (computeLoops).
-  std::vector<unsigned> RPO;    ///< Reachable blocks in reverse post-order.
-  std::vector<unsigned> RPONum; ///< Position in RPO (~0u: unreachable).
-  /// Pre- and post-order numbers of the reachable blocks in the dominator
-  /// tree: A dominates B iff B's interval lies in A's.
-  std::vector<unsigned> DomIn, DomOut;
+  BlockDomTree DomTree;      ///< Of the reachable blocks (computeLoops).
+  std::vector<unsigned> RPO; ///< Reachable blocks in reverse post-order.
   void assignRegisterIds();
-  void computeRPO();
-  void computeDominators();
-  void numberDominatorTree();
+  /// Warns of irreducible cycles; true when there is a back edge.
+  bool checkRetreatingEdges(const std::vector<unsigned> &RPONum);
   void findNaturalLoops();
   void estimateRegisters();
   void classify(const Instr &I, double W, unsigned BlockIdx);

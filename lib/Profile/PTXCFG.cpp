@@ -1,15 +1,17 @@
 //===- PTXCFG.cpp - PTX basic blocks, dominators, loops -------------------===//
 //
-// Basic blocks and their edges, reverse post-order, the dominator tree
-// (Cooper-Harvey-Kennedy idoms, then DFS numbers for an O(1) dominance
-// test) and natural loops merged per header.
+// Basic blocks and their edges; reverse post-order, the dominator tree and
+// natural loops merged per header come from LLVM's generic algorithms run on
+// the blocks (PTXCFG.h).
 //
 //===----------------------------------------------------------------------===//
 #include "PTXAnalysis.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/GenericDomTreeConstruction.h"
+#include "llvm/Support/GenericLoopInfoImpl.h"
 #include <algorithm>
-#include <map>
 
 using namespace llvm;
 
@@ -70,18 +72,16 @@ void FunctionAnalysis::buildBlocks() {
     if (St.IsLabel) {
       if (Blocks.empty() || Blocks.back().End != Blocks.back().Begin ||
           !StartNew) {
-        Block B;
+        Block &B = Blocks.add();
         B.Begin = B.End = Instrs.size();
-        Blocks.push_back(B);
       }
       LabelBlock[St.Label] = Blocks.size() - 1;
       StartNew = false;
       continue;
     }
     if (StartNew || Blocks.empty()) {
-      Block B;
+      Block &B = Blocks.add();
       B.Begin = B.End = Instrs.size();
-      Blocks.push_back(B);
       StartNew = false;
     }
     Instrs.push_back(&St.I);
@@ -92,10 +92,8 @@ void FunctionAnalysis::buildBlocks() {
         Base == "trap")
       StartNew = true;
   }
-  if (Blocks.empty()) {
-    Block B;
-    Blocks.push_back(B);
-  }
+  if (Blocks.empty())
+    Blocks.add();
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
     Block &B = Blocks[BI];
     bool FallThrough = true;
@@ -137,157 +135,67 @@ void FunctionAnalysis::buildBlocks() {
       Blocks[Sx].Preds.push_back(BI);
 }
 
-void FunctionAnalysis::computeRPO() {
-  unsigned N = Blocks.size();
-  // Reverse post-order from the entry (iterative DFS).
-  std::vector<unsigned> Order;
-  RPONum.assign(N, ~0u);
-  std::vector<std::pair<unsigned, unsigned>> Stack{{0, 0}};
-  std::vector<bool> Seen(N, false);
-  Seen[0] = true;
-  while (!Stack.empty()) {
-    auto &[BI, K] = Stack.back();
-    if (K < Blocks[BI].Succs.size()) {
-      unsigned Sx = Blocks[BI].Succs[K++];
-      if (!Seen[Sx]) {
-        Seen[Sx] = true;
-        Stack.push_back({Sx, 0});
-      }
-    } else {
-      Order.push_back(BI);
-      Stack.pop_back();
-    }
-  }
-  std::reverse(Order.begin(), Order.end());
-  for (unsigned I = 0; I < Order.size(); ++I) {
-    RPONum[Order[I]] = I;
-    Blocks[Order[I]].Reachable = true;
-  }
-  RPO = std::move(Order);
-}
-
-void FunctionAnalysis::computeDominators() {
-  // Immediate dominators (Cooper, Harvey, Kennedy).
-  IDom.assign(Blocks.size(), -1);
-  IDom[0] = 0;
-  auto Intersect = [&](int A, int B) {
-    while (A != B) {
-      while (RPONum[A] > RPONum[B])
-        A = IDom[A];
-      while (RPONum[B] > RPONum[A])
-        B = IDom[B];
-    }
-    return A;
-  };
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (unsigned BI : RPO) {
-      if (BI == 0)
+bool FunctionAnalysis::checkRetreatingEdges(
+    const std::vector<unsigned> &RPONum) {
+  // A retreating edge (in RPO) is a back edge when its target dominates its
+  // source. Otherwise it closes a cycle entered at more than one block
+  // (irreducible), which LoopInfo silently leaves out: its blocks keep
+  // weight 1, so say so, once per such edge.
+  bool HasBackEdge = false;
+  for (unsigned BI : RPO)
+    for (unsigned Sx : Blocks[BI].Succs) {
+      if (RPONum[Sx] > RPONum[BI])
         continue;
-      int New = -1;
-      for (unsigned P : Blocks[BI].Preds) {
-        if (IDom[P] < 0)
-          continue;
-        New = New < 0 ? (int)P : Intersect(P, New);
-      }
-      if (New >= 0 && IDom[BI] != New) {
-        IDom[BI] = New;
-        Changed = true;
-      }
+      if (dominates(Sx, BI))
+        HasBackEdge = true;
+      else
+        S.Warnings.push_back(formatv("{0}irreducible control flow; the "
+                                     "cycle is not weighted",
+                                     where())
+                                 .str());
     }
-  }
-}
-
-void FunctionAnalysis::numberDominatorTree() {
-  // Children lists of the dominator tree (CSR), then an iterative DFS that
-  // gives every reachable block the interval [DomIn, DomOut].
-  unsigned N = Blocks.size();
-  std::vector<unsigned> First(N + 1, 0), Kids(RPO.empty() ? 0 : RPO.size() - 1);
-  for (unsigned BI : RPO)
-    if (BI != 0)
-      ++First[IDom[BI] + 1];
-  for (unsigned I = 0; I < N; ++I)
-    First[I + 1] += First[I];
-  std::vector<unsigned> Fill(First.begin(), First.end() - 1);
-  for (unsigned BI : RPO)
-    if (BI != 0)
-      Kids[Fill[IDom[BI]]++] = BI;
-  DomIn.assign(N, 0);
-  DomOut.assign(N, 0);
-  unsigned Clock = 0;
-  std::vector<std::pair<unsigned, unsigned>> Stack{{0, First[0]}};
-  DomIn[0] = Clock++;
-  while (!Stack.empty()) {
-    auto &[BI, K] = Stack.back();
-    if (K < First[BI + 1]) {
-      unsigned C = Kids[K++];
-      DomIn[C] = Clock++;
-      Stack.push_back({C, First[C]});
-    } else {
-      DomOut[BI] = Clock++;
-      Stack.pop_back();
-    }
-  }
+  return HasBackEdge;
 }
 
 void FunctionAnalysis::findNaturalLoops() {
-  unsigned N = Blocks.size();
-  // Back edges (the target dominates the source), grouped by header.
-  std::map<unsigned, SmallVector<unsigned, 2>> Latches;
-  for (unsigned BI : RPO)
-    for (unsigned Sx : Blocks[BI].Succs) {
-      if (!dominates(Sx, BI)) {
-        if (RPONum[Sx] <= RPONum[BI] && Blocks[Sx].Reachable)
-          S.Warnings.push_back(formatv("{0}irreducible control flow; the "
-                                       "cycle is not weighted",
-                                       where())
-                                   .str());
-        continue;
-      }
-      Latches[Sx].push_back(BI);
-    }
-  // Natural loops merged per header, in header RPO order: the header and
-  // what reaches a latch backwards without passing the header. Mark[X] is
-  // the last header whose body took X.
-  std::vector<std::pair<unsigned, unsigned>> Headers;
-  for (auto &[H, Ls] : Latches)
-    Headers.push_back({RPONum[H], H});
-  std::sort(Headers.begin(), Headers.end());
-  std::vector<unsigned> Mark(N, ~0u);
-  for (auto [R, H] : Headers) {
-    std::vector<unsigned> Members{H}, Work;
-    Mark[H] = H;
-    for (unsigned BI : Latches[H])
-      if (Mark[BI] != H) {
-        Mark[BI] = H;
-        Members.push_back(BI);
-        Work.push_back(BI);
-      }
-    while (!Work.empty()) {
-      unsigned X = Work.back();
-      Work.pop_back();
-      for (unsigned P : Blocks[X].Preds)
-        if (Blocks[P].Reachable && Mark[P] != H) {
-          Mark[P] = H;
-          Members.push_back(P);
-          Work.push_back(P);
-        }
-    }
-    Loop L;
-    L.Header = H;
-    L.Body = BlockSet(Members);
-    Loops.push_back(std::move(L));
+  // LoopInfo merges the natural loops of one header (all its back edges)
+  // into one loop and leaves unreachable blocks out, as the weights need.
+  BlockLoopInfo LI;
+  LI.analyze(DomTree);
+  // Loops in header RPO order: a loop comes after the loops containing it,
+  // so each Blocks[].Loops below lists them outer to inner.
+  std::vector<unsigned> Members;
+  for (unsigned H : RPO) {
+    const CFGLoop *L = LI.getLoopFor(&Blocks[H]);
+    if (!L || L->getHeader() != &Blocks[H])
+      continue;
+    Members.clear();
+    for (const Block *B : L->blocks())
+      Members.push_back(B->Index);
+    for (unsigned BI : Members)
+      Blocks[BI].Loops.push_back(Loops.size());
+    Loop &NL = Loops.emplace_back();
+    NL.Header = H;
+    NL.Body = BlockSet(Members);
   }
-  for (unsigned LI = 0; LI < Loops.size(); ++LI)
-    for (unsigned BI : Loops[LI].Body.members())
-      Blocks[BI].Loops.push_back(LI);
 }
 
 void FunctionAnalysis::computeLoops() {
-  computeRPO();
-  computeDominators();
-  numberDominatorTree();
-  findNaturalLoops();
+  // RPONum: position in RPO, ~0u for blocks the entry does not reach.
+  std::vector<unsigned> RPONum(Blocks.size(), ~0u);
+  for (Block *B : ReversePostOrderTraversal<BlockGraph *>(&Blocks)) {
+    RPONum[B->Index] = RPO.size();
+    RPO.push_back(B->Index);
+    B->Reachable = true;
+  }
+  DomTree.recalculate(Blocks);
+  // DFS numbers make every later dominates() query O(1).
+  DomTree.updateDFSNumbers();
+  // Without a back edge there is no loop; LoopInfo would still walk the
+  // dominator tree and the CFG to find none (4% of all the work for a long
+  // loop-free body).
+  if (checkRetreatingEdges(RPONum))
+    findNaturalLoops();
 }
 
 } // namespace ptx

@@ -786,8 +786,8 @@ void FunctionAnalysis::analyseGuards() {
   std::map<SmallVector<unsigned, 4>, double> Shares;
   double Total = 0;
   for (unsigned BI : RPO) {
-    if (BI != 0 && IDom[BI] >= 0)
-      Set[BI] = Set[IDom[BI]];
+    if (int D = idom(BI); D >= 0)
+      Set[BI] = Set[D];
     for (unsigned G : Own[BI])
       if (Set[BI].size() < MaxPerBlock)
         Set[BI].push_back(G);

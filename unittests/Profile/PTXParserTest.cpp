@@ -220,6 +220,58 @@ $L__exit:
   EXPECT_EQ(K.Flops64, 24);
 }
 
+// The CFG runs on LLVM's dominator tree and loop info (lib/Profile/PTXCFG.h):
+// a nest of two loops is weighted, a cycle entered at two blocks
+// (irreducible) is not a loop and is warned about, and a block after `ret`
+// counts nothing and adds no loop even though it branches into one.
+TEST(PTXParser, LoopNestIrreducibleCycleAndUnreachableBlock) {
+  std::string T = std::string(Header) + R"(
+.visible .entry cfg(.param .u32 n)
+{
+  .reg .pred %p<5>;
+  .reg .b32 %r<8>;
+  .reg .f64 %fd<4>;
+  ld.param.u32 %r7, [cfg_param_0];
+  mov.u32 %r1, 0;
+$L__outer:
+  mov.u32 %r2, 0;
+$L__inner:
+  fma.rn.f64 %fd1, %fd1, %fd1, %fd1;
+  add.s32 %r2, %r2, 1;
+  setp.lt.s32 %p1, %r2, 4;
+  @%p1 bra $L__inner;
+  add.s32 %r1, %r1, 1;
+  setp.lt.s32 %p2, %r1, 3;
+  @%p2 bra $L__outer;
+  setp.lt.s32 %p3, %r7, 5;
+  @%p3 bra $L__b;
+$L__a:
+  add.f64 %fd2, %fd2, %fd1;
+$L__b:
+  mul.f64 %fd3, %fd3, %fd2;
+  setp.lt.s32 %p4, %r7, 9;
+  @%p4 bra $L__a;
+  ret;
+  add.f64 %fd3, %fd3, %fd3;
+  bra.uni $L__inner;
+}
+)";
+  PTXModule M = parseOK(T);
+  ASSERT_EQ(M.Kernels.size(), 1u);
+  const KernelProfile &K = M.Kernels[0];
+  ASSERT_EQ(K.Loops.size(), 2u);
+  EXPECT_EQ(K.Loops[0].Depth, 1u);
+  EXPECT_EQ(K.Loops[0].Trip, 3);
+  EXPECT_EQ(K.Loops[1].Depth, 2u);
+  EXPECT_EQ(K.Loops[1].Trip, 4);
+  // 12 fma in the nest, the add and the mul of the cycle once each.
+  EXPECT_EQ(K.op(OpClass::FP64), 14);
+  EXPECT_EQ(K.Flops64, 26);
+  ASSERT_EQ(K.Warnings.size(), 1u);
+  EXPECT_EQ(K.Warnings[0],
+            "irreducible control flow; the cycle is not weighted");
+}
+
 TEST(PTXParser, SharedMemoryAndTensorWork) {
   std::string T = std::string(Header) + R"(
 .extern .shared .align 16 .b8 dyn[];
