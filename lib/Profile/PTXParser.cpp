@@ -218,6 +218,7 @@ KernelProfile makeKernel(const Function &F, unsigned I, const CallFolder &CF,
   copySummary(S, K);
   K.Warnings.insert(K.Warnings.end(), M.Warnings.begin(), M.Warnings.end());
   K.Bounds = F.Bounds;
+  K.Params = F.Params;
   K.Shape = S.Shape;
   K.DivergentBranches = S.DivergentBranches;
   K.CallsFollowed = CF.Followed[I];

@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <optional>
 
 using namespace llvm;
 
@@ -91,7 +92,8 @@ private:
   Error parseFile(unsigned Line, std::map<int, std::string> &Files);
   Error parseVarDecl(StringRef Space, bool Extern, std::vector<VarDecl> &Out);
   Error parseRegDecl(Function &F);
-  Error parseParamList(unsigned Line, StringRef What);
+  Error parseParamList(unsigned Line, StringRef What,
+                       std::vector<KernelParam> *Out = nullptr);
   Error parseFunction(bool IsEntry, std::vector<Function> &Funcs);
   Error parseBody(Function &F);
   Error parseInstruction(Function &F, StringRef Guard, bool GuardNeg,
@@ -263,19 +265,62 @@ Error Parser::parseRegDecl(Function &F) {
   return lineError(Line, "expected ';' after .reg declaration");
 }
 
-Error Parser::parseParamList(unsigned Line, StringRef What) {
-  // At '(': skip to the matching ')'.
+/// One declaration of a parameter list (`.param .align 4 .b8 p[12]`), or
+/// nothing when it names no parameter of a known type.
+static std::optional<KernelParam> paramOf(ArrayRef<const Token *> Toks) {
+  KernelParam P;
+  uint64_t Count = 1;
+  for (size_t I = 0; I < Toks.size(); ++I) {
+    const Token &T = *Toks[I];
+    if (T.isDirective()) {
+      StringRef D = T.Text.drop_front();
+      if (D == "align" && I + 1 < Toks.size())
+        ++I; // Its value.
+      else if (unsigned Bits = typeBits(D);
+               Bits && P.Type.empty() && D != "pred") {
+        P.Type = D.str();
+        P.Bytes = std::max(1u, Bits / 8);
+      }
+    } else if (T.isWord() && P.Name.empty()) {
+      P.Name = T.Text.str();
+    } else if (T.is('[') && I + 1 < Toks.size() &&
+               Toks[I + 1]->Kind == TokKind::Number) {
+      auto N = parseInt(Toks[I + 1]->Text);
+      Count = N && *N > 0 ? uint64_t(*N) : 0;
+    }
+  }
+  if (P.Name.empty() || P.Type.empty())
+    return std::nullopt;
+  P.Bytes *= Count;
+  return P;
+}
+
+Error Parser::parseParamList(unsigned Line, StringRef What,
+                             std::vector<KernelParam> *Out) {
+  // At '(': to the matching ')', one declaration per top-level comma.
   next();
   int Depth = 1;
+  SmallVector<const Token *, 8> Decl;
+  auto Flush = [&] {
+    if (Out && !Decl.empty())
+      if (std::optional<KernelParam> P = paramOf(Decl))
+        Out->push_back(std::move(*P));
+    Decl.clear();
+  };
   while (!atEnd()) {
     const Token &T = next();
     if (T.is('('))
       ++Depth;
-    else if (T.is(')') && --Depth == 0)
+    else if (T.is(')') && --Depth == 0) {
+      Flush();
       return Error::success();
-    else if (T.is('{') || T.is('}') || T.is(';'))
+    } else if (T.is('{') || T.is('}') || T.is(';'))
       return lineError(T.Line,
                        "expected ')' to close the parameter list of " + What);
+    if (Depth == 1 && T.is(','))
+      Flush();
+    else
+      Decl.push_back(&T);
   }
   return lineError(Line, "unterminated parameter list of " + What);
 }
@@ -298,7 +343,7 @@ Error Parser::parseFunction(bool IsEntry, std::vector<Function> &Funcs) {
   F.Line = Kw.Line;
   std::string Desc = (What + " " + F.Name).str();
   if (peek().is('('))
-    if (Error E = parseParamList(NameTok.Line, Desc))
+    if (Error E = parseParamList(NameTok.Line, Desc, &F.Params))
       return E;
   // Performance-tuning directives.
   while (peek().isDirective()) {

@@ -117,6 +117,7 @@ struct Function {
   bool HasBody = false;
   unsigned Line = 0;
   LaunchBounds Bounds;
+  std::vector<KernelParam> Params;
   std::vector<Stmt> Body;
   std::vector<VarDecl> Vars;
   std::vector<RegDecl> Regs;

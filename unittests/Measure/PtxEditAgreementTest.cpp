@@ -15,12 +15,10 @@
 //     PtxEntry::MaxNTid/ReqNTid);
 //   - .minnctapersm, 0 when absent (LaunchBounds::MinCTAsPerSM vs
 //     PtxEntry::MinNCtaPerSM).
-// Not compared: the parameter list (count, types, names, byte sizes). The
-// front end skips an entry's parameter list token by token and keeps
-// nothing of it (PTXStatements.cpp, parseParamList), so there is nothing on
-// its side to compare PtxEdit's parameters with; PtxEditTest.cpp covers
-// them. .maxnreg is read only by the front end, so it is not compared
-// either.
+//   - the parameters: names, types and byte sizes, in order
+//     (KernelProfile::Params vs PtxEntry::Params), what flipflop-measure
+//     checks an args file against.
+// Not compared: .maxnreg, which only the front end reads.
 //
 // A file that either side rejects as malformed (the fuzz corpus holds such
 // files on purpose) is skipped and counted; at least MinCompared files must
@@ -85,7 +83,7 @@ std::string dims(const std::array<unsigned, 3> &D) {
 
 TEST(PtxEditAgreement, AgreesWithPTXFrontEndOnRepositoryPtx) {
   std::vector<std::string> Files = findPtxFiles();
-  unsigned Compared = 0, Kernels = 0;
+  unsigned Compared = 0, Kernels = 0, Params = 0;
   std::vector<std::string> Skipped;
   for (const std::string &Path : Files) {
     SCOPED_TRACE(Path);
@@ -128,11 +126,22 @@ TEST(PtxEditAgreement, AgreesWithPTXFrontEndOnRepositoryPtx) {
       EXPECT_EQ(B.MinCTAsPerSM, P.MinNCtaPerSM)
           << P.Name << ": .minnctapersm front end " << B.MinCTAsPerSM
           << ", PtxEdit " << P.MinNCtaPerSM;
+      // The parameters the args file is checked against.
+      const std::vector<flipflop::KernelParam> &KP = K[I].Params;
+      ASSERT_EQ(KP.size(), P.Params.size()) << P.Name << ": parameter count";
+      for (size_t J = 0; J < KP.size(); ++J) {
+        EXPECT_EQ(KP[J].Name, P.Params[J].Name) << P.Name << " parameter " << J;
+        EXPECT_EQ("." + KP[J].Type, P.Params[J].Type)
+            << P.Name << " parameter " << J;
+        EXPECT_EQ(KP[J].Bytes, P.Params[J].Bytes)
+            << P.Name << " parameter " << KP[J].Name << ": bytes";
+        Params += 1;
+      }
     }
   }
-  std::printf("PtxEditAgreement: %u of %zu PTX files compared (%u kernels), "
-              "%zu skipped as malformed\n",
-              Compared, Files.size(), Kernels, Skipped.size());
+  std::printf("PtxEditAgreement: %u of %zu PTX files compared (%u kernels, "
+              "%u parameters), %zu skipped as malformed\n",
+              Compared, Files.size(), Kernels, Params, Skipped.size());
   for (const std::string &S : Skipped)
     std::printf("  skipped %s\n", S.c_str());
   EXPECT_GE(Compared, MinCompared)

@@ -118,6 +118,38 @@ $L__loop:
       .str();
 }
 
+TEST(PTXParser, EntryParameters) {
+  // A struct by value (.b8 array), a pointer with state space and
+  // alignment, a scalar; a .func's parameters are not the kernel's.
+  std::string T = std::string(Header) + R"(
+.func (.param .b32 r) helper(.param .b64 helper_param_0)
+{
+  ret;
+}
+.visible .entry k(
+  .param .align 4 .b8 k_param_0[12],
+  .param .u64 .ptr .global .align 8 k_param_1,
+  .param .f32 k_param_2
+)
+{
+  ret;
+}
+)";
+  PTXModule M = parseOK(T);
+  ASSERT_EQ(M.Kernels.size(), 1u);
+  const std::vector<KernelParam> &P = M.Kernels[0].Params;
+  ASSERT_EQ(P.size(), 3u);
+  EXPECT_EQ(P[0].Name, "k_param_0");
+  EXPECT_EQ(P[0].Type, "b8");
+  EXPECT_EQ(P[0].Bytes, 12u);
+  EXPECT_EQ(P[1].Name, "k_param_1");
+  EXPECT_EQ(P[1].Type, "u64");
+  EXPECT_EQ(P[1].Bytes, 8u);
+  EXPECT_EQ(P[2].Name, "k_param_2");
+  EXPECT_EQ(P[2].Type, "f32");
+  EXPECT_EQ(P[2].Bytes, 4u);
+}
+
 TEST(PTXParser, CountedLoops) {
   struct Case {
     const char *Init, *Step, *Cmp, *Bound;

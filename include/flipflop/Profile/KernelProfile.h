@@ -165,6 +165,13 @@ struct LaunchBounds {
   bool any() const;
 };
 
+/// A kernel parameter as the PTX declares it (PTX front end only).
+struct KernelParam {
+  std::string Name;   ///< E.g. "Xgemm_param_0".
+  std::string Type;   ///< The PTX type without its dot: "u64", "b8", ...
+  uint64_t Bytes = 0; ///< Element size times array length.
+};
+
 /// How the kernel depends on its block shape.
 struct ShapeInfo {
   bool ReadsBlockDim = false;
@@ -263,6 +270,8 @@ struct KernelProfile {
   Resources Res;
   std::vector<CapFact> CapFacts; ///< ptxas under register caps (may be empty).
   LaunchBounds Bounds;
+  /// The entry's parameters in order (PTX front end; empty from the IR).
+  std::vector<KernelParam> Params;
   ShapeInfo Shape;
 
   /// Divergence.
