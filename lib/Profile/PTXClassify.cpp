@@ -713,7 +713,8 @@ uint64_t FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
     return 1;
   const Instr &I = *Instrs[DefSites[R][0]];
   auto LowBit = [&](int64_t V) -> uint64_t {
-    return V == 0 ? Max : std::min<uint64_t>(Max, uint64_t(V & -V));
+    uint64_t U = uint64_t(V); // Two's complement: no overflow at INT64_MIN.
+    return U == 0 ? Max : std::min<uint64_t>(Max, U & (~U + 1));
   };
   auto Of = [&](size_t K) -> uint64_t {
     if (K >= I.Ops.size())
