@@ -11,6 +11,7 @@
 
 #include "flipflop/Model/Model.h"
 #include "flipflop/Model/ModelConstants.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -66,6 +67,20 @@ struct RoundEnergy {
   double Core = 0, Dram = 0;
 };
 
+/// The p-norm of \p Xs scaled so that it never falls below their maximum
+/// (a soft maximum: p = 1 adds, p -> infinity takes the largest).
+inline double softMax(llvm::ArrayRef<double> Xs, double P) {
+  double Max = 0;
+  for (double X : Xs)
+    Max = std::max(Max, X);
+  if (Max <= 0)
+    return 0;
+  double Sum = 0;
+  for (double X : Xs)
+    Sum += std::pow(X / Max, P);
+  return Max * std::pow(Sum, 1 / P);
+}
+
 /// Everything the clock search needs: the configuration's work, the GPU's
 /// rates and its power curve.
 struct Context {
@@ -79,14 +94,6 @@ struct Context {
 
   explicit Context(const GPUSpec &G) : G(G) {}
 
-  /// Soft maximum of two times: the p-norm, never below the larger.
-  static double softMax2(double A, double B, double P) {
-    double M = std::max(A, B);
-    if (M <= 0)
-      return 0;
-    return M * std::pow(std::pow(A / M, P) + std::pow(B / M, P), 1 / P);
-  }
-
   /// A round of \p K blocks on each of \p NSM SMs at \p FHz.
   RoundTimes round(double K, double NSM, double FHz) const {
     RoundTimes RT;
@@ -98,10 +105,10 @@ struct Context {
     // The L2 port feeds the SM's load pipeline: L2 data return and issue
     // contend like two of the SM's pipes (the issue time's soft maximum);
     // DRAM is the chip's, shared memory is already in the issue time.
-    double Thru = std::max(std::max(softMax2(RT.Issue, RT.L2, UnitNorm),
+    double Thru = std::max(std::max(softMax({RT.Issue, RT.L2}, UnitNorm),
                                     RT.Shared),
                            RT.Dram);
-    RT.T = softMax2(Thru, RT.Lat, LatencyNorm);
+    RT.T = softMax({Thru, RT.Lat}, LatencyNorm);
     return RT;
   }
 

@@ -271,20 +271,6 @@ static double overlapNorm() {
   return N;
 }
 
-/// p-norm of the unit times and the scheduler time, scaled so that it never
-/// falls below their maximum (a soft maximum).
-static double softMax(const double (&Units)[NumUnits], double Sched, double P) {
-  double Max = Sched;
-  for (double C : Units)
-    Max = std::max(Max, C);
-  if (Max <= 0)
-    return 0;
-  double Sum = std::pow(Sched / Max, P);
-  for (double C : Units)
-    Sum += std::pow(C / Max, P);
-  return Max * std::pow(Sum, 1 / P);
-}
-
 /// Tensor FLOPs per clock per SM for the kernel's tensor type (dense), or
 /// emulation on the FP32 pipes.
 static double tensorRate(const KernelProfile &K, const UnitThroughput &U) {
@@ -366,7 +352,10 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
                           L1B +
                       Is.SharedCycles;
   Is.UnitCycles[ULdSt] = std::max(Is.UnitCycles[ULdSt], DataCycles);
-  Is.IssueCycles = softMax(Is.UnitCycles, Is.SchedCycles, unitOverlapNorm());
+  double Pipes[NumUnits + 1];
+  std::copy(std::begin(Is.UnitCycles), std::end(Is.UnitCycles), Pipes);
+  Pipes[NumUnits] = Is.SchedCycles;
+  Is.IssueCycles = softMax(Pipes, unitOverlapNorm());
   // Shared memory leads when the memory pipeline is the busiest unit and
   // shared wavefronts are most of its work (the bottleneck's name).
   double OtherMax = Is.SchedCycles;
