@@ -29,9 +29,7 @@
 #include "llvm/IR/PatternMatch.h"
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
-#include <tuple>
 
 using namespace llvm;
 

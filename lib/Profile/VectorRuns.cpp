@@ -36,7 +36,9 @@ void widen(MemAccess &First, unsigned N) {
             : AccessPattern::Strided;
   if (First.Space == AddrSpace::Shared)
     First.BankConflictWays =
-        bankConflictWays(First.Bytes, First.StrideBytes, First.Pattern);
+        First.LaneMod ? laneBankConflictWays(First)
+                      : bankConflictWays(First.Bytes, First.StrideBytes,
+                                         First.Pattern);
 }
 } // namespace
 

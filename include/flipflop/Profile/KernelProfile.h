@@ -355,7 +355,6 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX);
 /// \p StrideBytes between lanes, for a full warp of \p Lanes lanes.
 double sectorsPerRequest(unsigned Bytes, int64_t StrideBytes,
                          AccessPattern Pattern, unsigned Lanes = 32);
-/// Bank-conflict degree of a shared access with the given lane stride.
 /// Byte offset of thread index \p T's address from thread 0's for a Strided
 /// or Coalesced access (MemAccess::LaneMod splits the index).
 inline int64_t laneOffsetBytes(const MemAccess &A, uint64_t T) {
@@ -374,6 +373,7 @@ unsigned passBankWays(const int64_t *Offsets, unsigned N, unsigned Bytes);
 /// The bank-conflict degree (as bankConflictWays()) of a split access
 /// (MemAccess::LaneMod) for 32 consecutive thread indices.
 unsigned laneBankConflictWays(const MemAccess &A);
+/// Bank-conflict degree of a shared access with the given lane stride.
 unsigned bankConflictWays(unsigned Bytes, int64_t StrideBytes,
                           AccessPattern Pattern, unsigned Banks = 32);
 
