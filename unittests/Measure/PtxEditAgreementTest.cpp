@@ -93,6 +93,9 @@ TEST(PtxEditAgreement, AgreesWithPTXFrontEndOnRepositoryPtx) {
     llvm::Expected<PTXModule> M = flipflop::parsePTXModule(Text, Path);
     flipflop::measure::Result<std::vector<PtxEntry>> E =
         flipflop::measure::listPtxEntries(Text);
+    // A file one reader takes and the other rejects is exactly the drift
+    // this test exists for; only a file both reject is skipped.
+    EXPECT_EQ(bool(M), bool(E)) << "one reader rejects what the other reads";
     if (!M || !E) {
       std::string Why;
       if (!M)
@@ -128,7 +131,9 @@ TEST(PtxEditAgreement, AgreesWithPTXFrontEndOnRepositoryPtx) {
           << ", PtxEdit " << P.MinNCtaPerSM;
       // The parameters the args file is checked against.
       const std::vector<flipflop::KernelParam> &KP = K[I].Params;
-      ASSERT_EQ(KP.size(), P.Params.size()) << P.Name << ": parameter count";
+      EXPECT_EQ(KP.size(), P.Params.size()) << P.Name << ": parameter count";
+      if (KP.size() != P.Params.size())
+        continue;
       for (size_t J = 0; J < KP.size(); ++J) {
         EXPECT_EQ(KP[J].Name, P.Params[J].Name) << P.Name << " parameter " << J;
         EXPECT_EQ("." + KP[J].Type, P.Params[J].Type)

@@ -47,7 +47,7 @@ const Object &members(const Value &V);
 Result<Value> parse(const std::string &Text);
 
 /// Writes \p V. Indent 0 gives one line; otherwise members and elements go on
-/// their own lines (arrays of numbers stay on one line).
+/// their own lines (arrays of scalars stay on one line).
 std::string write(const Value &V, unsigned Indent = 2);
 
 /// The shortest decimal form of \p D that parses back to the same double;
