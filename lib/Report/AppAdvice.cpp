@@ -7,6 +7,7 @@
 #include "flipflop/Report/AppAdvice.h"
 #include "flipflop/Report/Explain.h"
 #include "flipflop/Report/JSONReport.h"
+#include "flipflop/Report/Picks.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -141,7 +142,8 @@ using SettingFigures = std::map<SettingKey, std::pair<double, double>>;
 /// The kernel's own lever: its recommended configuration (least energy
 /// within the slowdown budget), if it runs long enough.
 void kernelLever(const ReportKernel &K, double DefW, AppKernel &AK) {
-  const ReportConfig *Rec = K.pick("energy_within_budget");
+  const ReportConfig *Rec =
+      K.pick(reportPickName(Objective::EnergyWithinBudget));
   if (!Rec)
     return;
   SettingKey S = settingOf(*Rec, DefW);
@@ -172,10 +174,11 @@ void addKernel(const ReportKernel &K, const AppAdviceOptions &O, AppAdvice &A,
                std::set<std::string> &Used) {
   if (K.Configs.empty())
     return;
+  // The last pick is the occupancy heuristic's (ReportPickNames).
+  const ReportConfig *H = K.pick(ReportPickNames[NumReportPicks - 1]);
   const ReportConfig *At = K.pick(O.At);
   if (!At)
-    At = K.pick("occupancy_heuristic");
-  const ReportConfig *H = K.pick("occupancy_heuristic");
+    At = H;
   if (!At || !H)
     return;
   double DefW = H->PowerLimitW;

@@ -232,8 +232,7 @@ void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
   const std::array<size_t, NumReportPicks> Idx = reportPickIndices(R);
   const PickTie *Ties[5] = {&R.TieFastest, &R.TieLeastEnergy, &R.TieBudget,
                             &R.TieEDP, nullptr};
-  const char *Labels[5] = {"fastest", "least energy", "energy within budget",
-                           "best EDP", "occupancy heuristic"};
+  const auto &Labels = ReportPickLabels;
   const std::string *Why[5] = {&Texts.Picks[0], &Texts.Picks[1],
                                &Texts.Picks[2], &Texts.Picks[3],
                                &Texts.Picks[4]};

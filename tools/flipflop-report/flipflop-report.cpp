@@ -26,6 +26,7 @@
 #include "flipflop/Support/BlockShape.h"
 #include "flipflop/Support/WriteFile.h"
 #include "flipflop/Report/JSONReport.h"
+#include "flipflop/Report/Picks.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -209,10 +210,7 @@ static Report merge(std::vector<Report> &Reports) {
 }
 
 static void summary(const Report &R, raw_ostream &OS) {
-  // In words, in the order of ReportPickNames.
-  static const char *const PickLabels[] = {
-      "fastest", "least energy", "energy within budget", "best energy-delay",
-      "occupancy heuristic"};
+  const auto &PickLabels = ReportPickLabels;
   for (const ReportKernel &K : R.Kernels) {
     OS << (K.DisplayName.empty() ? "?" : K.DisplayName);
     if (!K.File.empty()) {
@@ -227,7 +225,7 @@ static void summary(const Report &R, raw_ostream &OS) {
     OS << format("  %-22s %-14s %-13s %7s %14s %14s  %s\n", "pick", "block",
                  "min-blocks", "limit", "time", "energy",
                  "change vs occupancy heuristic");
-    const ReportConfig *H = K.pick("occupancy_heuristic");
+    const ReportConfig *H = K.pick(ReportPickNames[NumReportPicks - 1]);
     double HT = H ? H->TimeS : 0;
     double HE = H ? H->EnergyJ : 0;
     for (size_t I = 0; I < std::size(PickLabels); ++I) {

@@ -23,6 +23,11 @@ constexpr std::array<Objective, NumReportPicks - 1> ReportPickObjectives = {
     Objective::Time, Objective::Energy, Objective::EnergyWithinBudget,
     Objective::EDP};
 
+/// Each pick in words, for text output, in the order of ReportPickNames.
+constexpr std::array<const char *, NumReportPicks> ReportPickLabels = {
+    "fastest", "least energy", "energy within budget", "best energy-delay",
+    "occupancy heuristic"};
+
 /// The position of objective \p O's pick in ReportPickNames.
 inline size_t reportPickPosition(Objective O) {
   size_t I = 0;
