@@ -458,6 +458,72 @@ void emitLimits(KernelRemarks &Remarks, const KernelProfile &K,
         });
 }
 
+/// Share (0..1) of the predicted time at \p C that goes away when the
+/// kernel's local-memory arrays (KernelProfile::LocalArrays) live in
+/// registers: the prediction again without the local loads and stores of
+/// the profile and without the arrays' stack bytes. Registers are left as
+/// they are, so this is an upper bound on the gain.
+double localArrayShare(const KernelProfile &K, const GPUSpec &GPU,
+                       const LaunchConfig &C) {
+  KernelProfile Without = K;
+  Without.op(OpClass::LoadLocal) = 0;
+  Without.op(OpClass::StoreLocal) = 0;
+  llvm::erase_if(Without.Accesses, [](const MemAccess &A) {
+    return A.Space == AddrSpace::Local;
+  });
+  uint64_t Bytes = 0;
+  for (const LocalArray &A : K.LocalArrays)
+    Bytes += A.Bytes;
+  Without.Res.StackFrameBytes -=
+      unsigned(std::min<uint64_t>(Bytes, Without.Res.StackFrameBytes));
+  finalizeProfile(Without);
+  Prediction With = predict(K, GPU, C), Less = predict(Without, GPU, C);
+  if (!With.Valid || !Less.Valid || With.TimeS <= 0)
+    return 0;
+  return std::clamp(1 - Less.TimeS / With.TimeS, 0.0, 1.0);
+}
+
+/// FF015: a per-thread array left in local memory, with what keeps it
+/// there and what it costs at the recommendation; only when it costs at
+/// least LocalArrayMinShare of the predicted time.
+void emitLocalArrays(KernelRemarks &Remarks, const KernelProfile &K,
+                     const KernelResult &R) {
+  constexpr double LocalArrayMinShare = 0.02;
+  if (K.LocalArrays.empty())
+    return;
+  double Share = localArrayShare(K, *R.GPU, R.best().Config);
+  if (Share < LocalArrayMinShare)
+    return;
+  // The largest array speaks for the rest (their share is counted
+  // together).
+  const LocalArray &A = *std::max_element(
+      K.LocalArrays.begin(), K.LocalArrays.end(),
+      [](const LocalArray &X, const LocalArray &Y) { return X.Bytes < Y.Bytes; });
+  Remarks.emitRemark<OptimizationRemarkMissed>(
+      remark::id::LocalArray, [&](auto Rem) {
+        Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName) << "': a "
+            << ore::NV(remark::ArrayBytes, A.Bytes) << "-byte per-thread array"
+            << " in '" << ore::NV(remark::Holder, A.Function)
+            << "' stays in local memory";
+        if (K.LocalArrays.size() > 1)
+          Rem << " (with " << std::to_string(K.LocalArrays.size() - 1)
+              << " more)";
+        Rem << ": its local loads and stores are up to "
+            << ore::NV(remark::LocalSharePct, unsigned(std::lround(Share * 100)))
+            << "% of the predicted time at block "
+            << blockShapeText(R.best().Config.Block) << "; ";
+        if (!A.PassedTo.empty())
+          Rem << "it is passed to '" << ore::NV(remark::Callee, A.PassedTo)
+              << "', which was not inlined: force-inline it "
+                 "(__forceinline__) so the array can live in registers";
+        else
+          Rem << "it is indexed by a value known only at run time: make the "
+                 "loops over it fully unrollable (constant trip counts, "
+                 "#pragma unroll) so every index is a constant";
+        return Rem;
+      });
+}
+
 /// FF020: the author's bounds against the recommendation.
 void emitAuthorBounds(KernelRemarks &Remarks, const KernelProfile &K,
                       const KernelResult &R) {
@@ -519,6 +585,7 @@ void emitRecommendation(KernelRemarks &Remarks, const KernelProfile &K,
   if (O.Verbosity >= 2)
     emitPareto(Remarks, *R.Sweep);
   emitLimits(Remarks, K, R);
+  emitLocalArrays(Remarks, K, R);
   if (R.Author)
     emitAuthorBounds(Remarks, K, R);
 }

@@ -240,12 +240,15 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
                                StrideAnalysis &SA, LoopInfo &LI,
                                ScalarEvolution &SE) {
   // Private variables that the optimiser left in memory in their own
-  // function live in registers once ptxas has run: no traffic, no
-  // instruction. A private array passed to a device function that is not
-  // inlined stays on the stack (the callee reaches it through a generic
-  // pointer: clang's code for CLBlast's accumulators): local memory.
-  if (isa<AllocaInst>(getUnderlyingObject(Ptr, 8)))
-    return;
+  // function live in registers once ptxas has run (constant indices only):
+  // no traffic, no instruction. A private array passed to a device function
+  // that is not inlined, or indexed by a run-time value, stays on the stack
+  // (clang's code for CLBlast's accumulators when StoreResults is not
+  // inlined): local memory, in its own function and in the callee, which
+  // reaches it through a generic pointer (KernelProfile::LocalArrays).
+  if (const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr, 8)))
+    if (!staysInMemory(*AI))
+      return;
   bool ViaCall = isa<AllocaInst>(underlyingObject(Ptr));
   MemAccess A;
   unsigned AS = Ptr->getType()->getPointerAddressSpace();

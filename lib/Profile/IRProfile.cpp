@@ -479,6 +479,73 @@ void ProfileBuilder::decideShape() {
   S.FixedReason = Reason;
 }
 
+bool localArrayCause(const AllocaInst &AI, LocalArray &Out) {
+  SmallVector<const Value *, 16> Work{&AI};
+  SmallPtrSet<const Value *, 16> Seen{&AI};
+  bool Dynamic = false;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (const auto *CB = dyn_cast<CallBase>(U)) {
+        if (isa<IntrinsicInst>(CB))
+          continue; // lifetime, memset, memcpy: not a reason.
+        const Function *Callee = CB->getCalledFunction();
+        Out.PassedTo = Callee ? demangle(Callee->getName().str())
+                              : std::string("an indirect call");
+        return true;
+      }
+      if (const auto *GEP = dyn_cast<GetElementPtrInst>(U))
+        Dynamic |= !GEP->hasAllConstantIndices();
+      if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U) ||
+          isa<AddrSpaceCastInst>(U) || isa<PHINode>(U) || isa<SelectInst>(U))
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+    }
+  }
+  return Dynamic;
+}
+
+/// Private arrays the optimised IR keeps in memory, in the kernel and the
+/// device functions it calls that were not inlined (FF015's facts); returns
+/// the bytes of the kernel's own static ones.
+static uint64_t findLocalArrays(const Function &Kernel, const DataLayout &DL,
+                                std::vector<LocalArray> &Out) {
+  uint64_t KernelBytes = 0;
+  SmallVector<const Function *, 8> Work{&Kernel};
+  SmallPtrSet<const Function *, 8> Seen{&Kernel};
+  while (!Work.empty() && Seen.size() <= 64) {
+    const Function *F = Work.pop_back_val();
+    for (const Instruction &I : instructions(*F)) {
+      if (const auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *G = CB->getCalledFunction())
+          if (!G->isDeclaration() && Seen.insert(G).second)
+            Work.push_back(G);
+      const auto *AI = dyn_cast<AllocaInst>(&I);
+      if (!AI)
+        continue;
+      auto Size = AI->getAllocationSize(DL);
+      LocalArray A;
+      if (!Size || Size->isScalable() || !localArrayCause(*AI, A))
+        continue;
+      A.Bytes = Size->getFixedValue();
+      A.Function = demangle(F->getName().str());
+      if (F == &Kernel && AI->isStaticAlloca())
+        KernelBytes += A.Bytes;
+      Out.push_back(std::move(A));
+    }
+  }
+  return KernelBytes;
+}
+
+bool ProfileBuilder::staysInMemory(const AllocaInst &AI) {
+  auto [It, New] = InMemory.try_emplace(&AI, false);
+  if (New) {
+    LocalArray Unused;
+    It->second = localArrayCause(AI, Unused);
+  }
+  return It->second;
+}
+
 KernelProfile ProfileBuilder::build() {
   P.Name = Kernel.getName().str();
   P.DisplayName = demangle(P.Name);
@@ -493,15 +560,10 @@ KernelProfile ProfileBuilder::build() {
   shapeFromBounds();
   findBlockDimChecks(Kernel, P.Shape);
   walk(Kernel, 1.0, 0);
-  // Private arrays passed to device functions that are not inlined stay on
-  // the stack: the frame the model's local-memory hit rate needs.
-  for (const Instruction &I : instructions(Kernel))
-    if (const auto *AI = dyn_cast<AllocaInst>(&I))
-      if (AI->isStaticAlloca() &&
-          any_of(AI->users(), [](const User *U) { return isa<CallBase>(U) &&
-                                 !isa<IntrinsicInst>(U); }))
-        if (auto Size = AI->getAllocationSize(DL))
-          P.Res.StackFrameBytes += unsigned(Size->getFixedValue());
+  // Private arrays that stay in memory are the kernel's stack frame, which
+  // the model's local-memory hit rate needs.
+  P.Res.StackFrameBytes += unsigned(std::min<uint64_t>(
+      findLocalArrays(Kernel, DL, P.LocalArrays), UINT32_MAX));
   P.Res.EstimatedRegisters = estimateRegisters(Kernel);
   P.Res.Registers = P.Res.EstimatedRegisters;
   P.Res.RegistersExact = false;

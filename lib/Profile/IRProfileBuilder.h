@@ -29,6 +29,12 @@
 namespace flipflop {
 namespace irprof {
 
+/// Why the private array \p AI stays in memory after optimisation: the
+/// first non-intrinsic call it is passed to (Out.PassedTo), or a GEP into
+/// it with a run-time index. False when neither: only constant-index
+/// accesses, which ptxas keeps in registers.
+bool localArrayCause(const llvm::AllocaInst &AI, LocalArray &Out);
+
 class ProfileBuilder {
 public:
   ProfileBuilder(llvm::Function &Kernel, llvm::FunctionAnalysisManager &FAM,
@@ -66,6 +72,9 @@ private:
   /// Known alignment (bytes) of the accesses of the block being walked, by
   /// index in P.Accesses: a vector access needs its width's alignment.
   llvm::DenseMap<size_t, uint64_t> AccessAlign;
+  /// localArrayCause() of each private array met, memoised.
+  llvm::DenseMap<const llvm::AllocaInst *, bool> InMemory;
+  bool staysInMemory(const llvm::AllocaInst &AI);
 
   /// The object \p Ptr points into, through the parameters of followed
   /// calls.

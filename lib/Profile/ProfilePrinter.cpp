@@ -228,6 +228,10 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
   printOps(P, OS);
   for (const LoopRecord &L : P.Loops)
     printLoop(L, OS);
+  for (const LocalArray &A : P.LocalArrays)
+    OS << "  local-array: bytes=" << A.Bytes << " in='" << A.Function << "' "
+       << (A.PassedTo.empty() ? "indexed" : "passed-to='" + A.PassedTo + "'")
+       << "\n";
   printGuards(P, OS);
   for (const MemAccess &A : P.Accesses)
     printAccess(A, OS);

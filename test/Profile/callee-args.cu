@@ -2,7 +2,8 @@
 // a device function that is not inlined gets its caller's shared tile and
 // private accumulators (CLBlast's XgemmBody): their accesses are shared and
 // private, not global (local memory: clang keeps an array passed by
-// pointer on the stack); its loop bound is a kernel argument the user stated,
+// pointer on the stack, so the caller's own initialisation and final read
+// of it are local accesses too); its loop bound is a kernel argument the user stated,
 // and the loop (k += 32, which ScalarEvolution cannot count) is counted from
 // its latch condition; a struct copy (memcpy) is its loads and stores; a
 // contracted multiply-add is one FMA; scalar loads of consecutive floats
@@ -35,7 +36,7 @@ __global__ void kern(const float *a, float *out, int K) {
 }
 // CHECK-LABEL: kernel _Z4kernPKfPfi
 // CHECK: spills: store=0 load=0 stack=8
-// CHECK: ops: fp32=2049 {{.*}}load.global=512 store.global=1 load.shared=4096 store.shared=512 load.local=256 store.local=2048 branch
+// CHECK: ops: fp32=2049 {{.*}}load.global=512 store.global=1 load.shared=4096 store.shared=512 load.local=257 store.local=2049 branch
 // CHECK: flops: fp32=4097
 // CHECK: loop: depth=2 {{.*}}trip=128 exact=no guessed=no
 // CHECK: access: global load bytes=4 count=512

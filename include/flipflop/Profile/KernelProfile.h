@@ -172,6 +172,18 @@ struct KernelParam {
   uint64_t Bytes = 0; ///< Element size times array length.
 };
 
+/// A per-thread array that the optimised IR still keeps in memory, so the
+/// compiled kernel holds it in local memory (IR front end only), with what
+/// keeps it there: the advice remark FF015 names it.
+struct LocalArray {
+  uint64_t Bytes = 0;
+  std::string Function; ///< The function that holds it (demangled).
+  /// The device function it is passed to, which was not inlined
+  /// (demangled; "an indirect call"), or empty when it is indexed by a
+  /// value known only at run time.
+  std::string PassedTo;
+};
+
 /// How the kernel depends on its block shape.
 struct ShapeInfo {
   bool ReadsBlockDim = false;
@@ -272,6 +284,8 @@ struct KernelProfile {
   LaunchBounds Bounds;
   /// The entry's parameters in order (PTX front end; empty from the IR).
   std::vector<KernelParam> Params;
+  /// Per-thread arrays left in local memory and why (IR front end).
+  std::vector<LocalArray> LocalArrays;
   ShapeInfo Shape;
 
   /// Divergence.

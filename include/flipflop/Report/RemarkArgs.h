@@ -26,6 +26,7 @@ inline constexpr const char *DynamicShared = "FF011";   ///< Unknown size.
 inline constexpr const char *GuessedTrips = "FF012";    ///< Guessed loops.
 inline constexpr const char *Implausible = "FF013";     ///< No pick.
 inline constexpr const char *CheckPrediction = "FF014"; ///< Doubtful pick.
+inline constexpr const char *LocalArray = "FF015";      ///< Array on the stack.
 inline constexpr const char *AuthorBounds = "FF020";    ///< vs the author.
 inline constexpr const char *BoundsApplied = "FF030";   ///< Opt-in bounds.
 inline constexpr const char *BoundsKept = "FF031";      ///< Author's kept.
@@ -96,6 +97,11 @@ inline constexpr const char *AuthorEnergyMJ = "AuthorEnergyMJ";
 inline constexpr const char *AuthorTimeNs = "AuthorTimeNs";
 inline constexpr const char *AuthorEnergyUJ = "AuthorEnergyUJ";
 inline constexpr const char *Invalid = "Invalid";
+// FF015: a per-thread array in local memory.
+inline constexpr const char *ArrayBytes = "ArrayBytes";
+inline constexpr const char *Holder = "Holder";
+inline constexpr const char *Callee = "Callee";
+inline constexpr const char *LocalSharePct = "LocalSharePct";
 // FF013, FF900..FF902.
 inline constexpr const char *Problem = "Problem";
 
