@@ -135,13 +135,13 @@ void FunctionAnalysis::analyseShapeChecks() {
     if (!WorkWhenTrue)
       Cmp = StringSwitch<StringRef>(Cmp)
                 .Case("eq", "ne").Case("ne", "eq")
-                .Cases("lt", "lo", "ge").Cases("le", "ls", "gt")
-                .Cases("gt", "hi", "le").Cases("ge", "hs", "lt")
+                .Cases({"lt", "lo"}, "ge").Cases({"le", "ls"}, "gt")
+                .Cases({"gt", "hi"}, "le").Cases({"ge", "hs"}, "lt")
                 .Default("");
     else
       Cmp = StringSwitch<StringRef>(Cmp)
-                .Cases("lo", "lt", "lt").Cases("ls", "le", "le")
-                .Cases("hi", "gt", "gt").Cases("hs", "ge", "ge")
+                .Cases({"lo", "lt"}, "lt").Cases({"ls", "le"}, "le")
+                .Cases({"hi", "gt"}, "gt").Cases({"hs", "ge"}, "ge")
                 .Default(Cmp);
     // ntid cmp -K (c = 1) or, with c = -1, ntid swapped-cmp K.
     int64_t V = Coef == 1 ? -E.K : E.K;
