@@ -375,7 +375,7 @@ PLUGIN_PTXAS = ["on"]
 # default the plugin and clang-ptx routes compile with an inline threshold
 # that inlines them all (0 calls left in the 600), so that the plugin is
 # judged on the code that was measured; --clang-inlining=default keeps
-# clang's own policy (docs/FIDELITY.md, "The plugin and clang's code").
+# clang's own policy (docs/FIDELITY.md, "Session 9").
 NVCC_LIKE_INLINING = ["-mllvm", "-inline-threshold=5000"]
 
 
