@@ -159,6 +159,16 @@ static json::Object profileJSON(const KernelProfile &K) {
     Guesses.push_back(G);
   for (const std::string &W : K.Warnings)
     Warnings.push_back(W);
+  json::Array LocalArrays;
+  for (const LocalArray &A : K.LocalArrays) {
+    json::Object O{{"bytes", static_cast<int64_t>(A.Bytes)},
+                   {"function", A.Function}};
+    if (!A.PassedTo.empty())
+      O["passed_to"] = A.PassedTo;
+    else
+      O["indexed_at_run_time"] = true;
+    LocalArrays.push_back(std::move(O));
+  }
   return json::Object{
       {"source", K.Source},
       {"ops", std::move(Ops)},
@@ -177,6 +187,7 @@ static json::Object profileJSON(const KernelProfile &K) {
       {"loops", static_cast<int64_t>(K.Loops.size())},
       {"guesses", std::move(Guesses)},
       {"warnings", std::move(Warnings)},
+      {"local_arrays", std::move(LocalArrays)},
   };
 }
 

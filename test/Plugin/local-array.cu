@@ -6,6 +6,8 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o /dev/null -mllvm -flipflop-gpu=A100-SXM4-40GB -fsave-optimization-record -foptimization-record-file=%t.yaml
 // RUN: FileCheck %s --check-prefix=YAML < %t.yaml
+// RUN: rm -rf %t.r && env FLIPFLOP_REPORT_DIR=%t.r %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o /dev/null -mllvm -flipflop-gpu=A100-SXM4-40GB
+// RUN: cat %t.r/*.json | FileCheck %s --check-prefix=JSON
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 %s > %t.ll
 // RUN: %profile %t.ll | FileCheck %s --check-prefix=PROFILE
 #include "ff_cuda.h"
@@ -64,6 +66,18 @@ __global__ void registers(const float *a, float *out) {
 // YAML:        - Holder: 'accum(float const*, float*)'
 // YAML:        - LocalSharePct: '{{[1-9][0-9]?}}'
 // YAML:        - Callee: 'scale(float*, float)'
+
+// JSON: "local_arrays": [
+// JSON-NEXT: {
+// JSON-NEXT: "bytes": 64,
+// JSON-NEXT: "function": "accum(float const*, float*)",
+// JSON-NEXT: "passed_to": "scale(float*, float)"
+// JSON: "local_arrays": [
+// JSON-NEXT: {
+// JSON-NEXT: "bytes": 128,
+// JSON-NEXT: "function": "histogram(int const*, float*)",
+// JSON-NEXT: "indexed_at_run_time": true
+// JSON: "local_arrays": []
 
 // PTX-LABEL: .entry _Z5accumPKfPf(
 // PTX: ld.local.{{[bf]}}32
