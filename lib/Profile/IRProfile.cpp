@@ -505,11 +505,7 @@ bool localArrayCause(const AllocaInst &AI, LocalArray &Out) {
   return Dynamic;
 }
 
-/// Private arrays the optimised IR keeps in memory, in the kernel and the
-/// device functions it calls that were not inlined (FF015's facts); returns
-/// the bytes of the kernel's own static ones.
-static uint64_t findLocalArrays(const Function &Kernel, const DataLayout &DL,
-                                std::vector<LocalArray> &Out) {
+uint64_t ProfileBuilder::findLocalArrays() {
   uint64_t KernelBytes = 0;
   SmallVector<const Function *, 8> Work{&Kernel};
   SmallPtrSet<const Function *, 8> Seen{&Kernel};
@@ -523,21 +519,24 @@ static uint64_t findLocalArrays(const Function &Kernel, const DataLayout &DL,
       const auto *AI = dyn_cast<AllocaInst>(&I);
       if (!AI)
         continue;
-      auto Size = AI->getAllocationSize(DL);
       LocalArray A;
-      if (!Size || Size->isScalable() || !localArrayCause(*AI, A))
+      bool Stays = InMemory[AI] = localArrayCause(*AI, A);
+      auto Size = AI->getAllocationSize(DL);
+      if (!Stays || !Size || Size->isScalable())
         continue;
       A.Bytes = Size->getFixedValue();
       A.Function = demangle(F->getName().str());
       if (F == &Kernel && AI->isStaticAlloca())
         KernelBytes += A.Bytes;
-      Out.push_back(std::move(A));
+      P.LocalArrays.push_back(std::move(A));
     }
   }
   return KernelBytes;
 }
 
 bool ProfileBuilder::staysInMemory(const AllocaInst &AI) {
+  // findLocalArrays() decided every alloca it reached; one past its limit
+  // of functions is decided here.
   auto [It, New] = InMemory.try_emplace(&AI, false);
   if (New) {
     LocalArray Unused;
@@ -559,11 +558,11 @@ KernelProfile ProfileBuilder::build() {
     P.File = Kernel.getParent()->getSourceFileName();
   shapeFromBounds();
   findBlockDimChecks(Kernel, P.Shape);
-  walk(Kernel, 1.0, 0);
   // Private arrays that stay in memory are the kernel's stack frame, which
-  // the model's local-memory hit rate needs.
-  P.Res.StackFrameBytes += unsigned(std::min<uint64_t>(
-      findLocalArrays(Kernel, DL, P.LocalArrays), UINT32_MAX));
+  // the model's local-memory hit rate needs; the walk counts their accesses.
+  P.Res.StackFrameBytes +=
+      unsigned(std::min<uint64_t>(findLocalArrays(), UINT32_MAX));
+  walk(Kernel, 1.0, 0);
   P.Res.EstimatedRegisters = estimateRegisters(Kernel);
   P.Res.Registers = P.Res.EstimatedRegisters;
   P.Res.RegistersExact = false;

@@ -72,9 +72,14 @@ private:
   /// Known alignment (bytes) of the accesses of the block being walked, by
   /// index in P.Accesses: a vector access needs its width's alignment.
   llvm::DenseMap<size_t, uint64_t> AccessAlign;
-  /// localArrayCause() of each private array met, memoised.
+  /// localArrayCause() of each private array, memoised.
   llvm::DenseMap<const llvm::AllocaInst *, bool> InMemory;
   bool staysInMemory(const llvm::AllocaInst &AI);
+  /// Private arrays the optimised IR keeps in memory, in the kernel and the
+  /// device functions it calls that were not inlined, into P.LocalArrays
+  /// (FF015's facts) and InMemory; returns the bytes of the kernel's own
+  /// static ones.
+  uint64_t findLocalArrays();
 
   /// The object \p Ptr points into, through the parameters of followed
   /// calls.
