@@ -281,8 +281,9 @@ Stride StrideAnalysis::phiStride(const Instruction *I, unsigned Depth) {
 
 Stride StrideAnalysis::loadStride(const Instruction *I, unsigned Depth) {
   const auto *LI = cast<LoadInst>(I);
-  // -O0: a private variable in an alloca. With a single store, the load
-  // sees that stored value (each thread has its own copy).
+  // A private variable in an alloca (-O0, or a `volatile` scalar at any
+  // level). With a single store, the load sees that stored value (each
+  // thread has its own copy).
   if (const auto *AI = dyn_cast<AllocaInst>(
           getUnderlyingObject(LI->getPointerOperand(), 8))) {
     const StoreInst *Only = nullptr;
@@ -291,6 +292,10 @@ Stride StrideAnalysis::loadStride(const Instruction *I, unsigned Depth) {
         if (Only || SI->getValueOperand() == AI)
           return Stride::varying();
         Only = SI;
+      } else if (const auto *II = dyn_cast<IntrinsicInst>(U);
+                 II && II->isLifetimeStartOrEnd()) {
+        continue; // lifetime markers, which -O2 keeps around a volatile
+                  // scalar (CLBlast's `volatile int tid`)
       } else if (!isa<LoadInst>(U)) {
         return Stride::varying(); // escapes or is indexed
       }

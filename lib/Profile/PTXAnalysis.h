@@ -498,6 +498,19 @@ private:
   }
   AbsVal eval(const Instr &I) const;
   AbsVal opVal(const Instr &I, size_t K) const;
+  /// For an `ld.local` of a slot that exactly one `st.local` of the
+  /// function writes (at the same base and offset, with no store through
+  /// another base that could alias it): the stored operand. A `volatile`
+  /// scalar that clang keeps in memory (CLBlast's `volatile int tid`) is
+  /// read back as the value it was given.
+  const Operand *localSlotValue(const Instr &Ld) const;
+  /// The (depot symbol, byte offset) a local address names, through the
+  /// single definitions of its base (`mov %SPL, __local_depot0`, `cvta`,
+  /// `add` of an immediate); none when the address is computed otherwise.
+  std::optional<std::pair<StringRef, int64_t>>
+  localSlot(const Operand &Addr) const;
+  std::optional<std::pair<StringRef, int64_t>>
+  regSlot(StringRef Reg, unsigned Depth) const;
   AbsVal allUniform(const Instr &I) const;
   AbsVal evalLoad(const Instr &I) const;
   AbsVal evalAddSub(const Instr &I) const;

@@ -131,6 +131,19 @@ AbsVal FunctionAnalysis::evalLoad(const Instr &I) const {
       return AbsVal::constant(*V);
     return AbsVal::uniform();
   }
+  if (Base == "ld" && I.hasMod("local")) {
+    // Local memory is per thread: a uniform address says nothing of the
+    // value, unless the slot's one store says it.
+    if (const Operand *V = localSlotValue(I)) {
+      if (V->Kind == Operand::Imm)
+        return AbsVal::constant(V->Value);
+      if (V->Kind == Operand::Reg) {
+        int R = regId(V->Name);
+        return R >= 0 ? Vals[R] : specialVal(V->Name);
+      }
+    }
+    return AbsVal::top();
+  }
   if (Base == "ld" || Base == "ldu") {
     for (const Operand &O : I.Ops)
       if (O.Kind == Operand::Addr) {
@@ -144,6 +157,74 @@ AbsVal FunctionAnalysis::evalLoad(const Instr &I) const {
       }
   }
   return AbsVal::top();
+}
+
+const Operand *FunctionAnalysis::localSlotValue(const Instr &Ld) const {
+  if (Ld.Ops.size() < 2 || Ld.Ops[0].Kind != Operand::Reg ||
+      Ld.Ops[1].Kind != Operand::Addr)
+    return nullptr;
+  auto Slot = localSlot(Ld.Ops[1]);
+  if (!Slot)
+    return nullptr;
+  const Operand *Value = nullptr;
+  for (const Instr *J : Instrs) {
+    if (J->Mods.empty() || J->Mods[0] != "st" || !J->hasMod("local") ||
+        J->Ops.size() < 2 || J->Ops[0].Kind != Operand::Addr)
+      continue;
+    auto At = localSlot(J->Ops[0]);
+    if (!At || At->first != Slot->first)
+      return nullptr; // an address not known: it may alias the slot
+    if (At->second != Slot->second)
+      continue;
+    if (Value || J->Ops[1].Kind == Operand::Vec || !J->Guard.empty())
+      return nullptr;
+    Value = &J->Ops[1];
+  }
+  return Value;
+}
+
+std::optional<std::pair<StringRef, int64_t>>
+FunctionAnalysis::localSlot(const Operand &Addr) const {
+  if (Addr.Kind != Operand::Addr)
+    return std::nullopt;
+  if (!Addr.BaseIsReg)
+    return std::make_pair(Addr.Name, Addr.Value);
+  auto S = regSlot(Addr.Name, 0);
+  if (S)
+    S->second += Addr.Value;
+  return S;
+}
+
+std::optional<std::pair<StringRef, int64_t>>
+FunctionAnalysis::regSlot(StringRef Reg, unsigned Depth) const {
+  int R = regId(Reg);
+  if (Depth > 8 || R < 0 || unsigned(R) >= DefSites.size() ||
+      DefSites[R].size() != 1)
+    return std::nullopt;
+  const Instr &I = *Instrs[DefSites[R][0]];
+  if (I.Ops.size() < 2)
+    return std::nullopt;
+  StringRef Base = I.Mods[0];
+  if (Base == "mov" || Base == "cvta") {
+    const Operand &O = I.Ops[1];
+    if (O.Kind == Operand::Sym)
+      return std::make_pair(O.Name, int64_t(0));
+    if (O.Kind == Operand::Reg)
+      return regSlot(O.Name, Depth + 1);
+    return std::nullopt;
+  }
+  if (Base == "add" && I.Ops.size() == 3) {
+    const Operand &A = I.Ops[1], &B = I.Ops[2];
+    const Operand *RegOp = A.Kind == Operand::Reg ? &A : &B;
+    const Operand *ImmOp = A.Kind == Operand::Imm ? &A : &B;
+    if (RegOp->Kind != Operand::Reg || ImmOp->Kind != Operand::Imm)
+      return std::nullopt;
+    auto S = regSlot(RegOp->Name, Depth + 1);
+    if (S)
+      S->second += ImmOp->Value;
+    return S;
+  }
+  return std::nullopt;
 }
 
 /// MA * A + MB * B of two known values (the constant parts aside); top when
@@ -372,7 +453,13 @@ void FunctionAnalysis::analyseValues() {
           Base == "suld") {
         if (T & (TTidX | TTidY | TTidZ | TLane | TMemTid))
           T |= TMemTid;
-        T |= I.hasMod("param") ? TParam : TMem;
+        const Operand *Fwd = Base == "ld" && I.hasMod("local")
+                                 ? localSlotValue(I)
+                                 : nullptr;
+        if (Fwd)
+          T = taintOf(*Fwd);
+        else
+          T |= I.hasMod("param") ? TParam : TMem;
       } else if (Base == "cvt" && isFloatToInt(I)) {
         T = smoothCoordinateTaint(T);
       }
