@@ -218,6 +218,51 @@ void ProfileBuilder::noteSharedUse(const Value *Ptr) {
 }
 
 /// The instruction class of an access: its space, direction and atomicity.
+/// The sibling key of the address \p Ptr (MemAccess::BaseId) and its
+/// constant byte offset \p Off from it. Beyond a constant offset
+/// (GetPointerBaseWithConstantOffset), a one-index GEP whose index is `X`
+/// or `X + C` (through sext/zext and `or disjoint`) keys on (its pointer,
+/// X) with C elements joining the offset: `a[i]`, `a[i + 1]` .. `a[i + 15]`
+/// are siblings, as the PTX's `[%rd]` .. `[%rd+60]` are once NVPTX has
+/// split the constants off. The add is taken not to wrap: where it would,
+/// the addresses lie far apart, which no sensible kernel does on purpose.
+static std::pair<const Value *, const Value *>
+siblingKey(const Value *Ptr, int64_t &Off, const DataLayout &DL) {
+  Off = 0;
+  const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Off, DL);
+  if (!Base)
+    return {nullptr, nullptr};
+  const auto *GEP = dyn_cast<GEPOperator>(Base);
+  if (!GEP || GEP->getNumIndices() != 1)
+    return {Base, nullptr};
+  TypeSize Size = DL.getTypeAllocSize(GEP->getSourceElementType());
+  if (Size.isScalable())
+    return {Base, nullptr};
+  const Value *Idx = GEP->getOperand(1);
+  while (isa<SExtInst>(Idx) || isa<ZExtInst>(Idx))
+    Idx = cast<Instruction>(Idx)->getOperand(0);
+  int64_t C = 0;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Idx)) {
+    bool Add = BO->getOpcode() == Instruction::Add ||
+               (BO->getOpcode() == Instruction::Or &&
+                cast<PossiblyDisjointInst>(BO)->isDisjoint());
+    if (const auto *CI = dyn_cast<ConstantInt>(BO->getOperand(1));
+        Add && CI && CI->getBitWidth() <= 64) {
+      C = CI->getSExtValue();
+      Idx = BO->getOperand(0);
+      while (isa<SExtInst>(Idx) || isa<ZExtInst>(Idx))
+        Idx = cast<Instruction>(Idx)->getOperand(0);
+    }
+  }
+  int64_t Inner = 0;
+  const Value *Ptr0 =
+      GetPointerBaseWithConstantOffset(GEP->getPointerOperand(), Inner, DL);
+  if (!Ptr0)
+    return {Base, nullptr};
+  Off += Inner + C * int64_t(Size.getFixedValue());
+  return {Ptr0, Idx};
+}
+
 static OpClass accessClass(const MemAccess &A) {
   return memOpClass(A.Space, A.IsStore, A.IsAtomic);
 }
@@ -271,8 +316,9 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   // Siblings: the same base pointer plus a constant byte offset (as PTX's
   // [%rd+off]); values are unique in the module, so callees differ.
   int64_t Off = 0;
-  if (const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Off, DL)) {
-    A.BaseId = BaseIds.try_emplace(Base, BaseIds.size() + 1).first->second;
+  auto Key = siblingKey(Ptr, Off, DL);
+  if (Key.first) {
+    A.BaseId = BaseIds.try_emplace(Key, BaseIds.size() + 1).first->second;
     A.Offset = Off;
   }
   Stride S = SA.get(Ptr);

@@ -62,8 +62,10 @@ private:
   BlockDepAnalysis BlockDeps;
   BlockDepAnalysis ThreadDeps{SReg::Tid};
   unsigned MaxGlobalLoadsPerBlock = 0;
-  /// MemAccess::BaseId of each base pointer (sibling loads).
-  llvm::DenseMap<const llvm::Value *, unsigned> BaseIds;
+  /// MemAccess::BaseId of each sibling key (siblingKey(): a base pointer
+  /// and the variable part of its last index).
+  llvm::DenseMap<std::pair<const llvm::Value *, const llvm::Value *>, unsigned>
+      BaseIds;
   /// The caller's actual argument of each parameter of a followed device
   /// function: a private array or a shared tile passed down keeps its space
   /// (CLBlast's XgemmBody gets its accumulators and tiles so), a kernel

@@ -11,6 +11,10 @@
 // CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[B:[0-9]+]]+0
 // CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[B]]+4
 // CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[B]]+60
+// CHECK-LABEL: kernel _Z7rowsum2PKfPf
+// CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[U:[0-9]+]]+0
+// CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[U]]+4
+// CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[U]]+60
 // PTX: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[P:[0-9]+]]+0
 // PTX: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[P]]+60
 __global__ void rowsum(const float *in, float *out) {
@@ -21,4 +25,18 @@ __global__ void rowsum(const float *in, float *out) {
   for (int i = 0; i < 16; ++i)
     s += r[i];
   out[x] = s;
+}
+
+// The same row indexed as in[b + i] with an unsigned b (CLBlast's
+// agm[idm + ...] without nsw): each index is zext(add i32 %b, i), one GEP
+// per load, which GetPointerBaseWithConstantOffset alone cannot relate.
+// The sibling key looks through the add (siblingKey in IRClassify.cpp);
+// before, the 16 loads had 16 bases and the row moved 16 times.
+__global__ void rowsum2(const float *in, float *out) {
+  unsigned b = (blockIdx.x * blockDim.x + threadIdx.x) * 16u;
+  float s = 0;
+#pragma unroll
+  for (unsigned i = 0; i < 16; ++i)
+    s += in[b + i];
+  out[b / 16] = s;
 }
