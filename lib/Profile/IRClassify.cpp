@@ -217,7 +217,6 @@ void ProfileBuilder::noteSharedUse(const Value *Ptr) {
     P.Res.StaticSharedBytes += static_cast<unsigned>(Size);
 }
 
-/// The instruction class of an access: its space, direction and atomicity.
 /// The sibling key of the address \p Ptr (MemAccess::BaseId) and its
 /// constant byte offset \p Off from it. Beyond a constant offset
 /// (GetPointerBaseWithConstantOffset), a one-index GEP whose index is `X`
@@ -263,6 +262,7 @@ siblingKey(const Value *Ptr, int64_t &Off, const DataLayout &DL) {
   return {Ptr0, Idx};
 }
 
+/// The instruction class of an access: its space, direction and atomicity.
 static OpClass accessClass(const MemAccess &A) {
   return memOpClass(A.Space, A.IsStore, A.IsAtomic);
 }

@@ -511,6 +511,16 @@ private:
   localSlot(const Operand &Addr) const;
   std::optional<std::pair<StringRef, int64_t>>
   regSlot(StringRef Reg, unsigned Depth) const;
+  /// The function's `st.local`s by slot, made once (localSlotValue()):
+  /// the operand stored, or null when the slot is written more than once,
+  /// predicated or as a vector. Unusable when a store's address is not a
+  /// known slot or the stores name several depots.
+  struct LocalStoreMap {
+    bool Usable = true;
+    StringRef Depot;
+    std::map<int64_t, const Operand *> BySlot;
+  };
+  mutable std::optional<LocalStoreMap> LocalStores;
   AbsVal allUniform(const Instr &I) const;
   AbsVal evalLoad(const Instr &I) const;
   AbsVal evalAddSub(const Instr &I) const;

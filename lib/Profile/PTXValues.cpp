@@ -163,24 +163,33 @@ const Operand *FunctionAnalysis::localSlotValue(const Instr &Ld) const {
   if (Ld.Ops.size() < 2 || Ld.Ops[0].Kind != Operand::Reg ||
       Ld.Ops[1].Kind != Operand::Addr)
     return nullptr;
-  auto Slot = localSlot(Ld.Ops[1]);
-  if (!Slot)
-    return nullptr;
-  const Operand *Value = nullptr;
-  for (const Instr *J : Instrs) {
-    if (J->Mods.empty() || J->Mods[0] != "st" || !J->hasMod("local") ||
-        J->Ops.size() < 2 || J->Ops[0].Kind != Operand::Addr)
-      continue;
-    auto At = localSlot(J->Ops[0]);
-    if (!At || At->first != Slot->first)
-      return nullptr; // an address not known: it may alias the slot
-    if (At->second != Slot->second)
-      continue;
-    if (Value || J->Ops[1].Kind == Operand::Vec || !J->Guard.empty())
-      return nullptr;
-    Value = &J->Ops[1];
+  if (DefSites.size() != RegWidth.size())
+    return nullptr; // before analyseValues(): the bases cannot be followed
+  if (!LocalStores) {
+    LocalStoreMap M;
+    for (const Instr *J : Instrs) {
+      if (J->Mods.empty() || J->Mods[0] != "st" || !J->hasMod("local") ||
+          J->Ops.size() < 2 || J->Ops[0].Kind != Operand::Addr)
+        continue;
+      auto At = localSlot(J->Ops[0]);
+      if (!At || (!M.Depot.empty() && At->first != M.Depot)) {
+        M.Usable = false; // an address not known: it may alias any slot
+        break;
+      }
+      M.Depot = At->first;
+      bool Single = J->Ops[1].Kind != Operand::Vec && J->Guard.empty();
+      auto [It, New] = M.BySlot.try_emplace(At->second,
+                                            Single ? &J->Ops[1] : nullptr);
+      if (!New)
+        It->second = nullptr; // written twice
+    }
+    LocalStores = std::move(M);
   }
-  return Value;
+  auto Slot = localSlot(Ld.Ops[1]);
+  if (!Slot || !LocalStores->Usable || Slot->first != LocalStores->Depot)
+    return nullptr;
+  auto It = LocalStores->BySlot.find(Slot->second);
+  return It == LocalStores->BySlot.end() ? nullptr : It->second;
 }
 
 std::optional<std::pair<StringRef, int64_t>>
