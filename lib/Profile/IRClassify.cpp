@@ -237,9 +237,12 @@ siblingKey(const Value *Ptr, int64_t &Off, const DataLayout &DL) {
   TypeSize Size = DL.getTypeAllocSize(GEP->getSourceElementType());
   if (Size.isScalable())
     return {Base, nullptr};
-  const Value *Idx = GEP->getOperand(1);
-  while (isa<SExtInst>(Idx) || isa<ZExtInst>(Idx))
-    Idx = cast<Instruction>(Idx)->getOperand(0);
+  auto StripExt = [](const Value *V) {
+    while (isa<SExtInst>(V) || isa<ZExtInst>(V))
+      V = cast<Instruction>(V)->getOperand(0);
+    return V;
+  };
+  const Value *Idx = StripExt(GEP->getOperand(1));
   int64_t C = 0;
   if (const auto *BO = dyn_cast<BinaryOperator>(Idx)) {
     bool Add = BO->getOpcode() == Instruction::Add ||
@@ -248,9 +251,7 @@ siblingKey(const Value *Ptr, int64_t &Off, const DataLayout &DL) {
     if (const auto *CI = dyn_cast<ConstantInt>(BO->getOperand(1));
         Add && CI && CI->getBitWidth() <= 64) {
       C = CI->getSExtValue();
-      Idx = BO->getOperand(0);
-      while (isa<SExtInst>(Idx) || isa<ZExtInst>(Idx))
-        Idx = cast<Instruction>(Idx)->getOperand(0);
+      Idx = StripExt(BO->getOperand(0));
     }
   }
   int64_t Inner = 0;
