@@ -262,6 +262,10 @@ private:
     /// Several exits: the trip count is the smallest counted one (an upper
     /// bound when another exit is not counted).
     bool MultiExit = false;
+    /// Run by a flag (flagTrip): a register set before the loop and set
+    /// again in a latch is Start on the first pass and the latch's value
+    /// after it.
+    bool FlagRun = false;
   };
   std::vector<Loop> Loops;
   StringMap<unsigned> RegIds;
@@ -388,6 +392,9 @@ private:
   void computeTripCounts();
   std::optional<double> countedTripThrough(Loop &L, unsigned ExitBlock);
   int exitSetp(Loop &L, unsigned ExitBlock, bool &ContinueWhen) const;
+  int exitGuard(const Loop &L, unsigned ExitBlock, bool &ContinueWhen) const;
+  std::optional<double> flagTrip(Loop &L, unsigned Guard,
+                                 bool ContinueWhen) const;
   std::optional<int64_t> constOutside(const Loop &L, const Operand &O) const;
   bool traceIV(const Loop &L, const Operand &O, int &IV, int &IncIdx,
                int64_t &Offset) const;

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PTXAnalysis.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 
 using namespace llvm;
@@ -58,15 +59,16 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   L.ExitDesc = Chosen.ExitDesc;
   L.ConstBound = Chosen.ConstBound;
   L.IVReg = Chosen.IVReg;
+  L.FlagRun = Chosen.FlagRun;
   L.MultiExit = true;
   return Best;
 }
 
-/// The `setp` whose predicate decides the exit branch ending \p ExitBlock
+/// The predicate register deciding the exit branch ending \p ExitBlock
 /// (-1 when there is none), with \p ContinueWhen, the predicate value that
-/// stays in the loop. Sets L.ExitDesc to the comparison.
-int FunctionAnalysis::exitSetp(Loop &L, unsigned ExitBlock,
-                               bool &ContinueWhen) const {
+/// stays in the loop.
+int FunctionAnalysis::exitGuard(const Loop &L, unsigned ExitBlock,
+                                bool &ContinueWhen) const {
   const Instr *Exit = Instrs[Blocks[ExitBlock].End - 1];
   if (!Exit || Exit->Mods[0] != "bra" || Exit->Guard.empty() ||
       Exit->Ops.empty())
@@ -79,11 +81,19 @@ int FunctionAnalysis::exitSetp(Loop &L, unsigned ExitBlock,
     return -1; // the branch goes where it would fall anyway
   bool TakenInLoop = L.Body.test(Taken->second);
   ContinueWhen = TakenInLoop != Exit->GuardNeg;
-  const Block &EB = Blocks[ExitBlock];
-  // The setp defining the guard, in the exiting block.
-  int Pred = regId(Exit->Guard);
+  return regId(Exit->Guard);
+}
+
+/// The `setp` whose predicate decides the exit branch ending \p ExitBlock
+/// (-1 when there is none), with \p ContinueWhen, the predicate value that
+/// stays in the loop. Sets L.ExitDesc to the comparison.
+int FunctionAnalysis::exitSetp(Loop &L, unsigned ExitBlock,
+                               bool &ContinueWhen) const {
+  int Pred = exitGuard(L, ExitBlock, ContinueWhen);
   if (Pred < 0)
     return -1;
+  // The setp defining the guard, in the exiting block.
+  const Block &EB = Blocks[ExitBlock];
   int SetpIdx = -1;
   for (unsigned K = EB.End - 1; K-- > EB.Begin;) {
     SmallVector<unsigned, 2> D;
@@ -256,10 +266,13 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
                                                            unsigned ExitBlock) {
   bool ContinueWhen = false;
   int SetpIdx = exitSetp(L, ExitBlock, ContinueWhen);
-  if (SetpIdx < 0)
-    return std::nullopt;
+  if (SetpIdx < 0 || Instrs[SetpIdx]->Mods[0] != "setp") {
+    // Not a comparison in the exiting block: perhaps a flag.
+    int Guard = exitGuard(L, ExitBlock, ContinueWhen);
+    return Guard < 0 ? std::nullopt : flagTrip(L, Guard, ContinueWhen);
+  }
   const Instr &Setp = *Instrs[SetpIdx];
-  if (Setp.Mods[0] != "setp" || Setp.Mods.size() < 3 || Setp.Ops.size() != 3 ||
+  if (Setp.Mods.size() < 3 || Setp.Ops.size() != 3 ||
       !Setp.Ops[0].Regs.empty())
     return std::nullopt;
   StringRef Cmp = Setp.Mods[1], Ty = Setp.Mods.back();
@@ -322,6 +335,81 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   double Trip = BottomTested ? *Passes + 1 : *Passes;
   L.IVReg = IV;
   return std::max(Trip, 0.0);
+}
+
+/// Loops run by a flag. The exit tests a predicate that the header copies
+/// from a flag; the flag is one constant before the loop and is set to
+/// another on every pass (clang's form of `for (t = 0; t < 2; ++t)` when it
+/// has folded each pass's values into registers set in the latch):
+///
+///   mov.pred %f, -1            // before the loop
+/// header:  mov.pred %p, %f  ...
+/// latch:   mov.pred %f, 0;  @%p bra header;
+///
+/// One pass when the first value leaves, two when it stays and the later
+/// one leaves; otherwise uncounted. Marks the loop FlagRun.
+std::optional<double> FunctionAnalysis::flagTrip(Loop &L, unsigned Guard,
+                                                 bool ContinueWhen) const {
+  auto Split = [&](unsigned R, SmallVectorImpl<unsigned> &In,
+                   SmallVectorImpl<unsigned> &Out) {
+    for (unsigned K : DefSites[R])
+      (L.Body.test(InstrBlock[K]) ? In : Out).push_back(K);
+  };
+  // The guard's one definition in the loop: an unpredicated copy in the
+  // header (it runs first on every pass).
+  SmallVector<unsigned, 2> GIn, GOut;
+  Split(Guard, GIn, GOut);
+  if (GIn.size() != 1 || InstrBlock[GIn[0]] != L.Header)
+    return std::nullopt;
+  const Instr &Copy = *Instrs[GIn[0]];
+  if (Copy.Mods[0] != "mov" || !Copy.Guard.empty() || Copy.Ops.size() != 2 ||
+      Copy.Ops[1].Kind != Operand::Reg || Copy.Ops[1].Neg)
+    return std::nullopt;
+  int Flag = regId(Copy.Ops[1].Name);
+  if (Flag < 0 || unsigned(Flag) == Guard)
+    return std::nullopt;
+  auto ConstPred = [&](unsigned K) -> std::optional<bool> {
+    const Instr &D = *Instrs[K];
+    if (D.Mods[0] != "mov" || !D.Guard.empty() || D.Ops.size() != 2 ||
+        D.Ops[1].Kind != Operand::Imm)
+      return std::nullopt;
+    return D.Ops[1].Value != 0;
+  };
+  SmallVector<unsigned, 2> FIn, FOut;
+  Split(Flag, FIn, FOut);
+  if (FIn.size() != 1 || FOut.empty())
+    return std::nullopt;
+  std::optional<bool> First;
+  for (unsigned K : FOut) {
+    std::optional<bool> V = ConstPred(K);
+    if (!V || (First && *First != *V))
+      return std::nullopt;
+    First = V;
+  }
+  std::optional<bool> Later = ConstPred(FIn[0]);
+  if (!Later)
+    return std::nullopt;
+  // The flag is set on every pass, after the header's copy.
+  unsigned SetBlock = InstrBlock[FIn[0]];
+  if (SetBlock == L.Header && FIn[0] < GIn[0])
+    return std::nullopt;
+  for (unsigned BI : L.Body.members())
+    for (unsigned Sx : Blocks[BI].Succs)
+      if (Sx == L.Header && !dominates(SetBlock, BI))
+        return std::nullopt;
+  double Trip;
+  if (*First != ContinueWhen)
+    Trip = 1;
+  else if (*Later != ContinueWhen)
+    Trip = 2;
+  else
+    return std::nullopt; // never leaves through this test
+  L.ExitDesc = formatv("flag {0}: {1} on the first pass, {2} after",
+                       Copy.Ops[1].Name, *First ? "true" : "false",
+                       *Later ? "true" : "false")
+                   .str();
+  L.FlagRun = true;
+  return Trip;
 }
 
 } // namespace ptx

@@ -77,6 +77,31 @@ int64_t lowZeroSpan(const AffVal &A) {
   return Bits ? int64_t(Bits & (~Bits + 1)) : int64_t(1) << 62;
 }
 
+/// The largest value of a form over thread indices and loop iterations
+/// only, with nonnegative coefficients (threadIdx.x and .y are below 1024,
+/// .z below 64: the CUDA limits of a block; iteration k below \p IterTrip
+/// [k]); nullopt for any other form.
+static std::optional<int64_t>
+maxOverThreads(const AffVal &A, const std::array<double, 4> &IterTrip) {
+  if (!A.known() || A.K < 0)
+    return std::nullopt;
+  static constexpr int64_t Limit[3] = {1024, 1024, 64};
+  int64_t Max = A.K;
+  for (unsigned V = 0; V < NumGuardVars; ++V) {
+    if (A.C[V] == 0)
+      continue;
+    if (A.C[V] < 0 || A.C[V] > AffLimit)
+      return std::nullopt;
+    if (V >= GVTid && V < GVTid + 3)
+      Max += A.C[V] * (Limit[V - GVTid] - 1);
+    else if (V >= GVIter && V < GVIter + 4 && IterTrip[V - GVIter] <= AffLimit)
+      Max += A.C[V] * (int64_t(IterTrip[V - GVIter]) - 1);
+    else
+      return std::nullopt;
+  }
+  return Max;
+}
+
 AffVal affMul(const AffVal &A, const AffVal &B) {
   if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
     return AffVal();
@@ -553,6 +578,15 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
       return AffVal();
     if (A.known() && B.isConst() && B.K >= 0 && B.K < lowZeroSpan(A))
       return affCombine(A, B, 1, 1);
+    // Two forms with disjoint bits: `or (ctaid.y << 10), tid.y` is the
+    // add, as tid.y < 1024 (clang proves it from the range of %tid.y and
+    // writes `or disjoint`, which PTX cannot say); so is `or 2 * x, k` of
+    // an iteration k of a two-pass loop.
+    for (int Swap = 0; Swap < 2; ++Swap, std::swap(A, B)) {
+      std::optional<int64_t> Max = maxOverThreads(B, IterTrip);
+      if (A.known() && Max && *Max < lowZeroSpan(A))
+        return affCombine(A, B, 1, 1);
+    }
   }
   return AffVal::top();
 }
@@ -569,7 +603,8 @@ void FunctionAnalysis::analyseAffine() {
   unsigned Slot = 0;
   for (unsigned LI = 0; LI < Loops.size(); ++LI) {
     const Loop &L = Loops[LI];
-    if (Slot == IterTrip.size() || L.IVReg < 0 || !L.Rec.Exact || L.Trip < 1)
+    if (Slot == IterTrip.size() || (L.IVReg < 0 && !L.FlagRun) ||
+        !L.Rec.Exact || L.Trip < 1)
       continue;
     bool Any = false;
     for (unsigned R = 0; R < RegWidth.size(); ++R) {
@@ -581,6 +616,20 @@ void FunctionAnalysis::analyseAffine() {
       if (In < 0 || Out < 0)
         continue;
       const Instr &D = *Instrs[In];
+      if (L.FlagRun) {
+        // A flag-run loop: Start on the first pass, the constant a latch
+        // sets after it (the latch ends the pass).
+        if (D.Mods[0] != "mov" || !D.Guard.empty() || D.Ops.size() != 2 ||
+            D.Ops[1].Kind != Operand::Imm ||
+            !llvm::is_contained(Blocks[InstrBlock[In]].Succs, L.Header))
+          continue;
+        AbsVal Start = eval(*Instrs[Out]);
+        if (!Start.HasConst)
+          continue;
+        IVs[R] = {Slot, D.Ops[1].Value - Start.Const, unsigned(Out), LI};
+        Any = true;
+        continue;
+      }
       if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || D.Ops.size() != 3 ||
           D.Ops[1].Kind != Operand::Reg || regId(D.Ops[1].Name) != int(R) ||
           D.Ops[2].Kind != Operand::Imm)
