@@ -217,50 +217,89 @@ void ProfileBuilder::noteSharedUse(const Value *Ptr) {
     P.Res.StaticSharedBytes += static_cast<unsigned>(Size);
 }
 
+/// Adds \p Coef times \p V to the linear form (\p Terms, \p C): through
+/// sext/zext, add, sub, `or disjoint` and multiplications (mul, shl) by
+/// constants; any other value is a term of its own.
+static void linearTerms(const Value *V, int64_t Coef, SiblingTerms &Terms,
+                        int64_t &C, unsigned Depth = 0) {
+  while (isa<SExtInst>(V) || isa<ZExtInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  if (const auto *CI = dyn_cast<ConstantInt>(V);
+      CI && CI->getBitWidth() <= 64) {
+    C += Coef * CI->getSExtValue();
+    return;
+  }
+  constexpr int64_t CoefLimit = int64_t(1) << 40;
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (BO && Depth < 8 && Terms.size() < 16) {
+    unsigned Op = BO->getOpcode();
+    bool Add = Op == Instruction::Add ||
+               (Op == Instruction::Or &&
+                cast<PossiblyDisjointInst>(BO)->isDisjoint());
+    if (Add || Op == Instruction::Sub) {
+      linearTerms(BO->getOperand(0), Coef, Terms, C, Depth + 1);
+      linearTerms(BO->getOperand(1), Add ? Coef : -Coef, Terms, C, Depth + 1);
+      return;
+    }
+    const auto *K = dyn_cast<ConstantInt>(BO->getOperand(1));
+    if (K && K->getBitWidth() <= 64) {
+      int64_t M = Op == Instruction::Mul ? K->getSExtValue()
+                  : Op == Instruction::Shl && K->getZExtValue() < 32
+                      ? int64_t(1) << K->getZExtValue()
+                      : 0;
+      if (M != 0 && std::llabs(M) < CoefLimit &&
+          std::llabs(Coef) < CoefLimit / std::llabs(M)) {
+        linearTerms(BO->getOperand(0), Coef * M, Terms, C, Depth + 1);
+        return;
+      }
+    }
+  }
+  Terms.push_back({V, Coef});
+}
+
 /// The sibling key of the address \p Ptr (MemAccess::BaseId) and its
 /// constant byte offset \p Off from it. Beyond a constant offset
-/// (GetPointerBaseWithConstantOffset), a one-index GEP whose index is `X`
-/// or `X + C` (through sext/zext and `or disjoint`) keys on (its pointer,
-/// X) with C elements joining the offset: `a[i]`, `a[i + 1]` .. `a[i + 15]`
-/// are siblings, as the PTX's `[%rd]` .. `[%rd+60]` are once NVPTX has
-/// split the constants off. The add is taken not to wrap: where it would,
-/// the addresses lie far apart, which no sensible kernel does on purpose.
-static std::pair<const Value *, const Value *>
-siblingKey(const Value *Ptr, int64_t &Off, const DataLayout &DL) {
+/// (GetPointerBaseWithConstantOffset), a one-index GEP keys on its pointer
+/// and the variable terms of its index taken as a linear form (linearTerms),
+/// its constant joining the offset: `a[i]`, `a[i + 1]` .. `a[i + 15]` are
+/// siblings, as the PTX's `[%rd]` .. `[%rd+60]` are once NVPTX has split
+/// the constants off, and so are `a[(c | 1) + g + r]` and `a[c + g + r]`
+/// with c even, however clang has associated the sums. The sums are taken
+/// not to wrap: where they would, the addresses lie far apart, which no
+/// sensible kernel does on purpose.
+static SiblingKey siblingKey(const Value *Ptr, int64_t &Off,
+                             const DataLayout &DL) {
   Off = 0;
   const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Off, DL);
   if (!Base)
-    return {nullptr, nullptr};
+    return {nullptr, {}};
   const auto *GEP = dyn_cast<GEPOperator>(Base);
   if (!GEP || GEP->getNumIndices() != 1)
-    return {Base, nullptr};
+    return {Base, {}};
   TypeSize Size = DL.getTypeAllocSize(GEP->getSourceElementType());
   if (Size.isScalable())
-    return {Base, nullptr};
-  auto StripExt = [](const Value *V) {
-    while (isa<SExtInst>(V) || isa<ZExtInst>(V))
-      V = cast<Instruction>(V)->getOperand(0);
-    return V;
-  };
-  const Value *Idx = StripExt(GEP->getOperand(1));
+    return {Base, {}};
+  SiblingTerms Terms;
   int64_t C = 0;
-  if (const auto *BO = dyn_cast<BinaryOperator>(Idx)) {
-    bool Add = BO->getOpcode() == Instruction::Add ||
-               (BO->getOpcode() == Instruction::Or &&
-                cast<PossiblyDisjointInst>(BO)->isDisjoint());
-    if (const auto *CI = dyn_cast<ConstantInt>(BO->getOperand(1));
-        Add && CI && CI->getBitWidth() <= 64) {
-      C = CI->getSExtValue();
-      Idx = StripExt(BO->getOperand(0));
-    }
+  linearTerms(GEP->getOperand(1), 1, Terms, C);
+  // Canonical: sorted, like terms merged, zero terms dropped.
+  llvm::sort(Terms);
+  SiblingTerms Merged;
+  for (const auto &[V, K] : Terms) {
+    if (!Merged.empty() && Merged.back().first == V)
+      Merged.back().second += K;
+    else
+      Merged.push_back({V, K});
+    if (Merged.back().second == 0)
+      Merged.pop_back();
   }
   int64_t Inner = 0;
   const Value *Ptr0 =
       GetPointerBaseWithConstantOffset(GEP->getPointerOperand(), Inner, DL);
   if (!Ptr0)
-    return {Base, nullptr};
+    return {Base, {}};
   Off += Inner + C * int64_t(Size.getFixedValue());
-  return {Ptr0, Idx};
+  return {Ptr0, std::move(Merged)};
 }
 
 /// The instruction class of an access: its space, direction and atomicity.

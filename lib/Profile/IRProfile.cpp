@@ -183,7 +183,8 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
   auto &UI = FAM.getResult<UniformityInfoAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
-  StrideAnalysis SA(DL);
+  // A kernel's stated arguments are constants of its addresses too.
+  StrideAnalysis SA(DL, isKernel(F) ? &Facts.ArgValues : nullptr);
   // Loops must be recorded per function: memo is keyed by Loop*, unique.
 
   // Blocks under a divergent branch: dominated by one of its successors and

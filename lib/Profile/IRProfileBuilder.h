@@ -24,10 +24,17 @@
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
+#include <map>
 #include <vector>
 
 namespace flipflop {
 namespace irprof {
+
+/// The variable part of an index as a linear form: (value, coefficient)
+/// terms, sorted (siblingKey in IRClassify.cpp).
+using SiblingTerms = std::vector<std::pair<const llvm::Value *, int64_t>>;
+/// A sibling key: a base pointer and the variable terms of its index.
+using SiblingKey = std::pair<const llvm::Value *, SiblingTerms>;
 
 /// Why the private array \p AI stays in memory after optimisation: the
 /// first non-intrinsic call it is passed to (Out.PassedTo), or a GEP into
@@ -63,9 +70,8 @@ private:
   BlockDepAnalysis ThreadDeps{SReg::Tid};
   unsigned MaxGlobalLoadsPerBlock = 0;
   /// MemAccess::BaseId of each sibling key (siblingKey(): a base pointer
-  /// and the variable part of its last index).
-  llvm::DenseMap<std::pair<const llvm::Value *, const llvm::Value *>, unsigned>
-      BaseIds;
+  /// and the variable terms of its last index).
+  std::map<SiblingKey, unsigned> BaseIds;
   /// The caller's actual argument of each parameter of a followed device
   /// function: a private array or a shared tile passed down keeps its space
   /// (CLBlast's XgemmBody gets its accumulators and tiles so), a kernel

@@ -164,15 +164,30 @@ Stride StrideAnalysis::compute(const Value *V, unsigned Depth) {
   }
 }
 
+std::optional<int64_t> StrideAnalysis::constantOf(const Value *V) const {
+  if (const auto *C = dyn_cast<ConstantInt>(V))
+    return C->getBitWidth() <= 64 ? std::optional<int64_t>(C->getSExtValue())
+                                  : std::nullopt;
+  const auto *A = dyn_cast<Argument>(V);
+  if (!A || !ArgValues || !A->getType()->isIntegerTy() ||
+      A->getType()->getIntegerBitWidth() > 64)
+    return std::nullopt;
+  auto It = ArgValues->find(A->getArgNo());
+  if (It == ArgValues->end())
+    return std::nullopt;
+  // As the argument's own type reads the stated value.
+  return APInt(64, uint64_t(It->second), /*isSigned=*/true)
+      .trunc(A->getType()->getIntegerBitWidth())
+      .getSExtValue();
+}
+
 Stride StrideAnalysis::mulStride(const Instruction *I, unsigned Depth) {
   Stride A = get(I->getOperand(0), Depth + 1);
   Stride B = get(I->getOperand(1), Depth + 1);
-  const auto *CA = dyn_cast<ConstantInt>(I->getOperand(0));
-  const auto *CB = dyn_cast<ConstantInt>(I->getOperand(1));
-  if (CB && CB->getBitWidth() <= 64)
-    return scaleStride(A, CB->getSExtValue());
-  if (CA && CA->getBitWidth() <= 64)
-    return scaleStride(B, CA->getSExtValue());
+  if (auto CB = constantOf(I->getOperand(1)))
+    return scaleStride(A, *CB);
+  if (auto CA = constantOf(I->getOperand(0)))
+    return scaleStride(B, *CA);
   if (A.isUniform() && B.isUniform())
     return Stride::known(0);
   if (A.isUniform() || B.isUniform()) {

@@ -15,6 +15,7 @@
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Value.h"
 #include <cstdint>
+#include <map>
 #include <optional>
 
 namespace flipflop {
@@ -70,7 +71,11 @@ Stride scaleStride(Stride A, int64_t C);
 
 class StrideAnalysis {
 public:
-  explicit StrideAnalysis(const llvm::DataLayout &DL) : DL(DL) {}
+  /// \p ArgValues: the stated values of the kernel's arguments by number
+  /// (a pitch `mul i, %ld` is then a constant stride); null for none.
+  explicit StrideAnalysis(const llvm::DataLayout &DL,
+                          const std::map<unsigned, int64_t> *ArgValues = nullptr)
+      : DL(DL), ArgValues(ArgValues) {}
 
   Stride get(const llvm::Value *V, unsigned Depth = 0) {
     auto It = Memo.find(V);
@@ -86,7 +91,11 @@ public:
 
 private:
   const llvm::DataLayout &DL;
+  const std::map<unsigned, int64_t> *ArgValues;
   llvm::DenseMap<const llvm::Value *, Stride> Memo;
+
+  /// An integer constant, or a kernel argument whose value is stated.
+  std::optional<int64_t> constantOf(const llvm::Value *V) const;
 
   Stride allUniformOr(const llvm::User *U, unsigned Depth);
   Stride compute(const llvm::Value *V, unsigned Depth);

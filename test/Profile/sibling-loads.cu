@@ -15,6 +15,9 @@
 // CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[U:[0-9]+]]+0
 // CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[U]]+4
 // CHECK: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[U]]+60
+// CHECK-LABEL: kernel _Z5pairsPKfPfi
+// CHECK: access: global load bytes=4 {{.*}} base=[[Q:[0-9]+]]+0
+// CHECK: access: global load bytes=4 {{.*}} base=[[Q]]+4
 // PTX: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[P:[0-9]+]]+0
 // PTX: access: global load bytes=4 {{.*}}stride=64 {{.*}} base=[[P]]+60
 __global__ void rowsum(const float *in, float *out) {
@@ -39,4 +42,18 @@ __global__ void rowsum2(const float *in, float *out) {
   for (unsigned i = 0; i < 16; ++i)
     s += in[b + i];
   out[b / 16] = s;
+}
+
+// A pair of neighbours in a row of a tile, as CLBlast copies A (SA = 1):
+// the column c is even, so clang writes c + 1 as `or disjoint c, 1`, and
+// it associates the sums so that the constant sits inside them
+// (`r * ld + ((c | 1) + g)`). The key takes the whole index as a linear
+// form (linearTerms), so the two loads share a base 4 bytes apart; before,
+// only a trailing `+ C` was looked through and each load had its own base.
+__global__ void pairs(const float *in, float *out, int ld) {
+  int t = threadIdx.x;
+  int c = (t % 8) * 2, r = t / 8, g = blockIdx.x * 16;
+  float a = in[r * ld + (c + g)];
+  float b = in[r * ld + ((c + 1) + g)];
+  out[t] = a + b;
 }
