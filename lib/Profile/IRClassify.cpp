@@ -267,9 +267,16 @@ static void linearTerms(const Value *V, int64_t Coef, SiblingTerms &Terms,
 /// with c even, however clang has associated the sums. The sums are taken
 /// not to wrap: where they would, the addresses lie far apart, which no
 /// sensible kernel does on purpose.
+///
+/// \p SharedAlign receives, for an index off a shared array, the alignment
+/// that the variable part of the address has (the array placed 16-byte
+/// aligned, as ptxas places shared variables, and each term's known low
+/// zero bits): what ptxas can prove to merge scalar shared accesses
+/// (docs/MODEL.md, "Vector accesses the compiler forms"); 0 otherwise.
 static SiblingKey siblingKey(const Value *Ptr, int64_t &Off,
-                             const DataLayout &DL) {
+                             const DataLayout &DL, uint64_t &SharedAlign) {
   Off = 0;
+  SharedAlign = 0;
   const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Off, DL);
   if (!Base)
     return {nullptr, {}};
@@ -299,6 +306,18 @@ static SiblingKey siblingKey(const Value *Ptr, int64_t &Off,
   if (!Ptr0)
     return {Base, {}};
   Off += Inner + C * int64_t(Size.getFixedValue());
+  if (const auto *GV = dyn_cast<GlobalVariable>(Ptr0->stripPointerCasts());
+      GV && GV->getAddressSpace() == 3) {
+    constexpr unsigned MaxZeros = 4; // 16 bytes
+    unsigned Zeros = MaxZeros;
+    uint64_t Elt = Size.getFixedValue();
+    for (const auto &[V, K] : Merged) {
+      unsigned TZ = computeKnownBits(V, DL).countMinTrailingZeros() +
+                    llvm::countr_zero(uint64_t(K) * Elt);
+      Zeros = std::min(Zeros, TZ);
+    }
+    SharedAlign = uint64_t(1) << Zeros;
+  }
   return {Ptr0, std::move(Merged)};
 }
 
@@ -318,6 +337,20 @@ void ProfileBuilder::mergeVectorSiblings(size_t Begin) {
       P.Accesses, Begin, [&](size_t I) { return AccessAlign.lookup(I); },
       P.Ops);
   AccessAlign.clear();
+}
+
+/// The alignment ptxas proves of shared address \p Ptr, given the
+/// alignment \p SharedAlign of its variable part (siblingKey): a shared
+/// address that no loop steps is one register of one definition in the
+/// PTX, whose alignment ptxas proves from its arithmetic; one stepped
+/// around a loop (an add recurrence) proves nothing, as provenAlign reads
+/// the PTX. 1 when nothing is proven.
+static uint64_t ptxasSharedAlign(const Value *Ptr, uint64_t SharedAlign,
+                                 ScalarEvolution &SE) {
+  if (SharedAlign <= 1 || !SE.isSCEVable(Ptr->getType()) ||
+      SE.containsAddRecurrence(SE.getSCEV(const_cast<Value *>(Ptr))))
+    return 1;
+  return SharedAlign;
 }
 
 void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
@@ -356,7 +389,8 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   // Siblings: the same base pointer plus a constant byte offset (as PTX's
   // [%rd+off]); values are unique in the module, so callees differ.
   int64_t Off = 0;
-  auto Key = siblingKey(Ptr, Off, DL);
+  uint64_t SharedAlign = 0;
+  auto Key = siblingKey(Ptr, Off, DL, SharedAlign);
   if (Key.first) {
     A.BaseId = BaseIds.try_emplace(Key, BaseIds.size() + 1).first->second;
     A.Offset = Off;
@@ -408,6 +442,8 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     Alignment = std::max(Alignment, St->getAlign().value());
   else if (isa<MemIntrinsic>(I))
     Alignment = std::max<uint64_t>(Alignment, A.Bytes);
+  if (A.Space == AddrSpace::Shared)
+    Alignment = std::max(Alignment, ptxasSharedAlign(Ptr, SharedAlign, SE));
   AccessAlign[P.Accesses.size()] = Alignment;
   P.Accesses.push_back(A);
 }
@@ -787,6 +823,22 @@ void ProfileBuilder::classifyMemIntrinsic(Instruction &I, CallBase &CB,
   if (const auto *MT = dyn_cast<MemTransferInst>(&MI))
     addAccess(I, const_cast<Value *>(MT->getRawSource()), T, false, false,
               W * N, SA, LI, SE);
+  // A shared destination whose alignment ptxas proves takes 16-byte
+  // stores where the copy is 4-byte scalars (ptxas merges them, as the PTX
+  // front end reads them; clang's 8-byte halves stay as they are).
+  int64_t Off = 0;
+  uint64_t SharedAlign = 0;
+  siblingKey(MI.getRawDest(), Off, DL, SharedAlign);
+  unsigned DestAS = MI.getDestAddressSpace();
+  if (DestAS == 0)
+    DestAS = addrSpaceThroughCalls(MI.getRawDest());
+  if (addrSpaceOf(DestAS) == AddrSpace::Shared)
+    if (Chunk == 4 && L % 16 == 0 && Off % 16 == 0 &&
+        ptxasSharedAlign(MI.getRawDest(), SharedAlign, SE) >= 16) {
+      Chunk = 16;
+      N = double(L / 16);
+      T = FixedVectorType::get(Type::getInt32Ty(I.getContext()), 4);
+    }
   addAccess(I, MI.getRawDest(), T, true, false, W * N, SA, LI, SE);
 }
 

@@ -1,0 +1,45 @@
+// Scalar shared accesses that ptxas merges: four floats a thread stores at
+// s[4t .. 4t+3] are one 16-byte store once ptxas has placed the array
+// (16-byte aligned) and proved 4t * 4 a multiple of 16 from the address's
+// arithmetic; the PTX front end reads clang's PTX so (provenAlign,
+// docs/MODEL.md "Vector accesses the compiler forms"), and the IR front end
+// now takes the same proof from the index's known low zero bits
+// (`fixed`). An address that a loop steps is a register of several
+// definitions in the PTX, which proves nothing: those stores stay scalar
+// (`stepped`). Both front ends give that, the PTX one on llc's PTX of the
+// same IR. Before, the IR took only the IR's `align 4` and kept all
+// eight stores scalar.
+// RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
+// RUN: %profile %t.ll | FileCheck %s
+// RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
+// RUN: flipflop-ptx --no-ptxas --dump-profile %t.ptx | FileCheck %s
+
+// CHECK-LABEL: kernel _Z5fixedPKfPf
+// CHECK: access: shared store bytes=16 count=1
+// CHECK-NOT: access: shared store bytes=4
+// CHECK-LABEL: kernel _Z7steppedPKfPfi
+// CHECK: access: shared store bytes=4
+__global__ void fixed(const float *in, float *out) {
+  __shared__ float s[1024];
+  int t = threadIdx.x;
+  s[4 * t] = in[t];
+  s[4 * t + 1] = in[t + 256];
+  s[4 * t + 2] = in[t + 512];
+  s[4 * t + 3] = in[t + 768];
+  __syncthreads();
+  out[t] = s[(t * 7) % 1024];
+}
+
+__global__ void stepped(const float *in, float *out, int n) {
+  __shared__ float s[4096];
+  int t = threadIdx.x;
+  for (int k = 0; k < n; ++k) {
+    int i = 4 * (t + 64 * k);
+    s[i] = in[i];
+    s[i + 1] = in[i + 1];
+    s[i + 2] = in[i + 2];
+    s[i + 3] = in[i + 3];
+  }
+  __syncthreads();
+  out[t] = s[(t * 7) % 4096];
+}
