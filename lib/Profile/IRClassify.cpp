@@ -27,6 +27,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -224,12 +225,18 @@ static void linearTerms(const Value *V, int64_t Coef, SiblingTerms &Terms,
                         int64_t &C, unsigned Depth = 0) {
   while (isa<SExtInst>(V) || isa<ZExtInst>(V))
     V = cast<Instruction>(V)->getOperand(0);
-  if (const auto *CI = dyn_cast<ConstantInt>(V);
-      CI && CI->getBitWidth() <= 64) {
-    C += Coef * CI->getSExtValue();
-    return;
-  }
   constexpr int64_t CoefLimit = int64_t(1) << 40;
+  if (const auto *CI = dyn_cast<ConstantInt>(V);
+      CI && CI->getBitWidth() <= 64 &&
+      std::llabs(CI->getSExtValue()) < CoefLimit) {
+    int64_t Prod = 0, Sum = 0;
+    if (!MulOverflow(Coef, CI->getSExtValue(), Prod) &&
+        !AddOverflow(C, Prod, Sum)) {
+      C = Sum;
+      return;
+    }
+    // An index that large is no sibling of anything: keep it whole.
+  }
   const auto *BO = dyn_cast<BinaryOperator>(V);
   if (BO && Depth < 8 && Terms.size() < 16) {
     unsigned Op = BO->getOpcode();

@@ -98,6 +98,8 @@ maxOverThreads(const AffVal &A, const std::array<double, 4> &IterTrip) {
       Max += A.C[V] * (int64_t(IterTrip[V - GVIter]) - 1);
     else
       return std::nullopt;
+    if (Max > AffLimit * 1024)
+      return std::nullopt; // far beyond any bit a real address sets
   }
   return Max;
 }
