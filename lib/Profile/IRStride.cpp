@@ -164,21 +164,81 @@ Stride StrideAnalysis::compute(const Value *V, unsigned Depth) {
   }
 }
 
-std::optional<int64_t> StrideAnalysis::constantOf(const Value *V) const {
+std::optional<APInt> StrideAnalysis::constantBits(const Value *V,
+                                                  unsigned Depth) const {
   if (const auto *C = dyn_cast<ConstantInt>(V))
-    return C->getBitWidth() <= 64 ? std::optional<int64_t>(C->getSExtValue())
-                                  : std::nullopt;
-  const auto *A = dyn_cast<Argument>(V);
-  if (!A || !ArgValues || !A->getType()->isIntegerTy() ||
-      A->getType()->getIntegerBitWidth() > 64)
+    return C->getValue();
+  if (!V->getType()->isIntegerTy() || Depth > 4)
     return std::nullopt;
-  auto It = ArgValues->find(A->getArgNo());
-  if (It == ArgValues->end())
+  unsigned Width = V->getType()->getIntegerBitWidth();
+  if (const auto *A = dyn_cast<Argument>(V)) {
+    if (!ArgValues || Width > 64)
+      return std::nullopt;
+    auto It = ArgValues->find(A->getArgNo());
+    if (It == ArgValues->end())
+      return std::nullopt;
+    // As the argument's own type reads the stated value.
+    return APInt(64, uint64_t(It->second), /*isSigned=*/true).trunc(Width);
+  }
+  // Arithmetic on stated values (`kSizeN / VWN` as `sdiv %n, 2`).
+  if (const auto *CI = dyn_cast<CastInst>(V)) {
+    std::optional<APInt> X = constantBits(CI->getOperand(0), Depth + 1);
+    if (!X)
+      return std::nullopt;
+    switch (CI->getOpcode()) {
+    case Instruction::SExt:
+      return X->sext(Width);
+    case Instruction::ZExt:
+      return X->zext(Width);
+    case Instruction::Trunc:
+      return X->trunc(Width);
+    default:
+      return std::nullopt;
+    }
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO)
     return std::nullopt;
-  // As the argument's own type reads the stated value.
-  return APInt(64, uint64_t(It->second), /*isSigned=*/true)
-      .trunc(A->getType()->getIntegerBitWidth())
-      .getSExtValue();
+  std::optional<APInt> X = constantBits(BO->getOperand(0), Depth + 1);
+  std::optional<APInt> Y = X ? constantBits(BO->getOperand(1), Depth + 1)
+                             : std::nullopt;
+  if (!Y)
+    return std::nullopt;
+  switch (BO->getOpcode()) {
+  case Instruction::Add:
+    return *X + *Y;
+  case Instruction::Sub:
+    return *X - *Y;
+  case Instruction::Mul:
+    return *X * *Y;
+  case Instruction::SDiv:
+    if (Y->isZero() || (X->isMinSignedValue() && Y->isAllOnes()))
+      return std::nullopt;
+    return X->sdiv(*Y);
+  case Instruction::UDiv:
+    return Y->isZero() ? std::nullopt : std::optional<APInt>(X->udiv(*Y));
+  case Instruction::Shl:
+    return Y->ult(Width) ? std::optional<APInt>(X->shl(*Y)) : std::nullopt;
+  case Instruction::AShr:
+    return Y->ult(Width) ? std::optional<APInt>(X->ashr(*Y)) : std::nullopt;
+  case Instruction::LShr:
+    return Y->ult(Width) ? std::optional<APInt>(X->lshr(*Y)) : std::nullopt;
+  case Instruction::And:
+    return *X & *Y;
+  case Instruction::Or:
+    return *X | *Y;
+  case Instruction::Xor:
+    return *X ^ *Y;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<int64_t> StrideAnalysis::constantOf(const Value *V) const {
+  std::optional<APInt> Bits = constantBits(V);
+  if (!Bits || Bits->getBitWidth() > 64)
+    return std::nullopt;
+  return Bits->getSExtValue();
 }
 
 Stride StrideAnalysis::mulStride(const Instruction *I, unsigned Depth) {

@@ -94,8 +94,11 @@ private:
   const std::map<unsigned, int64_t> *ArgValues;
   llvm::DenseMap<const llvm::Value *, Stride> Memo;
 
-  /// An integer constant, or a kernel argument whose value is stated.
+  /// An integer constant, a kernel argument whose value is stated, or
+  /// arithmetic on them (a few levels deep).
   std::optional<int64_t> constantOf(const llvm::Value *V) const;
+  std::optional<llvm::APInt> constantBits(const llvm::Value *V,
+                                          unsigned Depth = 0) const;
 
   Stride allUniformOr(const llvm::User *U, unsigned Depth);
   Stride compute(const llvm::Value *V, unsigned Depth);

@@ -8,9 +8,20 @@
 // RUN: %profile -flipflop-args=2=4096 %t.ll | FileCheck %s --check-prefix=STATED
 // RUN: %profile %t.ll | FileCheck %s --check-prefix=UNKNOWN
 
+// A pitch computed from the stated value (CLBlast's kSizeN / VWN, an
+// `sdiv %n, 2`) is that constant too (`half`: rows of 8192 bytes).
+
+// STATED-LABEL: kernel _Z4rowsPKfPfi
 // STATED: access: global load bytes=4 count=1 pattern=strided stride=4 rows=8x16384 sectors=4
+// STATED-LABEL: kernel _Z4halfPKfPfi
+// STATED: access: global load bytes=4 count=1 pattern=strided stride=4 rows=8x8192 sectors=4
 // UNKNOWN: access: global load bytes=4 count=1 pattern=strided stride=0 sectors=32
 __global__ void rows(const float *in, float *out, int ld) {
   int t = threadIdx.x;
   out[t] = in[(t / 8) * ld + t % 8];
+}
+
+__global__ void half(const float *in, float *out, int ld) {
+  int t = threadIdx.x;
+  out[t] = in[(t / 8) * (ld / 2) + t % 8];
 }
