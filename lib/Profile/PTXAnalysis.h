@@ -391,7 +391,7 @@ private:
   void guessTrip(Loop &L);
   void computeTripCounts();
   std::optional<double> countedTripThrough(Loop &L, unsigned ExitBlock);
-  int exitSetp(Loop &L, unsigned ExitBlock, bool &ContinueWhen) const;
+  int exitSetp(Loop &L, unsigned ExitBlock, unsigned Pred) const;
   int exitGuard(const Loop &L, unsigned ExitBlock, bool &ContinueWhen) const;
   std::optional<double> flagTrip(Loop &L, unsigned Guard,
                                  bool ContinueWhen) const;

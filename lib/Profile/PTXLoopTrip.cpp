@@ -84,14 +84,10 @@ int FunctionAnalysis::exitGuard(const Loop &L, unsigned ExitBlock,
   return regId(Exit->Guard);
 }
 
-/// The `setp` whose predicate decides the exit branch ending \p ExitBlock
-/// (-1 when there is none), with \p ContinueWhen, the predicate value that
-/// stays in the loop. Sets L.ExitDesc to the comparison.
+/// The instruction in \p ExitBlock that defines the exit predicate \p Pred
+/// (exitGuard), -1 when none there. Sets L.ExitDesc to it.
 int FunctionAnalysis::exitSetp(Loop &L, unsigned ExitBlock,
-                               bool &ContinueWhen) const {
-  int Pred = exitGuard(L, ExitBlock, ContinueWhen);
-  if (Pred < 0)
-    return -1;
+                               unsigned Pred) const {
   // The setp defining the guard, in the exiting block.
   const Block &EB = Blocks[ExitBlock];
   int SetpIdx = -1;
@@ -265,12 +261,13 @@ static std::optional<int64_t> countPasses(StringRef Cmp, StringRef Ty,
 std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
                                                            unsigned ExitBlock) {
   bool ContinueWhen = false;
-  int SetpIdx = exitSetp(L, ExitBlock, ContinueWhen);
-  if (SetpIdx < 0 || Instrs[SetpIdx]->Mods[0] != "setp") {
+  int Guard = exitGuard(L, ExitBlock, ContinueWhen);
+  if (Guard < 0)
+    return std::nullopt;
+  int SetpIdx = exitSetp(L, ExitBlock, unsigned(Guard));
+  if (SetpIdx < 0 || Instrs[SetpIdx]->Mods[0] != "setp")
     // Not a comparison in the exiting block: perhaps a flag.
-    int Guard = exitGuard(L, ExitBlock, ContinueWhen);
-    return Guard < 0 ? std::nullopt : flagTrip(L, Guard, ContinueWhen);
-  }
+    return flagTrip(L, unsigned(Guard), ContinueWhen);
   const Instr &Setp = *Instrs[SetpIdx];
   if (Setp.Mods.size() < 3 || Setp.Ops.size() != 3 ||
       !Setp.Ops[0].Regs.empty())
