@@ -280,8 +280,8 @@ static void linearTerms(const Value *V, int64_t Coef, SiblingTerms &Terms,
 /// aligned, as ptxas places shared variables, and each term's known low
 /// zero bits): what ptxas can prove to merge scalar shared accesses
 /// (docs/MODEL.md, "Vector accesses the compiler forms"); 0 otherwise.
-static SiblingKey siblingKey(const Value *Ptr, int64_t &Off,
-                             const DataLayout &DL, uint64_t &SharedAlign) {
+SiblingKey siblingKey(const Value *Ptr, int64_t &Off, const DataLayout &DL,
+                      uint64_t &SharedAlign) {
   Off = 0;
   SharedAlign = 0;
   const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Off, DL);
@@ -494,7 +494,8 @@ public:
 
   // Integer.
   void visitMul(BinaryOperator &I) {
-    B.addOp(W, OpClass::IntMul, lanesOf(I.getType()));
+    B.addOp(W, B.SR && B.SR->MulAsAdd.count(&I) ? OpClass::Int : OpClass::IntMul,
+            lanesOf(I.getType()));
   }
   void visitUDiv(BinaryOperator &I) { B.classifyIntDiv(I, W); }
   void visitSDiv(BinaryOperator &I) { B.classifyIntDiv(I, W); }
@@ -520,6 +521,24 @@ public:
   void visitFPToUIInst(FPToUIInst &I) { countConversion(I); }
   void visitFPExtInst(FPExtInst &I) { countConversion(I); }
   void visitFPTruncInst(FPTruncInst &I) { countConversion(I); }
+
+  /// Widening an integer to 64 bits for an address is a cvt.u64/s64
+  /// unless every use scales it in a GEP (mul.wide takes the 32-bit
+  /// operand); LSR's dead arithmetic never reaches here.
+  void visitZExtInst(ZExtInst &I) { countWidening(I); }
+  void visitSExtInst(SExtInst &I) { countWidening(I); }
+  void countWidening(CastInst &I) {
+    if (!I.getType()->isIntegerTy(64) ||
+        I.getSrcTy()->getScalarSizeInBits() <= 1)
+      return;
+    bool Scaled = !I.use_empty() && all_of(I.users(), [&](const User *U) {
+      const auto *G = dyn_cast<GetElementPtrInst>(U);
+      return G && G->getNumIndices() == 1 && G->getPointerOperand() != &I &&
+             B.DL.getTypeAllocSize(G->getSourceElementType()) > 1;
+    });
+    if (!Scaled)
+      B.addOp(W, OpClass::Int);
+  }
 
   void visitGetElementPtrInst(GetElementPtrInst &I) { B.classifyGEP(I, W); }
 
@@ -621,6 +640,13 @@ void ProfileBuilder::classifyIntDiv(Instruction &I, double W) {
 }
 
 void ProfileBuilder::classifyGEP(Instruction &I, double W) {
+  // An address LSR turns into a pointer induction variable: its increment,
+  // or nothing where it shares one ([reg+imm]).
+  if (SR) {
+    auto It = SR->GEPCost.find(&I);
+    if (It != SR->GEPCost.end())
+      return addOp(W, OpClass::Int, It->second);
+  }
   // Address arithmetic: one integer op per variable index (mad.wide).
   unsigned Var = 0;
   for (const Use &Idx : cast<GetElementPtrInst>(I).indices())

@@ -186,6 +186,9 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
   // A kernel's stated arguments are constants of its addresses too.
   StrideAnalysis SA(DL, isKernel(F) ? &Facts.ArgValues : nullptr);
   // Loops must be recorded per function: memo is keyed by Loop*, unique.
+  StrengthReduction Reduced = strengthReduce(F, LI, SE, DL);
+  const StrengthReduction *CallerSR = SR;
+  SR = &Reduced;
 
   // Blocks under a divergent branch: dominated by one of its successors and
   // not post-dominating the branch.
@@ -243,6 +246,8 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
     }
     size_t AccessesBefore = P.Accesses.size();
     for (Instruction &I : BB) {
+      if (SR->isDead(I))
+        continue;
       double Before = 0, After = 0;
       for (double V : P.Ops)
         Before += V;
@@ -263,6 +268,7 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
     if (LI.getLoopFor(&BB) || Depth == 0)
       MaxGlobalLoadsPerBlock = std::max(MaxGlobalLoadsPerBlock, GlobalLoads);
   }
+  SR = CallerSR;
   OnStack.erase(&F);
 }
 

@@ -10,6 +10,7 @@
 #define FLIPFLOP_LIB_PROFILE_IRPROFILEBUILDER_H
 
 #include "IRStride.h"
+#include "IRStrengthReduce.h"
 #include "flipflop/Profile/IRProfile.h"
 #include "flipflop/Profile/KernelProfile.h"
 
@@ -29,12 +30,6 @@
 
 namespace flipflop {
 namespace irprof {
-
-/// The variable part of an index as a linear form: (value, coefficient)
-/// terms, sorted (siblingKey in IRClassify.cpp).
-using SiblingTerms = std::vector<std::pair<const llvm::Value *, int64_t>>;
-/// A sibling key: a base pointer and the variable terms of its index.
-using SiblingKey = std::pair<const llvm::Value *, SiblingTerms>;
 
 /// Why the private array \p AI stays in memory after optimisation: the
 /// first non-intrinsic call it is passed to (Out.PassedTo), or a GEP into
@@ -82,6 +77,9 @@ private:
   llvm::DenseMap<size_t, uint64_t> AccessAlign;
   /// localArrayCause() of each private array, memoised.
   llvm::DenseMap<const llvm::AllocaInst *, bool> InMemory;
+  /// What LSR leaves of the address arithmetic of the function being
+  /// walked (set by walk()).
+  const StrengthReduction *SR = nullptr;
   bool staysInMemory(const llvm::AllocaInst &AI);
   /// Private arrays the optimised IR keeps in memory, in the kernel and the
   /// device functions it calls that were not inlined, into P.LocalArrays

@@ -17,9 +17,22 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <vector>
 
 namespace flipflop {
 namespace irprof {
+
+/// The variable part of an index as a linear form: (value, coefficient)
+/// terms, sorted (siblingKey in IRClassify.cpp).
+using SiblingTerms = std::vector<std::pair<const llvm::Value *, int64_t>>;
+/// A sibling key: a base pointer and the variable terms of its index.
+using SiblingKey = std::pair<const llvm::Value *, SiblingTerms>;
+
+/// The sibling key of the address \p Ptr and its constant byte offset
+/// \p Off from it; \p SharedAlign the proven alignment of a shared
+/// address's variable part (IRClassify.cpp).
+SiblingKey siblingKey(const llvm::Value *Ptr, int64_t &Off,
+                      const llvm::DataLayout &DL, uint64_t &SharedAlign);
 
 /// Limits that keep the analysis linear and bounded on odd input.
 constexpr unsigned MaxCallDepth = 8;

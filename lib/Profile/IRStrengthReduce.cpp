@@ -1,0 +1,141 @@
+//===- IRStrengthReduce.cpp - What LSR leaves of addresses ----------------===//
+//
+// See IRStrengthReduce.h. A model of the outcome of LSR, not of its cost
+// search: every affine address recurrence of a loop is taken as reduced.
+//
+//===----------------------------------------------------------------------===//
+#include "IRStrengthReduce.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
+#include <set>
+
+using namespace llvm;
+
+namespace flipflop {
+namespace irprof {
+
+/// \p V as an affine recurrence of \p L with a step that \p L does not
+/// change, or null.
+static const SCEVAddRecExpr *affineRecurrence(Value *V, const Loop *L,
+                                             ScalarEvolution &SE) {
+  if (!L || !SE.isSCEVable(V->getType()))
+    return nullptr;
+  const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(V));
+  if (!AR || AR->getLoop() != L || !AR->isAffine() ||
+      !SE.isLoopInvariant(AR->getStepRecurrence(SE), L))
+    return nullptr;
+  return AR;
+}
+
+/// Whether the back end can split a constant off \p GEP's index into an
+/// immediate operand: not through the zext of a sum that may wrap
+/// (zext(a + 1) is not zext(a) + 1 when a + 1 wraps; llc keeps such
+/// indices whole), but through a sext, which NVPTX's constant-offset
+/// splitting takes for an in-bounds address (clang's PTX of CLBlast's
+/// `bgm[row * ld + col + 2]` reads [%rd+32]).
+static bool foldsToImmediate(const GetElementPtrInst &GEP) {
+  if (GEP.getNumIndices() != 1)
+    return false;
+  const auto *Z = dyn_cast<ZExtInst>(GEP.getOperand(1));
+  if (!Z)
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(Z->getOperand(0));
+  if (!BO)
+    return true;
+  if (const auto *D = dyn_cast<PossiblyDisjointInst>(BO))
+    return D->isDisjoint();
+  return !isa<OverflowingBinaryOperator>(BO) || BO->hasNoUnsignedWrap();
+}
+
+StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
+                                 ScalarEvolution &SE, const DataLayout &DL) {
+  StrengthReduction R;
+  // Pointer induction variables: per loop, one representative address per
+  // group of addresses a constant apart with the same step.
+  DenseMap<const Loop *, SmallVector<const SCEVAddRecExpr *, 4>> Groups;
+  SmallVector<Instruction *, 64> Order;
+  ReversePostOrderTraversal<Function *> RPOT(&F);
+  for (BasicBlock *BB : RPOT) {
+    // The sibling keys (with the element size that scales their terms) of
+    // the block's addresses so far.
+    std::set<std::pair<SiblingKey, uint64_t>> BlockKeys;
+    for (Instruction &I : *BB) {
+      Order.push_back(&I);
+      const Loop *L = LI.getLoopFor(BB);
+      if (I.getOpcode() == Instruction::Mul && affineRecurrence(&I, L, SE))
+        R.MulAsAdd.insert(&I);
+      auto *GEP = dyn_cast<GetElementPtrInst>(&I);
+      if (!GEP || GEP->hasAllConstantIndices())
+        continue;
+      const SCEVAddRecExpr *AR = affineRecurrence(GEP, L, SE);
+      if (!AR) {
+        if (!foldsToImmediate(*GEP))
+          continue;
+        int64_t Off = 0;
+        uint64_t Align = 0;
+        SiblingKey Key = siblingKey(GEP, Off, DL, Align);
+        TypeSize Elt = DL.getTypeAllocSize(GEP->getSourceElementType());
+        if (Key.first && !Key.second.empty() && !Elt.isScalable() &&
+            !BlockKeys.insert({std::move(Key), Elt.getFixedValue()}).second) {
+          R.GEPCost[GEP] = 0;
+          R.FoldedIndex[GEP] = nullptr;
+        }
+        continue;
+      }
+      unsigned Cost = 1;
+      for (const SCEVAddRecExpr *Rep : Groups[L])
+        if (Rep->getType() == AR->getType() &&
+            Rep->getStepRecurrence(SE) == AR->getStepRecurrence(SE) &&
+            isa<SCEVConstant>(SE.getMinusSCEV(AR, Rep))) {
+          Cost = 0;
+          break;
+        }
+      if (Cost)
+        Groups[L].push_back(AR);
+      R.GEPCost[GEP] = Cost;
+      R.FoldedIndex[GEP] = L;
+    }
+  }
+  // The arithmetic that only reduced addresses and other recurrences use:
+  // LSR forms those from its induction variables (a recurrence used
+  // elsewhere costs its own add, `IV + offset`), so what computed them from
+  // the loop's counter is gone. Users come after their operands in reverse
+  // post-order, phis aside (a phi user keeps a value).
+  auto IsArith = [&](const Instruction *I) {
+    return I->getType()->isIntegerTy() &&
+           (isa<BinaryOperator>(I) || isa<CastInst>(I));
+  };
+  for (Instruction *I : reverse(Order)) {
+    if (!IsArith(I) || I->use_empty())
+      continue;
+    const Loop *L = LI.getLoopFor(I->getParent());
+    bool IsRec = affineRecurrence(I, L, SE) != nullptr;
+    bool AllReduced = all_of(I->users(), [&](const User *U) {
+      const auto *UI = dyn_cast<Instruction>(U);
+      if (!UI)
+        return false;
+      if (const auto *GEP = dyn_cast<GetElementPtrInst>(UI)) {
+        auto It = R.FoldedIndex.find(GEP);
+        return It != R.FoldedIndex.end() && GEP->getPointerOperand() != I &&
+               (!It->second || It->second->contains(I));
+      }
+      // Within one loop: a dead user in a loop still needs, as its
+      // recurrence's start, what is computed before the loop.
+      if (LI.getLoopFor(UI->getParent()) != L)
+        return false;
+      return R.Dead.count(UI) ||
+             (IsRec && IsArith(UI) &&
+              affineRecurrence(const_cast<Instruction *>(UI), L, SE));
+    });
+    if (AllReduced)
+      R.Dead.insert(I);
+  }
+  return R;
+}
+
+} // namespace irprof
+} // namespace flipflop

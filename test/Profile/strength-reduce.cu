@@ -1,0 +1,68 @@
+// Address arithmetic that the back end's loop strength reduction removes.
+// A loop's addresses that step by a constant become pointer induction
+// variables: one increment per group of addresses a constant apart, the
+// others [reg+imm] operands, and the index arithmetic is gone; a product
+// that is itself a recurrence becomes an add. The IR front end now counts
+// what is left (`tile`: 73 integer instructions, llc's PTX 98 with its
+// unconditional branches' counter copies; before, ~430 and shl/add per
+// load), and a gather whose address adds a loaded value (`gather`:
+// dedispersion's shape) keeps the add of the value and its cvt.u64
+// (IR 4866, PTX 4872; before, 1 IntMul per load and no cvt).
+// Outside loops, addresses of one block a constant apart share a register
+// through [reg+imm] when the back end can split the constant off: a sext'd
+// index (`srows`: llc reads [%rd+4] .. [%rd+12]; IR 2 integer instructions,
+// before 8) but not the zext of an unsigned sum that may wrap (`urows`:
+// llc computes each address; IR 8).
+// RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
+// RUN: %profile %t.ll | FileCheck %s --check-prefix=IR
+// RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
+// RUN: flipflop-ptx --no-ptxas --dump-profile %t.ptx | FileCheck %s --check-prefix=PTX
+
+// IR-LABEL: kernel _Z4tilePKfPf
+// IR: ops: fp32=64 int=73 barrier=1
+// IR-LABEL: kernel _Z6gatherPKhPKfPff
+// IR: ops: fp32=2048 int=4866 int.mul=1 conv=2048
+// IR-LABEL: kernel _Z5srowsPKfPfi
+// IR: ops: fp32=2 int=2 int.mul=1 load.global=4
+// IR-LABEL: kernel _Z5urowsPKfPfj
+// IR: ops: fp32=2 int=8 int.mul=1 load.global=4
+// PTX-LABEL: kernel _Z4tilePKfPf
+// PTX: ops: fp32=64 int=98 int.mul=5
+// PTX-LABEL: kernel _Z6gatherPKhPKfPff
+// PTX: ops: fp32=2048 int=4872 int.mul=2 conv=2048
+__global__ void tile(const float *in, float *out) {
+  __shared__ float a[64 * 16], b[64 * 32];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  a[ty * 16 + tx] = in[ty * 16 + tx];
+  b[ty * 32 + tx] = in[1024 + ty * 32 + tx];
+  __syncthreads();
+  float acc = 0.0f;
+#pragma unroll 4
+  for (int k = 0; k < 64; ++k)
+    acc += a[k * 16 + tx] * b[k * 32 + ty];
+  out[ty * 16 + tx] = acc;
+}
+
+__global__ void gather(const unsigned char *in, const float *shifts, float *out,
+                       float dm) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+#pragma unroll 4
+  for (int c = 0; c < 1024; ++c) {
+    unsigned s = dm * shifts[c];
+    sum += in[c * 4096 + x + s];
+  }
+  out[x] = sum;
+}
+
+__global__ void srows(const float *in, float *out, int ld) {
+  int t = threadIdx.x;
+  int r = t * ld;
+  out[t] = in[r] + in[(int)(r + 1u)] * in[(int)(r + 2u)] + in[(int)(r + 3u)];
+}
+
+__global__ void urows(const float *in, float *out, unsigned ld) {
+  unsigned t = threadIdx.x;
+  unsigned r = t * ld;
+  out[t] = in[r] + in[r + 1] * in[r + 2] + in[r + 3];
+}
