@@ -69,7 +69,9 @@ StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
       if (I.getOpcode() == Instruction::Mul && affineRecurrence(&I, L, SE))
         R.MulAsAdd.insert(&I);
       auto *GEP = dyn_cast<GetElementPtrInst>(&I);
-      if (!GEP || GEP->hasAllConstantIndices())
+      // Vector GEPs (gathers) are left as they are.
+      if (!GEP || GEP->hasAllConstantIndices() ||
+          !GEP->getType()->isPointerTy())
         continue;
       const SCEVAddRecExpr *AR = affineRecurrence(GEP, L, SE);
       if (!AR) {

@@ -4,10 +4,10 @@
 // others [reg+imm] operands, and the index arithmetic is gone; a product
 // that is itself a recurrence becomes an add. The IR front end now counts
 // what is left (`tile`: 73 integer instructions, llc's PTX 98 with its
-// unconditional branches' counter copies; before, ~430 and shl/add per
-// load), and a gather whose address adds a loaded value (`gather`:
-// dedispersion's shape) keeps the add of the value and its cvt.u64
-// (IR 4866, PTX 4872; before, 1 IntMul per load and no cvt).
+// unconditional branches' counter copies; before, 473: shl/add per load),
+// and a gather whose address adds a loaded value (`gather`: dedispersion's
+// shape) keeps the add of the value and its cvt.u64 (IR 4866, PTX 4872;
+// before, 6402 with the channel product and the table index per load).
 // Outside loops, addresses of one block a constant apart share a register
 // through [reg+imm] when the back end can split the constant off: a sext'd
 // index (`srows`: llc reads [%rd+4] .. [%rd+12]; IR 2 integer instructions,
