@@ -169,6 +169,48 @@ bool parseTensorIntrinsic(StringRef Name, TensorShape &T) {
   return T.M && T.N && T.K;
 }
 
+/// Bytes per lane of the fragment an `llvm.nvvm.wmma.<shape>.load|store.
+/// <a|b|c|d>...<type>` intrinsic moves: the fragment's elements (a: M x K,
+/// b: K x N, c and d: M x N) times their width over the warp's 32 lanes,
+/// as the PTX front end reads wmma.load/store (f32 accumulators of
+/// m16n16k16: 32 bytes); 16 where the name says less.
+unsigned wmmaFragmentBytes(StringRef Name) {
+  SmallVector<StringRef, 12> Parts;
+  Name.split(Parts, '.');
+  uint64_t M = 0, N = 0, K = 0, Bits = 0;
+  char Frag = 0;
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    StringRef P = Parts[I];
+    if (P.size() > 4 && P[0] == 'm') {
+      size_t NPos = P.find('n'), KPos = P.find('k');
+      if (NPos != StringRef::npos && KPos != StringRef::npos && KPos > NPos) {
+        P.substr(1, NPos - 1).getAsInteger(10, M);
+        P.substr(NPos + 1, KPos - NPos - 1).getAsInteger(10, N);
+        P.substr(KPos + 1).getAsInteger(10, K);
+      }
+    }
+    if ((P == "load" || P == "store") && I + 1 < Parts.size() &&
+        Parts[I + 1].size() == 1)
+      Frag = Parts[I + 1][0];
+    unsigned B = StringSwitch<unsigned>(P)
+                     .Cases({"f16", "bf16"}, 16)
+                     .Cases({"f32", "s32", "tf32"}, 32)
+                     .Case("f64", 64)
+                     .Cases({"s8", "u8"}, 8)
+                     .Cases({"s4", "u4"}, 4)
+                     .Case("b1", 1)
+                     .Default(0);
+    if (B && !Bits)
+      Bits = B;
+  }
+  uint64_t Elems = Frag == 'a'                 ? M * K
+                   : Frag == 'b'               ? K * N
+                   : Frag == 'c' || Frag == 'd' ? M * N
+                                               : 0;
+  uint64_t Bytes = Elems * Bits / 8 / 32;
+  return Bytes ? unsigned(std::min<uint64_t>(Bytes, 1u << 20)) : 16;
+}
+
 } // namespace
 
 /// The object \p Ptr points into, through the parameters of followed
@@ -901,10 +943,12 @@ void ProfileBuilder::classifyNVVM(Instruction &I, CallBase &CB, StringRef N,
       A.Space = AS == 3 ? AddrSpace::Shared : AddrSpace::Global;
       addOp(W, memOpClass(A.Space, IsStore, false));
       A.IsStore = IsStore;
-      A.Bytes = 16; // a fragment row per lane, coalesced
+      // A fragment per warp, coalesced; ldmatrix/stmatrix move 16 bytes a
+      // lane per 8x8 matrix.
+      A.Bytes = N.starts_with("llvm.nvvm.wmma.") ? wmmaFragmentBytes(N) : 16;
       A.Count = W;
       A.Pattern = AccessPattern::Coalesced;
-      A.StrideBytes = 16;
+      A.StrideBytes = A.Bytes;
       A.Line = lineOf(I);
       if (A.Space == AddrSpace::Shared)
         noteSharedUse(CB.getArgOperand(0));

@@ -190,6 +190,13 @@ static unsigned memBytes(const FunctionAnalysis::InstrCtx &X) {
       std::clamp<uint64_t>(Bits * X.Vec / 8, 1, 1u << 20));
 }
 
+/// MemAccess::BlockDims of an address of taint \p T: the block indices it
+/// depends on, and whether it depends on loaded data.
+static unsigned blockDimsOf(unsigned T) {
+  return ((T & TCtaIdX) ? 1u : 0u) | ((T & TCtaIdY) ? 2u : 0u) |
+         ((T & TCtaIdZ) ? 4u : 0u) | ((T & TMem) ? AddrDependsOnData : 0u);
+}
+
 /// Records a memory access: its lane pattern from the address register's
 /// abstract value, the thread/block dimensions it depends on, and whether
 /// the innermost loop around it changes the address.
@@ -213,9 +220,7 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
         S.Symbols.insert(AddrOp->Name);
     } else if (int R = regId(AddrOp->Name); R >= 0) {
       const unsigned T = Taints[R];
-      A.BlockDims = ((T & TCtaIdX) ? 1u : 0u) | ((T & TCtaIdY) ? 2u : 0u) |
-                    ((T & TCtaIdZ) ? 4u : 0u) |
-                    ((T & TMem) ? AddrDependsOnData : 0u);
+      A.BlockDims = blockDimsOf(T);
       A.ThreadDims = ((T & (TTidX | TLane)) ? 1u : 0u) |
                      ((T & TTidY) ? 2u : 0u) | ((T & TTidZ) ? 4u : 0u);
       A.ThreadDimsKnown = true;
@@ -509,6 +514,12 @@ void FunctionAnalysis::classifyWMMAMemory(const InstrCtx &X) {
   addAccess(X, AS, Store, false, Bytes, nullptr);
   S.Accesses.back().Pattern = AccessPattern::Coalesced;
   S.Accesses.back().StrideBytes = Bytes;
+  // The fragment's address is the warp's, not a lane's: only the block
+  // indices it depends on are read from it (reuse across blocks), as the
+  // IR front end does.
+  if (X.AddrOp && X.AddrOp->Kind == Operand::Addr && X.AddrOp->BaseIsReg)
+    if (int R = regId(X.AddrOp->Name); R >= 0)
+      S.Accesses.back().BlockDims = blockDimsOf(Taints[R]);
   if (AS == AddrSpace::Shared)
     S.Accesses.back().BankConflictWays = 1;
 }
