@@ -266,6 +266,9 @@ private:
     /// again in a latch is Start on the first pass and the latch's value
     /// after it.
     bool FlagRun = false;
+    /// The induction variable starts at a thread index (a block-stride
+    /// loop, `for (i = tid; i < n; i += 256)`): the trip is thread 0's.
+    bool ThreadStart = false;
   };
   std::vector<Loop> Loops;
   StringMap<unsigned> RegIds;
@@ -292,8 +295,15 @@ private:
   void analyseParallelism();
   AffVal affOf(const Operand &O) const;
   int reachingDef(unsigned R, unsigned At) const;
-  std::optional<int64_t> constAt(unsigned R, unsigned At,
-                                 unsigned Depth = 0) const;
+  /// The constant register \p R holds at instruction \p At, through its
+  /// reaching definitions; with \p Thread0, for thread 0 (threadIdx and
+  /// the lane index 0: a representative thread, as the IR front end
+  /// evaluates trip counts).
+  std::optional<int64_t> constAt(unsigned R, unsigned At, unsigned Depth = 0,
+                                 bool Thread0 = false) const;
+  /// The constant instruction \p Def computes (constAt's evaluation).
+  std::optional<int64_t> constOf(unsigned Def, unsigned Depth,
+                                 bool Thread0) const;
   /// The alignment (bytes, a power of two up to 16) that ptxas can prove
   /// of register \p R's value from its one definition's arithmetic
   /// (PTXClassify.cpp).
@@ -397,8 +407,9 @@ private:
                                  bool ContinueWhen) const;
   std::optional<int64_t> constOutside(const Loop &L, const Operand &O) const;
   bool traceIV(const Loop &L, const Operand &O, int &IV, int &IncIdx,
-               int64_t &Offset) const;
-  std::optional<int64_t> ivStart(const Loop &L, unsigned IV) const;
+               int64_t &Offset, bool &BeforeStep) const;
+  std::optional<int64_t> ivStart(const Loop &L, unsigned IV,
+                                 bool Thread0 = false) const;
 
   int regId(StringRef Name) const {
     auto It = RegIds.find(Name);

@@ -700,10 +700,13 @@ void FunctionAnalysis::computeTripCounts() {
       R.Line = Instrs[K]->Loc.Line;
     if (auto T = countedTrip(L)) {
       R.Trip = *T;
-      R.Exact = !L.MultiExit;
+      R.Exact = !L.MultiExit && !L.ThreadStart;
       if (L.MultiExit)
         R.Symbolic = "at most " + std::to_string(uint64_t(*T)) +
                      " (several exits; " + L.ExitDesc + ")";
+      else if (L.ThreadStart)
+        R.Symbolic = "thread 0's (the count starts at a thread index; " +
+                     L.ExitDesc + ")";
     } else {
       guessTrip(L);
     }

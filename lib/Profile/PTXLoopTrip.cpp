@@ -60,6 +60,7 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   L.ConstBound = Chosen.ConstBound;
   L.IVReg = Chosen.IVReg;
   L.FlagRun = Chosen.FlagRun;
+  L.ThreadStart = Chosen.ThreadStart;
   L.MultiExit = true;
   return Best;
 }
@@ -136,13 +137,28 @@ std::optional<int64_t> FunctionAnalysis::constOutside(const Loop &L,
 /// then \p IV is its register and \p IncIdx its increment. The compared
 /// value may be the IV plus a loop-invariant constant (nvcc compares
 /// IV + (n % 4 - n) with 0 after unrolling): that constant, \p Offset,
-/// moves the bound.
+/// moves the bound. \p BeforeStep: the compared register is the IV itself
+/// copied back from its successor (clang's `add %n, %i, 256; setp %i;
+/// mov %i, %n`), so the test reads the value before the step wherever
+/// the add stands.
 bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
-                               int &IncIdx, int64_t &Offset) const {
+                               int &IncIdx, int64_t &Offset,
+                               bool &BeforeStep) const {
   if (O.Kind != Operand::Reg)
     return false;
   int R = regId(O.Name);
   Offset = 0;
+  BeforeStep = false;
+  auto InLoopDef = [&](int Reg) -> int {
+    int Def = -1;
+    for (unsigned K : DefSites[Reg])
+      if (L.Body.test(InstrBlock[K])) {
+        if (Def >= 0)
+          return -1;
+        Def = int(K);
+      }
+    return Def;
+  };
   for (unsigned Hop = 0; R >= 0 && Hop < 4; ++Hop) {
     SmallVector<unsigned, 2> InLoopDefs;
     for (unsigned K : DefSites[R])
@@ -154,7 +170,20 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
     StringRef B = D.Mods[0];
     if ((B == "mov" || B == "cvt") && D.Ops.size() == 2 &&
         D.Ops[1].Kind == Operand::Reg) {
-      R = regId(D.Ops[1].Name);
+      int Next = regId(D.Ops[1].Name);
+      // R = copy of Next, Next = R + c: R is the IV, stepped through Next.
+      int NextDef = Next >= 0 ? InLoopDef(Next) : -1;
+      if (Offset == 0 && NextDef >= 0) {
+        const Instr &A = *Instrs[NextDef];
+        if ((A.Mods[0] == "add" || A.Mods[0] == "sub") && A.Ops.size() == 3 &&
+            A.Ops[1].Kind == Operand::Reg && regId(A.Ops[1].Name) == R) {
+          IV = R;
+          IncIdx = NextDef;
+          BeforeStep = true;
+          return true;
+        }
+      }
+      R = Next;
       continue;
     }
     if ((B == "add" || B == "sub") && D.Ops.size() == 3) {
@@ -185,9 +214,9 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
 }
 
 /// The start value of induction register \p IV: every definition outside
-/// the loop is the same constant.
-std::optional<int64_t> FunctionAnalysis::ivStart(const Loop &L,
-                                                 unsigned IV) const {
+/// the loop is the same constant; with \p Thread0, the same for thread 0.
+std::optional<int64_t> FunctionAnalysis::ivStart(const Loop &L, unsigned IV,
+                                                 bool Thread0) const {
   std::optional<int64_t> Init;
   for (unsigned K : DefSites[IV]) {
     if (L.Body.test(InstrBlock[K]))
@@ -199,6 +228,8 @@ std::optional<int64_t> FunctionAnalysis::ivStart(const Loop &L,
     std::optional<int64_t> V;
     if (Start.HasConst)
       V = Start.Const;
+    else if (Thread0)
+      V = constOf(K, 0, true);
     else if ((D.Mods[0] == "mov" || D.Mods[0] == "cvt") && D.Ops.size() == 2)
       V = D.Ops[1].Kind == Operand::Imm ? std::optional<int64_t>(D.Ops[1].Value)
                                         : constOutside(L, D.Ops[1]);
@@ -278,9 +309,10 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   // Which operand is the induction variable?
   int64_t Offset = 0;
   int IV = -1, IncIdx = -1, IVSide = -1;
-  if (traceIV(L, Setp.Ops[1], IV, IncIdx, Offset))
+  bool BeforeStep = false;
+  if (traceIV(L, Setp.Ops[1], IV, IncIdx, Offset, BeforeStep))
     IVSide = 1;
-  else if (traceIV(L, Setp.Ops[2], IV, IncIdx, Offset))
+  else if (traceIV(L, Setp.Ops[2], IV, IncIdx, Offset, BeforeStep))
     IVSide = 2;
   if (IVSide < 0)
     return std::nullopt;
@@ -301,12 +333,21 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   if (!Bound)
     return std::nullopt;
   std::optional<int64_t> Init = ivStart(L, IV);
+  // A block-stride loop starts at a thread index: thread 0 stands for the
+  // block, as in the IR front end (the trip is then not exact).
+  bool ThreadStart = false;
+  if (!Init) {
+    Init = ivStart(L, IV, /*Thread0=*/true);
+    ThreadStart = Init.has_value();
+  }
   if (!Init)
     return std::nullopt;
   // Post-increment compare: the increment precedes the setp in its block, or
   // lies in an earlier block of a bottom-tested loop.
   bool Post;
-  if (InstrBlock[IncIdx] == ExitBlock)
+  if (BeforeStep)
+    Post = false;
+  else if (InstrBlock[IncIdx] == ExitBlock)
     Post = IncIdx < SetpIdx;
   else
     Post = ExitBlock != L.Header;
@@ -331,6 +372,7 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     return std::nullopt;
   double Trip = BottomTested ? *Passes + 1 : *Passes;
   L.IVReg = IV;
+  L.ThreadStart = ThreadStart;
   return std::max(Trip, 0.0);
 }
 

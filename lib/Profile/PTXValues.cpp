@@ -818,7 +818,8 @@ int FunctionAnalysis::reachingDef(unsigned R, unsigned At) const {
 /// The integer constant register \p R holds at instruction \p At, following
 /// the definitions that reach it (flow-sensitive, unlike Vals).
 std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
-                                                 unsigned Depth) const {
+                                                 unsigned Depth,
+                                                 bool Thread0) const {
   if (Vals[R].HasConst)
     return Vals[R].Const;
   if (Depth > 8)
@@ -826,6 +827,11 @@ std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
   int Def = reachingDef(R, At);
   if (Def < 0)
     return std::nullopt;
+  return constOf(unsigned(Def), Depth, Thread0);
+}
+
+std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
+                                                 bool Thread0) const {
   const Instr &D = *Instrs[Def];
   for (size_t K = 1; K < D.Mods.size(); ++K)
     if (isFloatType(D.Mods[K]))
@@ -839,7 +845,10 @@ std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
     if (O.Kind == Operand::Imm)
       return O.Value;
     int Id = O.Kind == Operand::Reg ? regId(O.Name) : -1;
-    return Id >= 0 ? constAt(Id, Def, Depth + 1) : std::nullopt;
+    if (Id < 0 && Thread0 && O.Kind == Operand::Reg &&
+        (StringRef(O.Name).starts_with("%tid.") || O.Name == "%laneid"))
+      return 0;
+    return Id >= 0 ? constAt(Id, Def, Depth + 1, Thread0) : std::nullopt;
   };
   StringRef B = D.Mods[0];
   auto X = Op(1);
@@ -860,6 +869,10 @@ std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
     return *X - *Y;
   if (B == "mul" && !D.hasMod("hi"))
     return *X * *Y;
+  if (B == "mad" && !D.hasMod("hi")) {
+    auto Z = Op(3);
+    return Z ? std::optional<int64_t>(*X * *Y + *Z) : std::nullopt;
+  }
   if (B == "and")
     return *X & *Y;
   if (B == "or")
