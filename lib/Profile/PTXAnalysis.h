@@ -407,7 +407,7 @@ private:
                                  bool ContinueWhen) const;
   std::optional<int64_t> constOutside(const Loop &L, const Operand &O) const;
   bool traceIV(const Loop &L, const Operand &O, int &IV, int &IncIdx,
-               int64_t &Offset, bool &BeforeStep) const;
+               int64_t &Offset, int &ChangeIdx) const;
   std::optional<int64_t> ivStart(const Loop &L, unsigned IV,
                                  bool Thread0 = false) const;
 

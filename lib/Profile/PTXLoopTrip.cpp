@@ -137,18 +137,17 @@ std::optional<int64_t> FunctionAnalysis::constOutside(const Loop &L,
 /// then \p IV is its register and \p IncIdx its increment. The compared
 /// value may be the IV plus a loop-invariant constant (nvcc compares
 /// IV + (n % 4 - n) with 0 after unrolling): that constant, \p Offset,
-/// moves the bound. \p BeforeStep: the compared register is the IV itself
-/// copied back from its successor (clang's `add %n, %i, 256; setp %i;
-/// mov %i, %n`), so the test reads the value before the step wherever
-/// the add stands.
+/// moves the bound. \p ChangeIdx: the instruction that changes the IV,
+/// its increment, or the copy back from its successor when clang steps a
+/// copy (`add %n, %i, 256; setp %i; mov %i, %n`: the test reads the value
+/// before the step although the add precedes it).
 bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
                                int &IncIdx, int64_t &Offset,
-                               bool &BeforeStep) const {
+                               int &ChangeIdx) const {
   if (O.Kind != Operand::Reg)
     return false;
   int R = regId(O.Name);
   Offset = 0;
-  BeforeStep = false;
   auto InLoopDef = [&](int Reg) -> int {
     int Def = -1;
     for (unsigned K : DefSites[Reg])
@@ -179,7 +178,7 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
             A.Ops[1].Kind == Operand::Reg && regId(A.Ops[1].Name) == R) {
           IV = R;
           IncIdx = NextDef;
-          BeforeStep = true;
+          ChangeIdx = InLoopDefs[0];
           return true;
         }
       }
@@ -191,7 +190,7 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
       bool Self2 = D.Ops[2].Kind == Operand::Reg && regId(D.Ops[2].Name) == R;
       if (Self1 || (Self2 && B == "add")) {
         IV = R;
-        IncIdx = InLoopDefs[0];
+        IncIdx = ChangeIdx = InLoopDefs[0];
         return true;
       }
       // R = Other + C (or Other - C) with C constant outside the loop.
@@ -309,10 +308,10 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   // Which operand is the induction variable?
   int64_t Offset = 0;
   int IV = -1, IncIdx = -1, IVSide = -1;
-  bool BeforeStep = false;
-  if (traceIV(L, Setp.Ops[1], IV, IncIdx, Offset, BeforeStep))
+  int ChangeIdx = -1;
+  if (traceIV(L, Setp.Ops[1], IV, IncIdx, Offset, ChangeIdx))
     IVSide = 1;
-  else if (traceIV(L, Setp.Ops[2], IV, IncIdx, Offset, BeforeStep))
+  else if (traceIV(L, Setp.Ops[2], IV, IncIdx, Offset, ChangeIdx))
     IVSide = 2;
   if (IVSide < 0)
     return std::nullopt;
@@ -344,11 +343,10 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     return std::nullopt;
   // Post-increment compare: the increment precedes the setp in its block, or
   // lies in an earlier block of a bottom-tested loop.
+  // The IV changes at ChangeIdx (its increment, or the copy back).
   bool Post;
-  if (BeforeStep)
-    Post = false;
-  else if (InstrBlock[IncIdx] == ExitBlock)
-    Post = IncIdx < SetpIdx;
+  if (InstrBlock[ChangeIdx] == ExitBlock)
+    Post = ChangeIdx < SetpIdx;
   else
     Post = ExitBlock != L.Header;
   // The header runs once more than the tests that pass, unless the loop is
