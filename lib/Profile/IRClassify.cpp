@@ -141,6 +141,20 @@ struct TensorShape {
 };
 
 /// Parses mNnNkN and the input type out of an NVVM tensor intrinsic name.
+/// A shape component `m16n8k16` of an intrinsic's name into \p M, \p N,
+/// \p K; other components leave them as they are.
+template <typename IntT>
+void parseMNK(StringRef P, IntT &M, IntT &N, IntT &K) {
+  if (P.size() <= 4 || P[0] != 'm')
+    return;
+  size_t NPos = P.find('n'), KPos = P.find('k');
+  if (NPos == StringRef::npos || KPos == StringRef::npos || KPos < NPos)
+    return;
+  P.substr(1, NPos - 1).getAsInteger(10, M);
+  P.substr(NPos + 1, KPos - NPos - 1).getAsInteger(10, N);
+  P.substr(KPos + 1).getAsInteger(10, K);
+}
+
 bool parseTensorIntrinsic(StringRef Name, TensorShape &T) {
   if (!(Name.starts_with("llvm.nvvm.wmma.") && Name.contains(".mma")) &&
       !Name.starts_with("llvm.nvvm.mma.") &&
@@ -151,14 +165,7 @@ bool parseTensorIntrinsic(StringRef Name, TensorShape &T) {
   SmallVector<StringRef, 12> Parts;
   Name.split(Parts, '.');
   for (StringRef P : Parts) {
-    if (P.size() > 4 && P[0] == 'm' && P.contains('n') && P.contains('k')) {
-      size_t NPos = P.find('n'), KPos = P.find('k');
-      if (NPos == StringRef::npos || KPos == StringRef::npos || KPos < NPos)
-        continue;
-      P.substr(1, NPos - 1).getAsInteger(10, T.M);
-      P.substr(NPos + 1, KPos - NPos - 1).getAsInteger(10, T.N);
-      P.substr(KPos + 1).getAsInteger(10, T.K);
-    }
+    parseMNK(P, T.M, T.N, T.K);
     if (T.Type.empty() &&
         (P == "f16" || P == "bf16" || P == "tf32" || P == "s8" || P == "u8" ||
          P == "f64" || P == "e4m3" || P == "e5m2" || P == "s4" || P == "b1"))
@@ -181,14 +188,7 @@ unsigned wmmaFragmentBytes(StringRef Name) {
   char Frag = 0;
   for (size_t I = 0; I < Parts.size(); ++I) {
     StringRef P = Parts[I];
-    if (P.size() > 4 && P[0] == 'm') {
-      size_t NPos = P.find('n'), KPos = P.find('k');
-      if (NPos != StringRef::npos && KPos != StringRef::npos && KPos > NPos) {
-        P.substr(1, NPos - 1).getAsInteger(10, M);
-        P.substr(NPos + 1, KPos - NPos - 1).getAsInteger(10, N);
-        P.substr(KPos + 1).getAsInteger(10, K);
-      }
-    }
+    parseMNK(P, M, N, K);
     if ((P == "load" || P == "store") && I + 1 < Parts.size() &&
         Parts[I + 1].size() == 1)
       Frag = Parts[I + 1][0];
@@ -317,15 +317,16 @@ static void linearTerms(const Value *V, int64_t Coef, SiblingTerms &Terms,
 /// not to wrap: where they would, the addresses lie far apart, which no
 /// sensible kernel does on purpose.
 ///
-/// \p SharedAlign receives, for an index off a shared array, the alignment
+/// \p SharedAlign (when given) receives, for an index off a shared array, the alignment
 /// that the variable part of the address has (the array placed 16-byte
 /// aligned, as ptxas places shared variables, and each term's known low
 /// zero bits): what ptxas can prove to merge scalar shared accesses
 /// (docs/MODEL.md, "Vector accesses the compiler forms"); 0 otherwise.
 SiblingKey siblingKey(const Value *Ptr, int64_t &Off, const DataLayout &DL,
-                      uint64_t &SharedAlign) {
+                      uint64_t *SharedAlign) {
   Off = 0;
-  SharedAlign = 0;
+  if (SharedAlign)
+    *SharedAlign = 0;
   const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Off, DL);
   if (!Base)
     return {nullptr, {}};
@@ -356,7 +357,7 @@ SiblingKey siblingKey(const Value *Ptr, int64_t &Off, const DataLayout &DL,
     return {Base, {}};
   Off += Inner + C * int64_t(Size.getFixedValue());
   if (const auto *GV = dyn_cast<GlobalVariable>(Ptr0->stripPointerCasts());
-      GV && GV->getAddressSpace() == 3) {
+      SharedAlign && GV && GV->getAddressSpace() == 3) {
     constexpr unsigned MaxZeros = 4; // 16 bytes
     unsigned Zeros = MaxZeros;
     uint64_t Elt = Size.getFixedValue();
@@ -365,7 +366,7 @@ SiblingKey siblingKey(const Value *Ptr, int64_t &Off, const DataLayout &DL,
                     llvm::countr_zero(uint64_t(K) * Elt);
       Zeros = std::min(Zeros, TZ);
     }
-    SharedAlign = uint64_t(1) << Zeros;
+    *SharedAlign = uint64_t(1) << Zeros;
   }
   return {Ptr0, std::move(Merged)};
 }
@@ -439,7 +440,7 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   // [%rd+off]); values are unique in the module, so callees differ.
   int64_t Off = 0;
   uint64_t SharedAlign = 0;
-  auto Key = siblingKey(Ptr, Off, DL, SharedAlign);
+  auto Key = siblingKey(Ptr, Off, DL, &SharedAlign);
   if (Key.first) {
     A.BaseId = BaseIds.try_emplace(Key, BaseIds.size() + 1).first->second;
     A.Offset = Off;
@@ -575,7 +576,7 @@ public:
       return;
     bool Scaled = !I.use_empty() && all_of(I.users(), [&](const User *U) {
       const auto *G = dyn_cast<GetElementPtrInst>(U);
-      return G && G->getNumIndices() == 1 && G->getPointerOperand() != &I &&
+      return G && G->getNumIndices() == 1 &&
              B.DL.getTypeAllocSize(G->getSourceElementType()) > 1;
     });
     if (!Scaled)
@@ -685,9 +686,9 @@ void ProfileBuilder::classifyGEP(Instruction &I, double W) {
   // An address LSR turns into a pointer induction variable: its increment,
   // or nothing where it shares one ([reg+imm]).
   if (SR) {
-    auto It = SR->GEPCost.find(&I);
-    if (It != SR->GEPCost.end())
-      return addOp(W, OpClass::Int, It->second);
+    auto It = SR->Folded.find(&I);
+    if (It != SR->Folded.end())
+      return addOp(W, OpClass::Int, It->second.Cost);
   }
   // Address arithmetic: one integer op per variable index (mad.wide).
   unsigned Var = 0;
@@ -903,7 +904,7 @@ void ProfileBuilder::classifyMemIntrinsic(Instruction &I, CallBase &CB,
   // front end reads them; clang's 8-byte halves stay as they are).
   int64_t Off = 0;
   uint64_t SharedAlign = 0;
-  siblingKey(MI.getRawDest(), Off, DL, SharedAlign);
+  siblingKey(MI.getRawDest(), Off, DL, &SharedAlign);
   unsigned DestAS = MI.getDestAddressSpace();
   if (DestAS == 0)
     DestAS = addrSpaceThroughCalls(MI.getRawDest());

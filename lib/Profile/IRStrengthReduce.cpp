@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IRStrengthReduce.h"
+#include "IRStride.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallVector.h"
@@ -78,13 +79,11 @@ StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
         if (!foldsToImmediate(*GEP))
           continue;
         int64_t Off = 0;
-        uint64_t Align = 0;
-        SiblingKey Key = siblingKey(GEP, Off, DL, Align);
+        SiblingKey Key = siblingKey(GEP, Off, DL);
         TypeSize Elt = DL.getTypeAllocSize(GEP->getSourceElementType());
         if (Key.first && !Key.second.empty() && !Elt.isScalable() &&
             !BlockKeys.insert({std::move(Key), Elt.getFixedValue()}).second) {
-          R.GEPCost[GEP] = 0;
-          R.FoldedIndex[GEP] = nullptr;
+          R.Folded[GEP] = {0, nullptr};
         }
         continue;
       }
@@ -98,8 +97,7 @@ StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
         }
       if (Cost)
         Groups[L].push_back(AR);
-      R.GEPCost[GEP] = Cost;
-      R.FoldedIndex[GEP] = L;
+      R.Folded[GEP] = {Cost, L};
     }
   }
   // The arithmetic that only reduced addresses and other recurrences use:
@@ -121,9 +119,9 @@ StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
       if (!UI)
         return false;
       if (const auto *GEP = dyn_cast<GetElementPtrInst>(UI)) {
-        auto It = R.FoldedIndex.find(GEP);
-        return It != R.FoldedIndex.end() && GEP->getPointerOperand() != I &&
-               (!It->second || It->second->contains(I));
+        auto It = R.Folded.find(GEP);
+        return It != R.Folded.end() && GEP->getPointerOperand() != I &&
+               (!It->second.L || It->second.L->contains(I));
       }
       // Within one loop: a dead user in a loop still needs, as its
       // recurrence's start, what is computed before the loop.

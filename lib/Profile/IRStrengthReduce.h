@@ -15,8 +15,6 @@
 #ifndef FLIPFLOP_LIB_PROFILE_IRSTRENGTHREDUCE_H
 #define FLIPFLOP_LIB_PROFILE_IRSTRENGTHREDUCE_H
 
-#include "IRStride.h"
-
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -28,18 +26,22 @@ namespace flipflop {
 namespace irprof {
 
 struct StrengthReduction {
-  /// GEPs whose address is an affine recurrence of their innermost loop,
-  /// and the integer instructions each iteration still spends on them:
-  /// 1 for the first of a group of addresses a constant apart (the
-  /// pointer's increment), 0 for the others ([reg+imm]).
-  /// A GEP of one block a constant away from an earlier one of that block
-  /// (the same sibling key) is a [reg+imm] operand of its address: 0.
-  llvm::DenseMap<const llvm::Instruction *, unsigned> GEPCost;
-  /// The GEPs above whose index arithmetic LSR or the [reg+imm] operand
-  /// makes unnecessary: all of a loop's group (with the loop: what lies
-  /// outside it still forms the pointer's start), the later ones of a
-  /// block's (null).
-  llvm::DenseMap<const llvm::Instruction *, const llvm::Loop *> FoldedIndex;
+  /// A GEP whose address LSR or an immediate operand takes over.
+  struct FoldedGEP {
+    /// Integer instructions each execution still spends on it: 1 for the
+    /// first of a loop's group of addresses a constant apart (the pointer's
+    /// increment), 0 for the others ([reg+imm]) and for a GEP of a block a
+    /// constant away from an earlier one of that block.
+    unsigned Cost = 0;
+    /// The loop of a group (what lies outside it still forms the pointer's
+    /// start, so its index arithmetic is only dead inside it); null for a
+    /// block's.
+    const llvm::Loop *L = nullptr;
+  };
+  /// The GEPs whose index arithmetic is unnecessary: every address of a
+  /// loop that is an affine recurrence of it, the later ones of a block's
+  /// group with the same sibling key.
+  llvm::DenseMap<const llvm::Instruction *, FoldedGEP> Folded;
   /// Integer instructions and casts whose every use is a folded index of
   /// such a GEP or another of these: gone after LSR or the operand fold.
   llvm::SmallPtrSet<const llvm::Instruction *, 32> Dead;

@@ -29,10 +29,11 @@ using SiblingTerms = std::vector<std::pair<const llvm::Value *, int64_t>>;
 using SiblingKey = std::pair<const llvm::Value *, SiblingTerms>;
 
 /// The sibling key of the address \p Ptr and its constant byte offset
-/// \p Off from it; \p SharedAlign the proven alignment of a shared
-/// address's variable part (IRClassify.cpp).
+/// \p Off from it; \p SharedAlign, when given, the proven alignment of a
+/// shared address's variable part (IRClassify.cpp).
 SiblingKey siblingKey(const llvm::Value *Ptr, int64_t &Off,
-                      const llvm::DataLayout &DL, uint64_t &SharedAlign);
+                      const llvm::DataLayout &DL,
+                      uint64_t *SharedAlign = nullptr);
 
 /// Limits that keep the analysis linear and bounded on odd input.
 constexpr unsigned MaxCallDepth = 8;
