@@ -49,6 +49,9 @@ struct UnitMix {
   double Instr[NumUnits] = {}; ///< UTensor is unused (FLOPs instead).
   double LocalOps = 0;         ///< Local loads and stores, spills included.
   double OtherInstr = 0;       ///< Branches, barriers, constants, tensor.
+  /// Conversions the GPU runs on the integer pipe (I2FP), counted in
+  /// Instr[UInt] and not in Instr[UConv].
+  double ConvOnInt = 0;
 };
 
 /// Issue of one block on its SM.
@@ -223,15 +226,21 @@ static double spillAccesses(const KernelProfile &K, const RegisterBudget &RB) {
   return SpillAccesses;
 }
 
-static UnitMix unitMix(const KernelProfile &K, double SpillAccesses) {
+static UnitMix unitMix(const KernelProfile &K, const GPUSpec &G,
+                       double SpillAccesses) {
   UnitMix M;
+  // Compute capability 8.6 and later convert u8/u16/u32/s32 to f32 with
+  // I2FP on the integer pipe; earlier GPUs with I2F on the conversion pipe
+  // (ptxas 13.0 SASS; docs/MODEL.md, "Conversions").
+  if (G.smVersion() >= 86)
+    M.ConvOnInt = std::clamp(K.ConvIntToF32, 0.0, K.op(OpClass::Conv));
   M.Instr[UFP32] = K.op(OpClass::FP32);
   M.Instr[UFP64] = K.op(OpClass::FP64);
   M.Instr[UFP16] = K.op(OpClass::FP16);
-  M.Instr[UInt] = K.op(OpClass::Int);
+  M.Instr[UInt] = K.op(OpClass::Int) + M.ConvOnInt;
   M.Instr[UIMul] = K.op(OpClass::IntMul);
   M.Instr[USFU] = K.op(OpClass::SFU);
-  M.Instr[UConv] = K.op(OpClass::Conv);
+  M.Instr[UConv] = K.op(OpClass::Conv) - M.ConvOnInt;
   M.Instr[UShfl] = K.op(OpClass::Shuffle);
   M.LocalOps =
       K.op(OpClass::LoadLocal) + K.op(OpClass::StoreLocal) + SpillAccesses;
@@ -388,10 +397,11 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
 }
 
 /// Latency path of one warp (Little's law: MLP loads in flight per warp),
-/// at least its own issue time \p ChainMin.
+/// at least its own issue time \p ChainMin; \p ConvOnInt conversions run
+/// on the integer pipe (UnitMix::ConvOnInt).
 static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
                                const ThreadTraffic &Tr, double SpillAccesses,
-                               double ChainMin) {
+                               double ChainMin, double ConvOnInt) {
   LatencyPath LP;
   const double S = Sc.S, LocalHit = Tr.LocalHit;
   const double L2PerThread = Tr.Global.L2, DramPerThread = Tr.Global.Dram;
@@ -406,6 +416,7 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
                 K.op(OpClass::FP16) * mc::LatFP16 +
                 K.op(OpClass::FP64) * mc::LatFP64 + K.op(OpClass::SFU) * mc::LatSFU +
                 K.op(OpClass::Conv) * mc::LatConv +
+                ConvOnInt * (mc::LatInt - mc::LatConv) +
                 K.op(OpClass::Shuffle) * mc::LatShuffle +
                 K.op(OpClass::LoadShared) * mc::LatShared) * S / ILP;
   double SpillLoads = SpillAccesses * 0.5 * S;
@@ -430,7 +441,8 @@ static double energyUnits(const KernelProfile &K, const BlockScope &Sc,
       (K.op(OpClass::FP32) * mc::WFP32 + K.op(OpClass::FP16) * mc::WFP16 +
        K.op(OpClass::FP64) * mc::WFP64 + K.op(OpClass::Int) * mc::WInt +
        K.op(OpClass::IntMul) * mc::WIntMul + K.op(OpClass::SFU) * mc::WSFU +
-       K.op(OpClass::Conv) * mc::WConv + K.op(OpClass::Shuffle) * mc::WShuffle +
+       K.op(OpClass::Conv) * mc::WConv + M.ConvOnInt * (mc::WInt - mc::WConv) +
+       K.op(OpClass::Shuffle) * mc::WShuffle +
        K.op(OpClass::Branch) * mc::WBranch + K.op(OpClass::Barrier) * mc::WBarrier +
        (K.op(OpClass::Other) + K.op(OpClass::LoadConst)) * mc::WOther +
        M.Instr[ULdSt] * mc::WLdSt) * S +
@@ -483,7 +495,7 @@ static LaunchWork launchWork(const KernelProfile &K, const GPUSpec &G,
   LaunchWork LW;
   double Spill = spillAccesses(K, RB);
   LW.SpillBytesPerThread = Spill * 4 * S;
-  UnitMix Mix = unitMix(K, Spill);
+  UnitMix Mix = unitMix(K, G, Spill);
   IssueWork Is = issueWork(K, G, Cfg, Sc, Mix);
   BlockWork &W = LW.W;
   std::copy(std::begin(Is.UnitCycles), std::end(Is.UnitCycles),
@@ -501,7 +513,7 @@ static LaunchWork launchWork(const KernelProfile &K, const GPUSpec &G,
   W.DramBytes = Tr.Global.Dram * S * Lanes;
   W.L1Bytes = Tr.LocalPerThread * LocalHit * S * Lanes;
 
-  LatencyPath LP = latencyPath(K, Sc, Tr, Spill, Is.ChainMin);
+  LatencyPath LP = latencyPath(K, Sc, Tr, Spill, Is.ChainMin, Mix.ConvOnInt);
   W.BarrierCycles = LP.BarrierCycles;
   W.ChainCycles = LP.ChainCycles;
   W.ChainDramNs = LP.ChainDramNs;

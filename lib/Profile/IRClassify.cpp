@@ -519,6 +519,14 @@ class ProfileBuilder::ClassifyVisitor
   }
   void countConversion(CastInst &I) {
     B.addOp(W, OpClass::Conv, lanesOf(I.getType()));
+    // To f32 from an unsigned integer of up to 32 bits or from i32 signed:
+    // I2FP from compute capability 8.6 on (KernelProfile::ConvIntToF32).
+    Type *To = I.getDestTy()->getScalarType();
+    unsigned FromBits = I.getSrcTy()->getScalarSizeInBits();
+    if (To->isFloatTy() &&
+        ((isa<UIToFPInst>(I) && FromBits > 1 && FromBits <= 32) ||
+         (isa<SIToFPInst>(I) && FromBits == 32)))
+      B.P.ConvIntToF32 += W * lanesOf(I.getType());
   }
 
 public:

@@ -294,6 +294,7 @@ std::string implausibility(const KernelProfile &P) {
     Work += V;
   }
   for (double V : {P.TensorFlops, P.Flops32, P.Flops64, P.Flops16,
+                   P.ConvIntToF32,
                    P.GlobalSectorBytes, P.SharedBytes, P.SharedWavefronts,
                    P.LocalBytes})
     if (Bad(V))

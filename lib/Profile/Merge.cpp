@@ -44,6 +44,7 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   if (Guessed(PTX) < Guessed(Into)) {
     Into.Ops = PTX.Ops;
     Into.Flops32 = PTX.Flops32;
+    Into.ConvIntToF32 = PTX.ConvIntToF32;
     Into.Flops64 = PTX.Flops64;
     Into.Flops16 = PTX.Flops16;
     Into.TensorFlops = PTX.TensorFlops;

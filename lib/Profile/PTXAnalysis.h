@@ -213,6 +213,7 @@ private:
 struct FuncSummary {
   std::array<double, NumOpClasses> Ops{};
   double Flops32 = 0, Flops64 = 0, Flops16 = 0, TensorFlops = 0;
+  double ConvIntToF32 = 0; ///< KernelProfile::ConvIntToF32.
   std::map<std::string, double> TensorByType;
   std::vector<MemAccess> Accesses;
   std::vector<LoopRecord> Loops;

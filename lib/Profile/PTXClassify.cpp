@@ -357,10 +357,16 @@ bool FunctionAnalysis::classifyALU(const InstrCtx &X) {
     bool AnyFloat = false;
     for (StringRef T : X.Types)
       AnyFloat |= isFloatType(T);
-    if (AnyFloat)
+    if (AnyFloat) {
       addOp(X, OpClass::Conv,
             X.Types.size() && (X.Types[0].ends_with("x2")) ? 2 : 1);
-    else
+      // To f32 from an unsigned integer of up to 32 bits or from s32 (not
+      // s8/s16, whose sign extension I2FP lacks): KernelProfile::ConvIntToF32.
+      if (X.Types.size() == 2 && X.Types[0] == "f32" &&
+          (X.Types[1] == "u8" || X.Types[1] == "u16" ||
+           X.Types[1] == "u32" || X.Types[1] == "s32"))
+        S.ConvIntToF32 += X.W;
+    } else
       addOp(X, OpClass::Int);
   } else {
     return false;

@@ -33,6 +33,7 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
   for (unsigned C = 0; C < NumOpClasses; ++C)
     Into.Ops[C] += From.Ops[C] * W;
   Into.Flops32 += From.Flops32 * W;
+  Into.ConvIntToF32 += From.ConvIntToF32 * W;
   Into.Flops64 += From.Flops64 * W;
   Into.Flops16 += From.Flops16 * W;
   Into.TensorFlops += From.TensorFlops * W;
@@ -124,6 +125,7 @@ struct CallFolder {
 void copySummary(const FuncSummary &S, KernelProfile &K) {
   K.Ops = S.Ops;
   K.Flops32 = S.Flops32;
+  K.ConvIntToF32 = S.ConvIntToF32;
   K.Flops64 = S.Flops64;
   K.Flops16 = S.Flops16;
   K.TensorFlops = S.TensorFlops;

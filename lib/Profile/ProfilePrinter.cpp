@@ -103,6 +103,8 @@ void printOps(const KernelProfile &P, raw_ostream &OS) {
     }
   if (!Any)
     OS << " none";
+  if (P.ConvIntToF32 != 0)
+    OS << " (int-to-f32 " << Num{P.ConvIntToF32} << ")";
   OS << "\n";
   OS << "  flops: fp32=" << Num{P.Flops32} << " fp64=" << Num{P.Flops64}
      << " fp16=" << Num{P.Flops16} << " tensor=" << Num{P.TensorFlops}

@@ -148,6 +148,35 @@ TEST(Time, ComputeHandCase) {
   EXPECT_NEAR(P.AvgPowerW, 95.6266, 1e-3);
 }
 
+/// Conversions to f32 from 32-bit integers: I2F on the conversion pipe up to
+/// compute capability 8.0, I2FP on the integer pipe from 8.6 on (ptxas 13.0
+/// SASS; docs/MODEL.md, "Conversions").
+TEST(Time, IntToFloatConversionsFollowTheArchitecture) {
+  KernelProfile K;
+  K.Name = "i2f";
+  K.op(OpClass::Conv) = 1000;
+  K.ConvIntToF32 = 1000;
+  K.ILP = 4;
+  K.Res.Registers = 32;
+  K.Res.RegistersExact = true;
+  finalizeProfile(K);
+  KernelProfile F2I = K; // The other way round: F2I everywhere.
+  F2I.ConvIntToF32 = 0;
+  GPUSpec G80 = handGPU(); // sm_80: 16 conversion lanes.
+  GPUSpec G86 = handGPU();
+  G86.CCMinor = 6;
+  LaunchConfig C = config(256, 204800);
+  // sm_80: both run on the conversion pipe, 8 warps x 1000 x 32 / 16 =
+  // 16000 cycles a block.
+  EXPECT_DOUBLE_EQ(predict(K, G80, C).TimeS, predict(F2I, G80, C).TimeS);
+  EXPECT_DOUBLE_EQ(predict(F2I, G86, C).TimeS, predict(F2I, G80, C).TimeS);
+  // sm_86: I2FP on the 64 integer lanes, 4000 cycles a block (the
+  // schedulers' 2000 beside them): 4x less issue time.
+  double Ratio = predict(F2I, G86, C).TimeS / predict(K, G86, C).TimeS;
+  EXPECT_GT(Ratio, 3.0);
+  EXPECT_LT(Ratio, 4.5);
+}
+
 TEST(DVFS, ComputeBoundFollowsTheCurve) {
   GPUSpec G = handGPU();
   G.Power.DefaultLimitW = G.Power.MaxLimitW = 150;

@@ -259,6 +259,10 @@ struct KernelProfile {
   std::string TensorType; ///< "f16", "bf16", "tf32", "s8", "f64", "".
   /// FLOPs per thread (FMA = 2), by precision, excluding tensor cores.
   double Flops32 = 0, Flops64 = 0, Flops16 = 0;
+  /// Of Ops[Conv]: conversions to f32 from u8, u16, u32 or s32. Compute
+  /// capability 8.6 and later run them as I2FP on the integer pipe, earlier
+  /// GPUs as I2F on the conversion pipe (docs/MODEL.md, "Conversions").
+  double ConvIntToF32 = 0;
 
   std::vector<MemAccess> Accesses;
   std::vector<LoopRecord> Loops;
