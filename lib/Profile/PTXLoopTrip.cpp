@@ -242,11 +242,14 @@ std::optional<int64_t> FunctionAnalysis::ivStart(const Loop &L, unsigned IV,
 /// Passes of the exit test `IV Cmp Bound` (the IV on the left, of type
 /// \p Ty) that stay in the loop, the IV running Init, Init + Step, ...
 /// (one step ahead when \p Post); nullopt beyond 2^20 passes or for an
-/// unknown comparison.
+/// unknown comparison. With \p BoundFollows, the bound is the IV's value
+/// plus \p Bound (in the type's arithmetic, so it may wrap): clang's test
+/// `i + 256 <u i` of a counter that starts below zero.
 static std::optional<int64_t> countPasses(StringRef Cmp, StringRef Ty,
                                           int64_t Bound, int64_t Init,
                                           int64_t StepV, bool Post,
-                                          bool ContinueWhen) {
+                                          bool ContinueWhen,
+                                          bool BoundFollows = false) {
   bool Unsigned = Ty.starts_with("u") || Ty.starts_with("b") || Cmp == "lo" ||
                   Cmp == "ls" || Cmp == "hi" || Cmp == "hs";
   unsigned Bits = typeBits(Ty);
@@ -256,7 +259,7 @@ static std::optional<int64_t> countPasses(StringRef Cmp, StringRef Ty,
     return V;
   };
   auto Test = [&](int64_t V) -> std::optional<bool> {
-    int64_t A = Norm(V), B = Norm(Bound);
+    int64_t A = Norm(V), B = Norm(BoundFollows ? V + Bound : Bound);
     bool LtU = Bits == 64 && Unsigned ? (uint64_t)A < (uint64_t)B : A < B;
     bool EqV = A == B;
     if (Cmp == "eq")
@@ -315,10 +318,24 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     IVSide = 2;
   if (IVSide < 0)
     return std::nullopt;
-  auto Bound = constOutside(L, Setp.Ops[IVSide == 1 ? 2 : 1]);
+  const Operand &BoundOp = Setp.Ops[IVSide == 1 ? 2 : 1];
+  auto Bound = constOutside(L, BoundOp);
   if (Bound)
     *Bound -= Offset; // IV + Offset cmp B  <=>  IV cmp B - Offset.
   L.ConstBound = Bound;
+  // The other side may be the IV's successor, the register its increment
+  // defines before the test while the IV itself changes after it (clang's
+  // copy back): `add %n, %i, 256; setp.lt.u32 %p, %n, %i; mov %i, %n` runs
+  // while i + 256 does not wrap. The bound then follows the IV.
+  bool BoundFollows = false;
+  if (!Bound && Offset == 0 && BoundOp.Kind == Operand::Reg &&
+      Instrs[IncIdx]->Ops[0].Kind == Operand::Reg &&
+      Instrs[IncIdx]->Ops[0].Name == BoundOp.Name && IncIdx < SetpIdx &&
+      InstrBlock[IncIdx] == ExitBlock && ChangeIdx > SetpIdx &&
+      InstrBlock[ChangeIdx] == ExitBlock) {
+    BoundFollows = true;
+    Bound = 0; // Set to the step below.
+  }
   // Step.
   const Instr &Inc = *Instrs[IncIdx];
   const Operand &StepOp =
@@ -331,6 +348,8 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   int64_t StepV = Inc.Mods[0] == "sub" ? -*Step : *Step;
   if (!Bound)
     return std::nullopt;
+  if (BoundFollows)
+    Bound = StepV;
   std::optional<int64_t> Init = ivStart(L, IV);
   // A block-stride loop starts at a thread index: thread 0 stands for the
   // block, as in the IR front end (the trip is then not exact).
@@ -365,7 +384,8 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
               .Case("hs", "ls")
               .Default(Cmp);
   std::optional<int64_t> Passes =
-      countPasses(Cmp, Ty, *Bound, *Init, StepV, Post, ContinueWhen);
+      countPasses(Cmp, Ty, *Bound, *Init, StepV, Post, ContinueWhen,
+                  BoundFollows);
   if (!Passes)
     return std::nullopt;
   double Trip = BottomTested ? *Passes + 1 : *Passes;
