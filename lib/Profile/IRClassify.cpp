@@ -393,8 +393,10 @@ void ProfileBuilder::mergeVectorSiblings(size_t Begin) {
 /// alignment \p SharedAlign of its variable part (siblingKey): a shared
 /// address that no loop steps is one register of one definition in the
 /// PTX, whose alignment ptxas proves from its arithmetic; one stepped
-/// around a loop (an add recurrence) proves nothing, as provenAlign reads
-/// the PTX. 1 when nothing is proven.
+/// around a loop (an add recurrence) is taken to prove nothing, as
+/// provenAlign reads the PTX and the measured binaries behave (ptxas 13.0
+/// does merge it: docs/MODEL.md, "What ptxas 13.0 does with them"). 1 when
+/// nothing is proven.
 static uint64_t ptxasSharedAlign(const Value *Ptr, uint64_t SharedAlign,
                                  ScalarEvolution &SE) {
   if (SharedAlign <= 1 || !SE.isSCEVable(Ptr->getType()) ||

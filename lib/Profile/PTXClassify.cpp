@@ -809,8 +809,10 @@ FuncSummary FunctionAnalysis::run() {
     // ptxas merges adjacent scalar shared accesses whose alignment it can
     // prove; a pointer parameter's alignment is not in the PTX, so nvcc's
     // scalar global loads stay scalar. Accesses nvcc already wrote as
-    // vectors (v2) are left as they are: the data show only the merging of
-    // 32-bit scalars.
+    // vectors (v2), and those off a pointer stepped around a loop, are left
+    // as they are: the measured binaries show only the merging of 32-bit
+    // scalars off a register of one definition, although ptxas 13.0 merges
+    // both (docs/MODEL.md, "What ptxas 13.0 does with them").
     mergeVectorRuns(
         S.Accesses, AccessesBefore,
         [&](size_t I) -> uint64_t {
