@@ -270,6 +270,12 @@ private:
     /// The induction variable starts at a thread index (a block-stride
     /// loop, `for (i = tid; i < n; i += 256)`): the trip is thread 0's.
     bool ThreadStart = false;
+    /// The bound or the step follows blockDim (`i < (blockDim.x + 4) *
+    /// (blockDim.y + 4)`, `i += blockDim.x * blockDim.y`): the trip is the
+    /// one at the reference block, as in the IR front end.
+    bool AtRefBlock = false;
+    /// ... and the step is blockDim too: the block shares the loop's work.
+    bool BlockStride = false;
   };
   std::vector<Loop> Loops;
   StringMap<unsigned> RegIds;
@@ -296,15 +302,18 @@ private:
   void analyseParallelism();
   AffVal affOf(const Operand &O) const;
   int reachingDef(unsigned R, unsigned At) const;
+  /// What constAt may substitute (bits): thread 0 (threadIdx and the lane
+  /// index 0: a representative thread, as the IR front end evaluates trip
+  /// counts), and the reference block (blockDim = PTXReferenceBlockThreads
+  /// x 1 x 1, the IR front end's reference block).
+  enum Subst : unsigned { AtThread0 = 1, AtRefBlock = 2 };
   /// The constant register \p R holds at instruction \p At, through its
-  /// reaching definitions; with \p Thread0, for thread 0 (threadIdx and
-  /// the lane index 0: a representative thread, as the IR front end
-  /// evaluates trip counts).
+  /// reaching definitions, with the substitutions \p At0 (Subst bits).
   std::optional<int64_t> constAt(unsigned R, unsigned At, unsigned Depth = 0,
-                                 bool Thread0 = false) const;
+                                 unsigned At0 = 0) const;
   /// The constant instruction \p Def computes (constAt's evaluation).
   std::optional<int64_t> constOf(unsigned Def, unsigned Depth,
-                                 bool Thread0) const;
+                                 unsigned At0) const;
   /// The alignment (bytes, a power of two up to 16) that ptxas can prove
   /// of register \p R's value from its one definition's arithmetic
   /// (PTXClassify.cpp).
@@ -406,11 +415,12 @@ private:
   int exitGuard(const Loop &L, unsigned ExitBlock, bool &ContinueWhen) const;
   std::optional<double> flagTrip(Loop &L, unsigned Guard,
                                  bool ContinueWhen) const;
-  std::optional<int64_t> constOutside(const Loop &L, const Operand &O) const;
+  std::optional<int64_t> constOutside(const Loop &L, const Operand &O,
+                                      unsigned At0 = 0) const;
   bool traceIV(const Loop &L, const Operand &O, int &IV, int &IncIdx,
-               int64_t &Offset, int &ChangeIdx) const;
+               int64_t &Offset, int &ChangeIdx, unsigned At0 = 0) const;
   std::optional<int64_t> ivStart(const Loop &L, unsigned IV,
-                                 bool Thread0 = false) const;
+                                 unsigned At0 = 0) const;
 
   int regId(StringRef Name) const {
     auto It = RegIds.find(Name);

@@ -706,8 +706,19 @@ void FunctionAnalysis::computeTripCounts() {
       R.Line = Instrs[K]->Loc.Line;
     if (auto T = countedTrip(L)) {
       R.Trip = *T;
-      R.Exact = !L.MultiExit && !L.ThreadStart;
-      if (L.MultiExit)
+      R.Exact = !L.MultiExit && !L.ThreadStart && !L.AtRefBlock;
+      if (L.BlockStride) {
+        // Stepped by blockDim: the block shares the loop's work, as in the
+        // IR front end's block-stride loops.
+        R.DependsOnBlockDim = true;
+        S.Shape.WorkScalesWithBlock = true;
+      }
+      if (L.AtRefBlock)
+        R.Symbolic = "at the reference block, " +
+                     std::to_string(PTXReferenceBlockThreads) +
+                     " x 1 x 1, thread 0's (the bound follows blockDim; " +
+                     L.ExitDesc + ")";
+      else if (L.MultiExit)
         R.Symbolic = "at most " + std::to_string(uint64_t(*T)) +
                      " (several exits; " + L.ExitDesc + ")";
       else if (L.ThreadStart)

@@ -61,6 +61,8 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   L.IVReg = Chosen.IVReg;
   L.FlagRun = Chosen.FlagRun;
   L.ThreadStart = Chosen.ThreadStart;
+  L.AtRefBlock = Chosen.AtRefBlock;
+  L.BlockStride = Chosen.BlockStride;
   L.MultiExit = true;
   return Best;
 }
@@ -115,7 +117,8 @@ int FunctionAnalysis::exitSetp(Loop &L, unsigned ExitBlock,
 /// The integer constant \p O holds in loop \p L when no instruction of the
 /// loop defines it.
 std::optional<int64_t> FunctionAnalysis::constOutside(const Loop &L,
-                                                      const Operand &O) const {
+                                                      const Operand &O,
+                                                      unsigned At0) const {
   if (O.Kind == Operand::Imm)
     return O.Value;
   if (O.Kind != Operand::Reg)
@@ -130,7 +133,7 @@ std::optional<int64_t> FunctionAnalysis::constOutside(const Loop &L,
     return Vals[R].Const;
   // Defined again elsewhere (a remainder loop's counter): the value that
   // reaches the loop.
-  return constAt(R, Blocks[L.Header].Begin);
+  return constAt(R, Blocks[L.Header].Begin, 0, At0);
 }
 
 /// Whether \p O is the induction variable of \p L (through mov/cvt copies):
@@ -140,10 +143,12 @@ std::optional<int64_t> FunctionAnalysis::constOutside(const Loop &L,
 /// moves the bound. \p ChangeIdx: the instruction that changes the IV,
 /// its increment, or the copy back from its successor when clang steps a
 /// copy (`add %n, %i, 256; setp %i; mov %i, %n`: the test reads the value
-/// before the step although the add precedes it).
+/// before the step although the add precedes it). \p At0: the
+/// substitutions (constAt) that make the offset a constant, e.g. thread 0
+/// for `tid + i` where the loop counts i.
 bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
-                               int &IncIdx, int64_t &Offset,
-                               int &ChangeIdx) const {
+                               int &IncIdx, int64_t &Offset, int &ChangeIdx,
+                               unsigned At0) const {
   if (O.Kind != Operand::Reg)
     return false;
   int R = regId(O.Name);
@@ -194,17 +199,19 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
         return true;
       }
       // R = Other + C (or Other - C) with C constant outside the loop.
+      bool Moved = false;
       for (unsigned K = 1; K <= 2; ++K) {
         const Operand &Other = D.Ops[K], &C = D.Ops[3 - K];
         if (Other.Kind != Operand::Reg || (B == "sub" && K == 2))
           continue;
-        if (auto V = constOutside(L, C)) {
+        if (auto V = constOutside(L, C, At0)) {
           Offset += B == "sub" ? -*V : *V;
           R = regId(Other.Name);
+          Moved = true;
           break;
         }
       }
-      if (R >= 0 && Offset != 0)
+      if (R >= 0 && Moved)
         continue;
     }
     return false;
@@ -213,9 +220,10 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
 }
 
 /// The start value of induction register \p IV: every definition outside
-/// the loop is the same constant; with \p Thread0, the same for thread 0.
+/// the loop is the same constant; with substitutions \p At0 (constAt), the
+/// same for thread 0 or at the reference block.
 std::optional<int64_t> FunctionAnalysis::ivStart(const Loop &L, unsigned IV,
-                                                 bool Thread0) const {
+                                                 unsigned At0) const {
   std::optional<int64_t> Init;
   for (unsigned K : DefSites[IV]) {
     if (L.Body.test(InstrBlock[K]))
@@ -227,8 +235,8 @@ std::optional<int64_t> FunctionAnalysis::ivStart(const Loop &L, unsigned IV,
     std::optional<int64_t> V;
     if (Start.HasConst)
       V = Start.Const;
-    else if (Thread0)
-      V = constOf(K, 0, true);
+    else if (At0)
+      V = constOf(K, 0, At0);
     else if ((D.Mods[0] == "mov" || D.Mods[0] == "cvt") && D.Ops.size() == 2)
       V = D.Ops[1].Kind == Operand::Imm ? std::optional<int64_t>(D.Ops[1].Value)
                                         : constOutside(L, D.Ops[1]);
@@ -316,6 +324,20 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     IVSide = 1;
   else if (traceIV(L, Setp.Ops[2], IV, IncIdx, Offset, ChangeIdx))
     IVSide = 2;
+  // The compared value may be a thread index plus the count (`tid + i <
+  // n`, clang's form of `for (e = tid; e < n; e += blockDim.x)`): thread
+  // 0's count, at the reference block where the offset needs blockDim.
+  unsigned TraceAt = 0;
+  for (unsigned At : {unsigned(AtThread0), unsigned(AtThread0 | AtRefBlock)}) {
+    if (IVSide >= 0)
+      break;
+    if (traceIV(L, Setp.Ops[1], IV, IncIdx, Offset, ChangeIdx, At))
+      IVSide = 1;
+    else if (traceIV(L, Setp.Ops[2], IV, IncIdx, Offset, ChangeIdx, At))
+      IVSide = 2;
+    if (IVSide >= 0)
+      TraceAt = At;
+  }
   if (IVSide < 0)
     return std::nullopt;
   const Operand &BoundOp = Setp.Ops[IVSide == 1 ? 2 : 1];
@@ -336,6 +358,17 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     BoundFollows = true;
     Bound = 0; // Set to the step below.
   }
+  // A bound that follows blockDim (a tile of (blockDim.x + 2R) x
+  // (blockDim.y + 2R) elements copied by the block): the count at the
+  // reference block, thread 0's, as the IR front end evaluates it.
+  unsigned At0 = TraceAt & AtRefBlock;
+  if (!Bound && !BoundFollows) {
+    Bound = constOutside(L, BoundOp, AtThread0 | AtRefBlock);
+    if (Bound) {
+      *Bound -= Offset;
+      At0 = AtThread0 | AtRefBlock;
+    }
+  }
   // Step.
   const Instr &Inc = *Instrs[IncIdx];
   const Operand &StepOp =
@@ -343,6 +376,11 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
           ? Inc.Ops[2]
           : Inc.Ops[1];
   auto Step = constOutside(L, StepOp);
+  bool StepAtRef = false;
+  if (!Step && At0) {
+    Step = constOutside(L, StepOp, At0);
+    StepAtRef = Step.has_value();
+  }
   if (!Step || *Step == 0)
     return std::nullopt;
   int64_t StepV = Inc.Mods[0] == "sub" ? -*Step : *Step;
@@ -355,9 +393,10 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   // block, as in the IR front end (the trip is then not exact).
   bool ThreadStart = false;
   if (!Init) {
-    Init = ivStart(L, IV, /*Thread0=*/true);
+    Init = ivStart(L, IV, AtThread0 | At0);
     ThreadStart = Init.has_value();
   }
+  ThreadStart |= TraceAt != 0;
   if (!Init)
     return std::nullopt;
   // Post-increment compare: the increment precedes the setp in its block, or
@@ -391,6 +430,8 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   double Trip = BottomTested ? *Passes + 1 : *Passes;
   L.IVReg = IV;
   L.ThreadStart = ThreadStart;
+  L.AtRefBlock = At0 != 0;
+  L.BlockStride = StepAtRef;
   return std::max(Trip, 0.0);
 }
 

@@ -819,7 +819,7 @@ int FunctionAnalysis::reachingDef(unsigned R, unsigned At) const {
 /// the definitions that reach it (flow-sensitive, unlike Vals).
 std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
                                                  unsigned Depth,
-                                                 bool Thread0) const {
+                                                 unsigned At0) const {
   if (Vals[R].HasConst)
     return Vals[R].Const;
   if (Depth > 8)
@@ -827,11 +827,11 @@ std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
   int Def = reachingDef(R, At);
   if (Def < 0)
     return std::nullopt;
-  return constOf(unsigned(Def), Depth, Thread0);
+  return constOf(unsigned(Def), Depth, At0);
 }
 
 std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
-                                                 bool Thread0) const {
+                                                 unsigned At0) const {
   const Instr &D = *Instrs[Def];
   for (size_t K = 1; K < D.Mods.size(); ++K)
     if (isFloatType(D.Mods[K]))
@@ -845,10 +845,13 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     if (O.Kind == Operand::Imm)
       return O.Value;
     int Id = O.Kind == Operand::Reg ? regId(O.Name) : -1;
-    if (Id < 0 && Thread0 && O.Kind == Operand::Reg &&
+    if (Id < 0 && (At0 & AtThread0) && O.Kind == Operand::Reg &&
         (StringRef(O.Name).starts_with("%tid.") || O.Name == "%laneid"))
       return 0;
-    return Id >= 0 ? constAt(Id, Def, Depth + 1, Thread0) : std::nullopt;
+    if (Id < 0 && (At0 & AtRefBlock) && O.Kind == Operand::Reg &&
+        StringRef(O.Name).starts_with("%ntid."))
+      return O.Name == "%ntid.x" ? int64_t(PTXReferenceBlockThreads) : 1;
+    return Id >= 0 ? constAt(Id, Def, Depth + 1, At0) : std::nullopt;
   };
   StringRef B = D.Mods[0];
   auto X = Op(1);
