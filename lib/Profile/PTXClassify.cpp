@@ -716,7 +716,7 @@ void FunctionAnalysis::computeTripCounts() {
       if (L.AtRefBlock)
         R.Symbolic = "at the reference block, " +
                      std::to_string(PTXReferenceBlockThreads) +
-                     " x 1 x 1, thread 0's (the bound follows blockDim; " +
+                     " x 1 x 1, thread 0's (the count follows blockDim; " +
                      L.ExitDesc + ")";
       else if (L.MultiExit)
         R.Symbolic = "at most " + std::to_string(uint64_t(*T)) +

@@ -349,15 +349,12 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   // defines before the test while the IV itself changes after it (clang's
   // copy back): `add %n, %i, 256; setp.lt.u32 %p, %n, %i; mov %i, %n` runs
   // while i + 256 does not wrap. The bound then follows the IV.
-  bool BoundFollows = false;
-  if (!Bound && Offset == 0 && BoundOp.Kind == Operand::Reg &&
+  bool BoundFollows =
+      !Bound && Offset == 0 && BoundOp.Kind == Operand::Reg &&
       Instrs[IncIdx]->Ops[0].Kind == Operand::Reg &&
       Instrs[IncIdx]->Ops[0].Name == BoundOp.Name && IncIdx < SetpIdx &&
       InstrBlock[IncIdx] == ExitBlock && ChangeIdx > SetpIdx &&
-      InstrBlock[ChangeIdx] == ExitBlock) {
-    BoundFollows = true;
-    Bound = 0; // Set to the step below.
-  }
+      InstrBlock[ChangeIdx] == ExitBlock;
   // A bound that follows blockDim (a tile of (blockDim.x + 2R) x
   // (blockDim.y + 2R) elements copied by the block): the count at the
   // reference block, thread 0's, as the IR front end evaluates it.
@@ -384,10 +381,10 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   if (!Step || *Step == 0)
     return std::nullopt;
   int64_t StepV = Inc.Mods[0] == "sub" ? -*Step : *Step;
-  if (!Bound)
+  if (!Bound && !BoundFollows)
     return std::nullopt;
-  if (BoundFollows)
-    Bound = StepV;
+  // The successor is the IV plus the step.
+  int64_t BoundV = BoundFollows ? StepV : *Bound;
   std::optional<int64_t> Init = ivStart(L, IV);
   // A block-stride loop starts at a thread index: thread 0 stands for the
   // block, as in the IR front end (the trip is then not exact).
@@ -423,7 +420,7 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
               .Case("hs", "ls")
               .Default(Cmp);
   std::optional<int64_t> Passes =
-      countPasses(Cmp, Ty, *Bound, *Init, StepV, Post, ContinueWhen,
+      countPasses(Cmp, Ty, BoundV, *Init, StepV, Post, ContinueWhen,
                   BoundFollows);
   if (!Passes)
     return std::nullopt;
