@@ -246,7 +246,7 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
     }
     size_t AccessesBefore = P.Accesses.size();
     for (Instruction &I : BB) {
-      if (SR->isDead(I))
+      if (SR->isDead(I) || SR->FoldedAdds.count(&I))
         continue;
       double Before = 0, After = 0;
       for (double V : P.Ops)

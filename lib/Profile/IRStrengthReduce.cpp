@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IRStrengthReduce.h"
+#include "flipflop/Profile/IRProfile.h"
+#include "flipflop/Profile/OpRules.h"
 #include "IRStride.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -50,6 +52,71 @@ static bool foldsToImmediate(const GetElementPtrInst &GEP) {
   if (const auto *D = dyn_cast<PossiblyDisjointInst>(BO))
     return D->isDisjoint();
   return !isa<OverflowingBinaryOperator>(BO) || BO->hasNoUnsignedWrap();
+}
+
+/// An add or subtract of 2 to 32 bits.
+static bool isNarrowAdd(const Value *V) {
+  const auto *B = dyn_cast<BinaryOperator>(V);
+  return B &&
+         (B->getOpcode() == Instruction::Add ||
+          B->getOpcode() == Instruction::Sub) &&
+         B->getType()->isIntegerTy() &&
+         B->getType()->getIntegerBitWidth() > 1 &&
+         B->getType()->getIntegerBitWidth() <= 32;
+}
+
+/// An add that NVPTX emits as mad.lo with a product only it uses.
+static bool becomesMad(const Instruction &Add, const StrengthReduction &R) {
+  return any_of(Add.operands(), [&](const Use &Op) {
+    const auto *M = dyn_cast<BinaryOperator>(Op.get());
+    return M && M->getOpcode() == Instruction::Mul && M->hasOneUse() &&
+           M->getParent() == Add.getParent() && !R.isDead(*M) &&
+           !R.MulAsAdd.count(M);
+  });
+}
+
+/// StrengthReduction::FoldedAdds of \p F, once Dead is known.
+static void findFoldedAdds(Function &F, LoopInfo &LI, ScalarEvolution &SE,
+                           StrengthReduction &R) {
+  // In a kernel, arguments are constant-bank operands.
+  bool InKernel = isKernel(F);
+  auto IsConstant = [&](const Value *V) {
+    return isa<Constant>(V) || (InKernel && isa<Argument>(V));
+  };
+  for (BasicBlock &BB : F) {
+    const Loop *L = LI.getLoopFor(&BB);
+    // The block's `IV + offset` adds so far.
+    SmallVector<const SCEVAddRecExpr *, 4> Recs;
+    for (Instruction &I : BB) {
+      if (!isNarrowAdd(&I) || R.isDead(I) || !I.hasOneUse())
+        continue;
+      const auto *U = cast<Instruction>(*I.user_begin());
+      if (!isNarrowAdd(U) || U->getParent() != &BB || R.isDead(*U) ||
+          U->getOperand(0) == U->getOperand(1) || !I.comesBefore(U) ||
+          becomesMad(I, R) || becomesMad(*U, R))
+        continue;
+      const Value *Other =
+          U->getOperand(0) == &I ? U->getOperand(1) : U->getOperand(0);
+      unsigned Constants;
+      if (const SCEVAddRecExpr *AR = affineRecurrence(&I, L, SE)) {
+        bool Shared = any_of(Recs, [&](const SCEVAddRecExpr *Rep) {
+          return Rep->getType() == AR->getType() &&
+                 Rep->getStepRecurrence(SE) == AR->getStepRecurrence(SE) &&
+                 isa<SCEVConstant>(SE.getMinusSCEV(AR, Rep));
+        });
+        if (!Shared) {
+          Recs.push_back(AR);
+          continue;
+        }
+        Constants = 1 + IsConstant(Other); // the shared register + offset
+      } else {
+        Constants = IsConstant(I.getOperand(0)) + IsConstant(I.getOperand(1)) +
+                    IsConstant(Other);
+      }
+      if (foldsIntoThreeInputAdd(Constants))
+        R.FoldedAdds.insert(&I);
+    }
+  }
 }
 
 StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
@@ -134,6 +201,7 @@ StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
     if (AllReduced)
       R.Dead.insert(I);
   }
+  findFoldedAdds(F, LI, SE, R);
   return R;
 }
 

@@ -49,6 +49,14 @@ struct StrengthReduction {
   /// an add after LSR.
   llvm::SmallPtrSet<const llvm::Instruction *, 8> MulAsAdd;
 
+  /// Adds that ptxas folds into their one use, a later add of their block,
+  /// as one three-input IADD3 (foldsIntoThreeInputAdd, the rule the PTX
+  /// front end applies to PTX). An add that LSR turns into `IV + offset`
+  /// (a counted affine recurrence of its loop) is such an input with an
+  /// immediate offset when an earlier one of its block is a constant apart
+  /// (they share that register); the first of them is a real add.
+  llvm::SmallPtrSet<const llvm::Instruction *, 16> FoldedAdds;
+
   /// True when LSR removes \p I.
   bool isDead(const llvm::Instruction &I) const { return Dead.count(&I); }
 };

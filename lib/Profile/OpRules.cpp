@@ -53,6 +53,12 @@ OpClass fpOpClass(unsigned ScalarBits) {
   }
 }
 
+bool foldsIntoThreeInputAdd(unsigned ConstantInputs) {
+  // IADD3 Rd, Ra, Rb, Rc takes one immediate or constant-bank operand; a
+  // chain with two (a parameter and an immediate) stays two instructions.
+  return ConstantInputs <= 1;
+}
+
 std::optional<OpClass> syncOpClass(StringRef Mnemonic, bool WarpScope) {
   if (Mnemonic == "shfl" || Mnemonic == "vote" || Mnemonic == "match" ||
       Mnemonic == "redux" || Mnemonic == "activemask" ||

@@ -300,6 +300,9 @@ private:
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
   void analyseShapeChecks();
   void analyseParallelism();
+  /// The integer adds that ptxas folds into a later add of their block as
+  /// one IADD3 (foldsIntoThreeInputAdd): true at their instruction index.
+  std::vector<bool> findFoldedAdds() const;
   AffVal affOf(const Operand &O) const;
   int reachingDef(unsigned R, unsigned At) const;
   /// What constAt may substitute (bits): thread 0 (threadIdx and the lane

@@ -161,6 +161,79 @@ void FunctionAnalysis::analyseParallelism() {
 }
 
 /// Adds \p N instructions of class \p C, weighted by the block's executions.
+/// An unpredicated integer add or subtract of at most 32 bits.
+static bool isNarrowIntAdd(const Instr &I) {
+  if ((I.Mods[0] != "add" && I.Mods[0] != "sub") || !I.Guard.empty() ||
+      I.Ops.size() != 3 || I.Ops[0].Kind != Operand::Reg)
+    return false;
+  for (size_t K = 1; K < I.Mods.size(); ++K) {
+    StringRef M = I.Mods[K];
+    if (M == "s32" || M == "u32" || M == "s16" || M == "u16")
+      return true;
+    if (typeBits(M))
+      return false;
+  }
+  return false;
+}
+
+std::vector<bool> FunctionAnalysis::findFoldedAdds() const {
+  std::vector<bool> Folded(Instrs.size(), false);
+  // Each register's uses: their count and the last instruction using it.
+  std::vector<unsigned> NumUses(DefSites.size(), 0), User(DefSites.size(), 0);
+  SmallVector<unsigned, 8> Us;
+  for (unsigned K = 0; K < Instrs.size(); ++K) {
+    Us.clear();
+    usesOf(*Instrs[K], Us);
+    for (unsigned R : Us)
+      if (R < NumUses.size()) {
+        ++NumUses[R];
+        User[R] = K;
+      }
+  }
+  // A constant operand of the SASS instruction: an immediate, a register
+  // of known constant value, or a kernel parameter (constant bank).
+  auto IsConstant = [&](const Operand &O, unsigned At) {
+    if (O.Kind == Operand::Imm)
+      return true;
+    if (O.Kind != Operand::Reg)
+      return false;
+    int R = regId(O.Name);
+    if (R < 0)
+      return false; // special registers (S2R) are registers
+    if (constAt(R, At))
+      return true;
+    if (!F.IsEntry || DefSites[R].size() != 1)
+      return false;
+    const Instr &D = *Instrs[DefSites[R][0]];
+    return D.Mods[0] == "ld" && D.hasMod("param");
+  };
+  for (const Block &B : Blocks)
+    for (unsigned K = B.Begin; K < B.End; ++K) {
+      const Instr &I = *Instrs[K];
+      if (!isNarrowIntAdd(I))
+        continue;
+      int D = regId(I.Ops[0].Name);
+      if (D < 0 || DefSites[D].size() != 1 || NumUses[D] != 1)
+        continue;
+      unsigned J = User[D];
+      if (J <= K || J >= B.End || !isNarrowIntAdd(*Instrs[J]))
+        continue;
+      const Instr &U = *Instrs[J];
+      // The other input of the use (the folded value is one of its two).
+      const Operand *Other = nullptr;
+      if (U.Ops[1].Kind == Operand::Reg && U.Ops[1].Name == I.Ops[0].Name)
+        Other = &U.Ops[2];
+      else if (U.Ops[2].Kind == Operand::Reg && U.Ops[2].Name == I.Ops[0].Name)
+        Other = &U.Ops[1];
+      if (!Other)
+        continue;
+      unsigned Constants = IsConstant(I.Ops[1], K) + IsConstant(I.Ops[2], K) +
+                           IsConstant(*Other, J);
+      Folded[K] = foldsIntoThreeInputAdd(Constants);
+    }
+  return Folded;
+}
+
 void FunctionAnalysis::addOp(const InstrCtx &X, OpClass C, double N) {
   S.Ops[static_cast<unsigned>(C)] += N * X.W;
 }
@@ -793,12 +866,14 @@ FuncSummary FunctionAnalysis::run() {
   analyseGuards();
   analyseShapeChecks();
   analyseParallelism();
+  std::vector<bool> FoldedAdds = findFoldedAdds();
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
     size_t AccessesBefore = S.Accesses.size();
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
       if (S.FirstLoc.Line == 0 && Instrs[K]->Loc.Line)
         S.FirstLoc = Instrs[K]->Loc;
-      classify(*Instrs[K], Blocks[BI].Weight, BI);
+      if (!FoldedAdds[K])
+        classify(*Instrs[K], Blocks[BI].Weight, BI);
       // Shape facts from special registers.
       for (const Operand &O : Instrs[K]->Ops) {
         if (O.Kind != Operand::Reg || regId(O.Name) >= 0)

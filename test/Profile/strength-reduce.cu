@@ -6,8 +6,10 @@
 // what is left (`tile`: 73 integer instructions, llc's PTX 98 with its
 // unconditional branches' counter copies; before, 473: shl/add per load),
 // and a gather whose address adds a loaded value (`gather`: dedispersion's
-// shape) keeps the add of the value and its cvt.u64 (IR 4866, PTX 4872;
-// before, 6402 with the channel product and the table index per load).
+// shape) keeps the add of the value and its cvt.u64 (IR 4098, PTX 4104;
+// before, 6402 with the channel product and the table index per load; 4866
+// and 4872 before three-input adds, test/Profile/three-input-adds.cu: the
+// channel offsets `c * 4096` are immediates of one IADD3 with the value).
 // Outside loops, addresses of one block a constant apart share a register
 // through [reg+imm] when the back end can split the constant off: a sext'd
 // index (`srows`: llc reads [%rd+4] .. [%rd+12]; IR 2 integer instructions,
@@ -21,7 +23,7 @@
 // IR-LABEL: kernel _Z4tilePKfPf
 // IR: ops: fp32=64 int=73 barrier=1
 // IR-LABEL: kernel _Z6gatherPKhPKfPff
-// IR: ops: fp32=2048 int=4866 int.mul=1 conv=2048
+// IR: ops: fp32=2048 int=4098 int.mul=1 conv=2048
 // IR-LABEL: kernel _Z5srowsPKfPfi
 // IR: ops: fp32=2 int=2 int.mul=1 load.global=4
 // IR-LABEL: kernel _Z5urowsPKfPfj
@@ -29,7 +31,7 @@
 // PTX-LABEL: kernel _Z4tilePKfPf
 // PTX: ops: fp32=64 int=98 int.mul=5
 // PTX-LABEL: kernel _Z6gatherPKhPKfPff
-// PTX: ops: fp32=2048 int=4872 int.mul=2 conv=2048
+// PTX: ops: fp32=2048 int=4104 int.mul=2 conv=2048
 __global__ void tile(const float *in, float *out) {
   __shared__ float a[64 * 16], b[64 * 32];
   int tx = threadIdx.x, ty = threadIdx.y;

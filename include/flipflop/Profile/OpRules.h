@@ -46,6 +46,15 @@ template <typename ProfileT> double &flopsOf(ProfileT &P, OpClass C) {
 /// \p Mnemonic is neither.
 std::optional<OpClass> syncOpClass(llvm::StringRef Mnemonic, bool WarpScope);
 
+/// ptxas's three-input integer add (IADD3, every architecture the database
+/// holds): an integer add or subtract of at most 32 bits whose one use is
+/// an add or subtract later in the same block folds into it, and counts
+/// nothing, when at most one of the three inputs is an immediate or a
+/// kernel parameter (both are constant operands of the instruction, and it
+/// has room for one). \p ConstantInputs counts those among the three. The
+/// evidence (SASS of ptxas 13.0) is in docs/MODEL.md, "Three-input adds".
+bool foldsIntoThreeInputAdd(unsigned ConstantInputs);
+
 /// Math that is one PTX (or IR) instruction but more than one machine
 /// instruction.
 enum class MathOp : unsigned {
