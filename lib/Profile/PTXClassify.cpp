@@ -161,10 +161,12 @@ void FunctionAnalysis::analyseParallelism() {
 }
 
 /// Adds \p N instructions of class \p C, weighted by the block's executions.
-/// An unpredicated integer add or subtract of at most 32 bits.
+/// An unpredicated integer add or subtract of at most 32 bits, without a
+/// carry (`.cc`, part of a wider sum) or saturation.
 static bool isNarrowIntAdd(const Instr &I) {
   if ((I.Mods[0] != "add" && I.Mods[0] != "sub") || !I.Guard.empty() ||
-      I.Ops.size() != 3 || I.Ops[0].Kind != Operand::Reg)
+      I.Ops.size() != 3 || I.Ops[0].Kind != Operand::Reg || I.hasMod("cc") ||
+      I.hasMod("sat"))
     return false;
   for (size_t K = 1; K < I.Mods.size(); ++K) {
     StringRef M = I.Mods[K];
