@@ -87,8 +87,11 @@ static void findFoldedAdds(Function &F, LoopInfo &LI, ScalarEvolution &SE,
     const Loop *L = LI.getLoopFor(&BB);
     // The block's `IV + offset` adds so far.
     SmallVector<const SCEVAddRecExpr *, 4> Recs;
+    // Adds that already took one in: IADD3 has room for one more input.
+    SmallPtrSet<const Instruction *, 8> Absorbed;
     for (Instruction &I : BB) {
-      if (!isNarrowAdd(&I) || R.isDead(I) || !I.hasOneUse())
+      if (!isNarrowAdd(&I) || R.isDead(I) || !I.hasOneUse() ||
+          Absorbed.count(&I))
         continue;
       const auto *U = cast<Instruction>(*I.user_begin());
       if (!isNarrowAdd(U) || U->getParent() != &BB || R.isDead(*U) ||
@@ -113,8 +116,10 @@ static void findFoldedAdds(Function &F, LoopInfo &LI, ScalarEvolution &SE,
         Constants = IsConstant(I.getOperand(0)) + IsConstant(I.getOperand(1)) +
                     IsConstant(Other);
       }
-      if (foldsIntoThreeInputAdd(Constants))
+      if (foldsIntoThreeInputAdd(Constants) && !Absorbed.count(U)) {
         R.FoldedAdds.insert(&I);
+        Absorbed.insert(U);
+      }
     }
   }
 }

@@ -209,10 +209,12 @@ std::vector<bool> FunctionAnalysis::findFoldedAdds() const {
     const Instr &D = *Instrs[DefSites[R][0]];
     return D.Mods[0] == "ld" && D.hasMod("param");
   };
+  // Adds that already took one in: IADD3 has room for one more input only.
+  std::vector<bool> Absorbed(Instrs.size(), false);
   for (const Block &B : Blocks)
     for (unsigned K = B.Begin; K < B.End; ++K) {
       const Instr &I = *Instrs[K];
-      if (!isNarrowIntAdd(I))
+      if (!isNarrowIntAdd(I) || Absorbed[K])
         continue;
       int D = regId(I.Ops[0].Name);
       if (D < 0 || DefSites[D].size() != 1 || NumUses[D] != 1)
@@ -231,7 +233,10 @@ std::vector<bool> FunctionAnalysis::findFoldedAdds() const {
         continue;
       unsigned Constants = IsConstant(I.Ops[1], K) + IsConstant(I.Ops[2], K) +
                            IsConstant(*Other, J);
-      Folded[K] = foldsIntoThreeInputAdd(Constants);
+      if (foldsIntoThreeInputAdd(Constants) && !Absorbed[J]) {
+        Folded[K] = true;
+        Absorbed[J] = true;
+      }
     }
   return Folded;
 }

@@ -7,7 +7,10 @@
 // - `param`: (a + 7) + x with a a parameter has two constant inputs, so
 //   stays two (IR 5, PTX 8, as before the rule);
 // - `twice`: s = a + b is used twice, so stays;
-// - `mad`: u + a + 7 * u is an add and a mad.lo, not an IADD3.
+// - `mad`: u + a + 7 * u is an add and a mad.lo, not an IADD3;
+// - `chain3`: a + b + c + 7 is two IADD3s: the first add folds into the
+//   second, which has no room left for the third (one fold, IR 5 -> 4);
+// - `pair4`: three xors and two adds; one add folds (IR 7 -> 6).
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
 // RUN: %profile %t.ll | FileCheck %s --check-prefix=IR
 // RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
@@ -24,6 +27,10 @@
 // IR: ops: int=5 int.mul=1 load.global=2
 // IR-LABEL: kernel _Z4widePKlPl
 // IR: ops: int=4 load.global=2
+// IR-LABEL: kernel _Z6chain3PKiPi
+// IR: ops: int=4 load.global=3
+// IR-LABEL: kernel _Z5pair4PKiPi
+// IR: ops: int=6 load.global=4
 
 // ASM-LABEL: .entry _Z5chainPKiPi
 // ASM: add.s32 [[A:%r[0-9]+]], %r{{[0-9]+}}, %r{{[0-9]+}};
@@ -43,6 +50,10 @@
 // PTX: ops: int=8 int.mul=2 load.global=2
 // PTX-LABEL: kernel _Z4widePKlPl
 // PTX: ops: int=7 int.mul=1 load.global=2
+// PTX-LABEL: kernel _Z6chain3PKiPi
+// PTX: ops: int=7 int.mul=1 load.global=3
+// PTX-LABEL: kernel _Z5pair4PKiPi
+// PTX: ops: int=9 int.mul=1 load.global=4
 __global__ void chain(const int *in, int *out) {
   int t = threadIdx.x;
   out[t] = in[t] + in[t + 64] + 7;
@@ -64,4 +75,12 @@ __global__ void twice(const int *in, int *out) {
 __global__ void wide(const long *in, long *out) {
   int t = threadIdx.x;
   out[t] = in[t] + in[t + 64] + 7;
+}
+__global__ void chain3(const int *in, int *out) {
+  int t = threadIdx.x;
+  out[t] = in[t] + in[t + 64] + in[t + 128] + 7;
+}
+__global__ void pair4(const int *in, int *out) {
+  int t = threadIdx.x;
+  out[t] = (in[t] ^ in[t + 64]) + (in[t + 128] ^ 5) + (in[t + 192] ^ 3);
 }
