@@ -160,7 +160,6 @@ void FunctionAnalysis::analyseParallelism() {
     S.MLP = std::clamp(LoadW / LoadChainW, 1.0, MaxMLP);
 }
 
-/// Adds \p N instructions of class \p C, weighted by the block's executions.
 /// An unpredicated integer add or subtract of at most 32 bits, without a
 /// carry (`.cc`, part of a wider sum) or saturation.
 static bool isNarrowIntAdd(const Instr &I) {
@@ -241,6 +240,7 @@ std::vector<bool> FunctionAnalysis::findFoldedAdds() const {
   return Folded;
 }
 
+/// Adds \p N instructions of class \p C, weighted by the block's executions.
 void FunctionAnalysis::addOp(const InstrCtx &X, OpClass C, double N) {
   S.Ops[static_cast<unsigned>(C)] += N * X.W;
 }
