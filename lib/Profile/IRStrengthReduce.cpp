@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IRStrengthReduce.h"
+#include "IRStride.h"
 #include "flipflop/Profile/IRProfile.h"
 #include "flipflop/Profile/OpRules.h"
-#include "IRStride.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallVector.h"

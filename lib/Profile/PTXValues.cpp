@@ -762,25 +762,19 @@ bool FunctionAnalysis::predicateGuards(StringRef Reg, bool Want,
     return true;
   }
   if (Cmp == "eq" || Cmp == "ne") {
-    // Work where E == 0 (work where E != 0 is no such region). Every
-    // variable is non-negative, so when E's coefficients share a sign,
-    // E == 0 lies within E <= 0 (or -E <= 0), and is that region when the
-    // constant is 0: clang's `blockIdx.y == 0` for `blockIdx.y * 2048 +
-    // threadIdx.y < 2048`, which threadIdx.y < 1024 reduces to.
+    // Work where E == 0 is the conjunction E <= 0, -E <= 0 (work where
+    // E != 0 is no such region): clang's `blockIdx.y == 0` for `blockIdx.y
+    // * 2048 + threadIdx.y < 2048`, which threadIdx.y < 1024 reduces to.
     if ((Cmp == "eq") != Want)
       return false;
-    bool NonNeg = std::all_of(E.C.begin(), E.C.end(),
-                              [](int64_t X) { return X >= 0; });
-    bool NonPos = std::all_of(E.C.begin(), E.C.end(),
-                              [](int64_t X) { return X <= 0; });
-    if (!NonNeg && !NonPos)
-      return false;
-    if (!NonNeg)
-      E = affCombine(E, AffVal::constant(0), -1, 0);
     G.Coef = E.C;
     G.Const = E.K;
     G.Strict = false;
     G.IterTrip = IterTrip;
+    Out.push_back(G);
+    for (int64_t &X : G.Coef)
+      X = -X;
+    G.Const = -G.Const;
     Out.push_back(G);
     return true;
   }

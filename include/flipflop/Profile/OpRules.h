@@ -51,7 +51,8 @@ std::optional<OpClass> syncOpClass(llvm::StringRef Mnemonic, bool WarpScope);
 /// an add or subtract later in the same block folds into it, and counts
 /// nothing, when at most one of the three inputs is an immediate or a
 /// kernel parameter (both are constant operands of the instruction, and it
-/// has room for one). \p ConstantInputs counts those among the three. The
+/// has room for one), and the later add has not taken another in already.
+/// \p ConstantInputs counts those among the three. The
 /// evidence (SASS of ptxas 13.0) is in docs/MODEL.md, "Three-input adds".
 bool foldsIntoThreeInputAdd(unsigned ConstantInputs);
 
