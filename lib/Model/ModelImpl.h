@@ -147,6 +147,11 @@ struct GlobalTraffic {
 /// "Traffic"): sectors per request, rows of narrow blocks, in-block and
 /// inter-block reuse, sibling loads.
 GlobalTraffic globalTraffic(const KernelProfile &K, const LaunchConfig &C);
+/// DRAM bytes per thread that the re-reads of K.Rereads add when the data
+/// \p Resident blocks read between two reads exceeds the L2 (docs/MODEL.md
+/// "Re-reads and the L2 capacity").
+double rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
+                       const LaunchConfig &C, double Resident);
 /// L1 data-path wavefronts per warp (loop weighted) of the global and
 /// generic accesses, hits included.
 double globalWavefronts(const KernelProfile &K, const LaunchConfig &C);

@@ -383,10 +383,13 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
                                    const LaunchConfig &Cfg,
                                    const RegisterBudget &RB,
                                    const OccupancyResult &Occ, double Lanes,
-                                   double SpillAccesses) {
+                                   double SpillAccesses, double Blocks) {
   ThreadTraffic Tr;
   Tr.Global = globalTraffic(K, Cfg);
   const unsigned R = Occ.BlocksPerSM;
+  // Re-reads that the L2 no longer holds go to DRAM.
+  double Resident = std::min(Blocks, double(G.SMCount) * R);
+  Tr.Global.Dram += rereadDramBytes(K, G, Cfg, Resident);
   Tr.LocalPerThread = K.LocalBytes + SpillAccesses * 4;
   double Frame = K.Res.StackFrameBytes + double(RB.Need - RB.Regs) * 4;
   double L1Avail = std::max(16384.0, double(G.SharedPerSM) + mc::L1ExtraBytes -
@@ -506,7 +509,7 @@ static LaunchWork launchWork(const KernelProfile &K, const GPUSpec &G,
   W.SharedLeads = Is.SharedLeads;
   W.SharedBytes = K.SharedBytes * S * Lanes;
 
-  ThreadTraffic Tr = threadTraffic(K, G, Cfg, RB, Occ, Lanes, Spill);
+  ThreadTraffic Tr = threadTraffic(K, G, Cfg, RB, Occ, Lanes, Spill, N);
   const double LocalHit = Tr.LocalHit;
   W.L2Bytes =
       (Tr.Global.L2 + Tr.LocalPerThread * (1 - LocalHit)) * S * Lanes;
@@ -583,7 +586,8 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   // --- Work of one block (clock independent), rounds and rates.
   Context &X = Out.X;
   X.Curve = powerCurve(G);
-  LaunchWork LW = launchWork(K, G, Cfg, RB, P.Occ, Sc, N);
+  // The launch with its grid resolved (the re-reads' resident blocks).
+  LaunchWork LW = launchWork(K, G, P.Config, RB, P.Occ, Sc, N);
   X.W = LW.W;
   P.SpillBytesPerThread = LW.SpillBytesPerThread;
   P.DramBytes = LW.DramBytes;

@@ -372,6 +372,15 @@ void finalizeProfile(KernelProfile &P) {
   P.UncoalescedFraction = Requests > 0 ? Uncoalesced / Requests : 0;
 }
 
+void collectRereads(KernelProfile &P) {
+  P.Rereads.clear();
+  for (const MemAccess &A : P.Accesses)
+    if ((A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic) &&
+        !A.IsStore && !A.IsAtomic && A.Form.Known && A.Form.NumLoops > 0 &&
+        !(A.BlockDims & AddrDependsOnData))
+      P.Rereads.push_back(A);
+}
+
 void markInterBlockReuse(KernelProfile &P) {
   // The blockIdx dimensions the kernel's global accesses use between them.
   unsigned KernelDims = 0;

@@ -58,6 +58,9 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
                             "are resolved where the IR's are not");
     finalizeProfile(Into);
   }
+  // Which loads an outer loop reads again, and their address forms: read
+  // off the final code (the IR front end has no forms).
+  Into.Rereads = PTX.Rereads;
   // Parallelism is a property of the final instruction schedule.
   Into.MLP = PTX.MLP;
   Into.ILP = PTX.ILP;

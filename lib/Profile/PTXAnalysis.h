@@ -129,6 +129,14 @@ struct AffVal {
   enum StateTy : uint8_t { Bottom, Known, Top } State = Bottom;
   std::array<int64_t, NumGuardVars> C{};
   int64_t K = 0;
+  /// Plus a term that is the same for the whole block but not known (an
+  /// array's base address): address forms only (FunctionAnalysis::AddrMode).
+  bool Opaque = false;
+  /// Where the unknown term comes from: 0 none (a data-scaled coordinate),
+  /// 1 + the defining instruction of a kernel argument (an array's base),
+  /// MixedSrc for several.
+  unsigned Src = 0;
+  static constexpr unsigned MixedSrc = ~0u;
   static AffVal top() {
     AffVal V;
     V.State = Top;
@@ -147,16 +155,17 @@ struct AffVal {
     return V;
   }
   bool operator==(const AffVal &O) const {
-    return State == O.State && C == O.C && K == O.K;
+    return State == O.State && C == O.C && K == O.K && Opaque == O.Opaque &&
+           Src == O.Src;
   }
   bool known() const { return State == Known; }
   bool isConst() const {
-    return known() &&
+    return known() && !Opaque &&
            std::all_of(C.begin(), C.end(), [](int64_t X) { return X == 0; });
   }
   /// Exactly the variable \p I.
   bool isVar(unsigned I) const {
-    if (!known() || K != 0)
+    if (!known() || K != 0 || Opaque)
       return false;
     for (unsigned V = 0; V < NumGuardVars; ++V)
       if (C[V] != (V == I ? 1 : 0))
@@ -295,6 +304,13 @@ private:
   void computeLoops();
   void analyseValues();
   void analyseAffine();
+  /// The fixpoint of analyseAffine over Affs (IVRegs set).
+  void affineFixpoint();
+  /// Address forms (AddrForm): Affs evaluated again with block-uniform
+  /// unknowns and data-scaled coordinates dropped, into AddrAffs.
+  void analyseAddressForms();
+  /// The AddrForm of an access in block \p BI at address register \p R.
+  AddrForm addressForm(unsigned R, unsigned BI) const;
   void analyseGuards();
   /// Checks of %ntid against constants whose failing side does no work
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
@@ -361,6 +377,11 @@ private:
   }
   AffVal affEval(const Instr &I) const;
   std::vector<AffVal> Affs;
+  /// Address forms of the registers (analyseAddressForms).
+  std::vector<AffVal> AddrAffs;
+  /// affEval drops block-uniform unknowns (Opaque) and data-scaled
+  /// coordinates: address forms, never guards.
+  bool AddrMode = false;
   /// Induction registers of counted loops (analyseAffine): their value is
   /// Start + Step * iteration inside Loop only.
   struct IVInfo {

@@ -306,6 +306,8 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       A.ThreadDimsKnown = true;
       A.BaseId = unsigned(R) + 1;
       A.Offset = AddrOp->Value;
+      A.Form = addressForm(unsigned(R), X.BlockIdx);
+      A.Form.Offset += AddrOp->Value;
       const AbsVal &V = Vals[R];
       if (V.known()) {
         if (V.uniformV()) {
@@ -871,6 +873,7 @@ FuncSummary FunctionAnalysis::run() {
       B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
   }
   analyseGuards();
+  analyseAddressForms();
   analyseShapeChecks();
   analyseParallelism();
   std::vector<bool> FoldedAdds = findFoldedAdds();

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PTXAnalysis.h"
+#include "llvm/ADT/Hashing.h"
 #include <algorithm>
 #include <optional>
 
@@ -54,6 +55,8 @@ AffVal affCombine(const AffVal &A, const AffVal &B, int64_t MA, int64_t MB) {
   if (!A.known() || !B.known())
     return AffVal::top();
   AffVal R = AffVal::constant(0);
+  R.Opaque = A.Opaque || B.Opaque;
+  R.Src = !A.Src ? B.Src : !B.Src || A.Src == B.Src ? A.Src : AffVal::MixedSrc;
   auto Ok = [](int64_t X) { return X > -AffLimit && X < AffLimit; };
   for (unsigned V = 0; V < NumGuardVars; ++V) {
     if (!Ok(A.C[V]) || !Ok(B.C[V]))
@@ -71,6 +74,8 @@ AffVal affCombine(const AffVal &A, const AffVal &B, int64_t MA, int64_t MB) {
 /// \p A are multiples of 2^k: the low k bits of its value are zero (the
 /// guard variables are integers). 2^62 for zero.
 int64_t lowZeroSpan(const AffVal &A) {
+  if (A.Opaque)
+    return 1;
   uint64_t Bits = uint64_t(A.K);
   for (int64_t C : A.C)
     Bits |= uint64_t(C);
@@ -83,7 +88,7 @@ int64_t lowZeroSpan(const AffVal &A) {
 /// [k]); nullopt for any other form.
 static std::optional<int64_t>
 maxOverThreads(const AffVal &A, const std::array<double, 4> &IterTrip) {
-  if (!A.known() || A.K < 0)
+  if (!A.known() || A.K < 0 || A.Opaque)
     return std::nullopt;
   static constexpr int64_t Limit[3] = {1024, 1024, 64};
   int64_t Max = A.K;
@@ -109,6 +114,26 @@ AffVal affMul(const AffVal &A, const AffVal &B) {
     return AffVal();
   if (!A.known() || !B.known())
     return AffVal::top();
+  auto NoVars = [](const AffVal &V) {
+    return std::all_of(V.C.begin(), V.C.end(), [](int64_t X) { return X == 0; });
+  };
+  if (A.Opaque || B.Opaque) {
+    // A form with an unknown block-uniform term times a constant stays one
+    // (a scaled base is no array's base); times another unknown, it does
+    // only when neither side has indices.
+    const AffVal &X = B.Opaque ? B : A, &Y = B.Opaque ? A : B;
+    AffVal R;
+    if (Y.isConst() && Y.K > -AffLimit && Y.K < AffLimit) {
+      R = affCombine(X, AffVal::constant(0), Y.K, 0);
+    } else if (NoVars(A) && NoVars(B)) {
+      R = AffVal::constant(0);
+      R.Opaque = true;
+    } else {
+      return AffVal::top();
+    }
+    R.Src = A.Src || B.Src ? AffVal::MixedSrc : 0;
+    return R;
+  }
   for (unsigned D = 0; D < 3; ++D)
     if ((A.isVar(GVCtaid + D) && B.isVar(GVNtid + D)) ||
         (B.isVar(GVCtaid + D) && A.isVar(GVNtid + D)))
@@ -543,6 +568,29 @@ AffVal FunctionAnalysis::affOf(const Operand &O) const {
 
 AffVal FunctionAnalysis::affEval(const Instr &I) const {
   StringRef Base = I.Mods[0];
+  if (AddrMode) {
+    auto Opaque = [] {
+      AffVal V = AffVal::constant(0);
+      V.Opaque = true;
+      return V;
+    };
+    // A kernel argument (a base pointer, a pitch) is the same for the whole
+    // block; a float converted to an integer is a data-scaled coordinate
+    // (its dependence on indices and data is dropped, as in the taints).
+    if (Base == "ld" && I.hasMod("param") && !paramValue(I)) {
+      AffVal V = Opaque();
+      // The argument's name identifies the array.
+      size_t H = I.Ops.size() > 1
+                     ? size_t(llvm::hash_combine(I.Ops[1].Name, I.Ops[1].Value))
+                     : 0;
+      V.Src = 1 + unsigned(H % 0x7fffffffu);
+      return V;
+    }
+    if (Base == "cvt" && isFloatToInt(I))
+      return Opaque();
+    if (Base == "cvta" && I.Ops.size() == 2)
+      return affOf(I.Ops[1]);
+  }
   for (size_t K = 1; K < I.Mods.size(); ++K)
     if (isFloatType(I.Mods[K]) || I.Mods[K] == "pred")
       return AffVal::top();
@@ -643,6 +691,11 @@ void FunctionAnalysis::analyseAffine() {
     if (Any)
       IterTrip[Slot++] = L.Trip;
   }
+  affineFixpoint();
+}
+
+void FunctionAnalysis::affineFixpoint() {
+  std::map<unsigned, IVInfo> &IVs = IVRegs;
   for (unsigned Pass = 0; Pass < 16; ++Pass) {
     bool Changed = false;
     auto Set = [&](unsigned R, const AffVal &V) {
@@ -677,6 +730,57 @@ void FunctionAnalysis::analyseAffine() {
     if (!Changed)
       break;
   }
+}
+
+void FunctionAnalysis::analyseAddressForms() {
+  std::vector<AffVal> Saved = std::move(Affs);
+  Affs.assign(RegWidth.size(), AffVal());
+  AddrMode = true;
+  affineFixpoint();
+  AddrMode = false;
+  AddrAffs = std::move(Affs);
+  Affs = std::move(Saved);
+}
+
+AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI) const {
+  AddrForm Out;
+  if (R >= AddrAffs.size() || !AddrAffs[R].known() || !F.IsEntry)
+    return Out;
+  const AffVal &V = AddrAffs[R];
+  const auto &Around = Blocks[BI].Loops; // Outer first.
+  if (Around.size() > Out.LoopTrip.size())
+    return Out;
+  // The loop each iteration slot stands for.
+  std::array<int, 4> SlotLoop{-1, -1, -1, -1};
+  for (const auto &[Reg, IV] : IVRegs)
+    SlotLoop[IV.Slot] = int(IV.Loop);
+  for (unsigned Sl = 0; Sl < 4; ++Sl) {
+    if (V.C[GVIter + Sl] == 0)
+      continue;
+    // An iteration of a loop that is not around the access (the value a
+    // loop left behind) is not a form of this access's iterations.
+    if (SlotLoop[Sl] < 0 ||
+        std::find(Around.begin(), Around.end(), unsigned(SlotLoop[Sl])) ==
+            Around.end())
+      return Out;
+  }
+  Out.Array = V.Src == AffVal::MixedSrc ? 0 : V.Src;
+  Out.Offset = V.K;
+  for (unsigned D = 0; D < 3; ++D) {
+    Out.Tid[D] = V.C[GVTid + D];
+    Out.Ctaid[D] = V.C[GVCtaid + D];
+    Out.Global[D] = V.C[GVGlobal + D];
+  }
+  for (auto It = Around.rbegin(); It != Around.rend(); ++It) {
+    unsigned K = Out.NumLoops++;
+    Out.LoopTrip[K] = std::max(1.0, Loops[*It].Trip);
+    Out.LoopId[K] = *It;
+    for (unsigned Sl = 0; Sl < 4; ++Sl)
+      if (SlotLoop[Sl] == int(*It))
+        Out.LoopStep[K] = V.C[GVIter + Sl];
+  }
+  Out.Known = true;
+  return Out;
 }
 
 /// The bounds checks that make predicate \p Reg equal \p Want: a `setp` on

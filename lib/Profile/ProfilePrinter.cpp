@@ -202,6 +202,28 @@ void printAccess(const MemAccess &A, raw_ostream &OS) {
   OS << "\n";
 }
 
+/// A load of known address form inside loops (KernelProfile::Rereads):
+/// bytes per index and per iteration of each loop, innermost first
+/// ("TRIP@STEP").
+void printReread(const MemAccess &A, raw_ostream &OS) {
+  const AddrForm &F = A.Form;
+  OS << "  reread: bytes=" << A.Bytes << " count=" << Num{A.Count}
+     << " line=" << A.Line << " form:";
+  for (unsigned D = 0; D < 3; ++D) {
+    if (F.Tid[D])
+      OS << " tid." << "xyz"[D] << '*' << F.Tid[D];
+    if (F.Ctaid[D])
+      OS << " ctaid." << "xyz"[D] << '*' << F.Ctaid[D];
+    if (F.Global[D])
+      OS << " ctaid." << "xyz"[D] << "*ntid." << "xyz"[D] << '*'
+         << F.Global[D];
+  }
+  OS << " loops:";
+  for (unsigned K = 0; K < F.NumLoops; ++K)
+    OS << ' ' << Num{F.LoopTrip[K]} << '@' << F.LoopStep[K];
+  OS << "\n";
+}
+
 /// The kernel-wide totals: memory traffic, intensity, divergence, calls.
 void printTotals(const KernelProfile &P, raw_ostream &OS) {
   OS << "  memory: global-read=" << Num{P.GlobalBytesRead}
@@ -237,6 +259,8 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
   printGuards(P, OS);
   for (const MemAccess &A : P.Accesses)
     printAccess(A, OS);
+  for (const MemAccess &A : P.Rereads)
+    printReread(A, OS);
   printTotals(P, OS);
   for (const std::string &G : P.Guesses)
     OS << "  guess: " << G << "\n";

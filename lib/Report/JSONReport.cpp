@@ -185,6 +185,7 @@ static json::Object profileJSON(const KernelProfile &K) {
       {"intensity", json::Object{{"dram", round10(K.arithmeticIntensity())},
                                  {"shared", round10(K.sharedIntensity())}}},
       {"loops", static_cast<int64_t>(K.Loops.size())},
+      {"rereads", static_cast<int64_t>(K.Rereads.size())},
       {"guesses", std::move(Guesses)},
       {"warnings", std::move(Warnings)},
       {"local_arrays", std::move(LocalArrays)},

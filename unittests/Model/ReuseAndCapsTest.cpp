@@ -32,6 +32,66 @@ TEST(InterBlockReuse, DramBytesScaleByMissRate) {
   EXPECT_LE(P1.TimeS, P0.TimeS);
 }
 
+// A block of 32 threads sweeps 256 rows of 128 bytes (4 per thread, row
+// pitch 400000) and sweeps them again: `for r < 4: for c < 256: in[c *
+// 100000 + blockIdx.x * 32 + threadIdx.x]`. The hand GPU runs 32 blocks of
+// one warp per SM (320 resident, 40 KB of every row between them: 10 MB
+// between two sweeps). With a 64 MB L2 every second sweep hits; with a
+// 2 MB one a share 1 - 2/10 of them misses: 3/4 of the sweeps are
+// re-reads, so DRAM bytes per thread grow by 4 * 1024 * 3/4 * 0.8 = 2457.6.
+// Two copies of the sweep (an unrolled outer loop) are one re-read of
+// each other, with the footprint counted once.
+TEST(Rereads, MissesWhenTheSweepExceedsTheL2) {
+  GPUSpec G = handGPU();
+  KernelProfile K;
+  K.Name = "sweep";
+  MemAccess A = globalAccess(false, 4, 1024);
+  A.ThreadDims = 1;
+  A.ThreadDimsKnown = true;
+  A.BlockDims = 1;
+  A.Form.Known = true;
+  A.Form.Tid = {4, 0, 0};
+  A.Form.Ctaid = {128, 0, 0};
+  A.Form.NumLoops = 2;
+  A.Form.LoopTrip = {256, 4, 1, 1};
+  A.Form.LoopStep = {400000, 0, 0, 0};
+  A.Form.LoopId = {1, 0, 0, 0};
+  A.Form.Array = 7;
+  K.Accesses = {A};
+  K.Rereads = {A};
+  LaunchConfig C;
+  C.Block = {32, 1, 1};
+  C.Grid = {3200, 1, 1};
+  auto Dram = [&](const KernelProfile &P, double L2KB) {
+    GPUSpec H = G;
+    H.L2SizeKB = L2KB;
+    Prediction R = predict(P, H, C);
+    EXPECT_TRUE(R.Valid);
+    return R.DramBytes / (32.0 * 3200);
+  };
+  double Fits = Dram(K, 65536), Spills = Dram(K, 2048);
+  EXPECT_NEAR(Fits, 4096, 1e-6);
+  EXPECT_NEAR(Spills - Fits, 2457.6, 1e-6);
+  // No outer loop: nothing is read again.
+  KernelProfile Once = K;
+  Once.Rereads[0].Form.NumLoops = 1;
+  EXPECT_NEAR(Dram(Once, 2048), Fits, 1e-6);
+  // The outer loop unrolled into two copies of 2048 reads each (half the
+  // sweeps each): the second copy re-reads the first's data; the outer
+  // loop of 2 re-reads both. Footprint: 10 MB once, not twice.
+  KernelProfile Copies = K;
+  MemAccess H = A;
+  H.Count = 512;
+  H.Form.LoopTrip = {256, 2, 1, 1};
+  H.Form.LoopId = {2, 0, 0, 0};
+  MemAccess H2 = H;
+  H2.Form.LoopId = {3, 0, 0, 0};
+  Copies.Accesses = {H, H2};
+  Copies.Rereads = {H, H2};
+  EXPECT_NEAR(Dram(Copies, 65536), 4096, 1e-6);
+  EXPECT_NEAR(Dram(Copies, 2048) - 4096, 2457.6, 1e-6);
+}
+
 // A register cap below the kernel's need: without ptxas facts the model
 // estimates spills; with a ptxas fact saying the cap spills nothing, there
 // is no spill traffic at all; with a fact of 64 spill bytes per pass the

@@ -68,6 +68,32 @@ enum class AccessPattern : unsigned {
 };
 const char *accessPatternName(AccessPattern P);
 
+/// An address as an affine form, in bytes, of the thread and block indices
+/// and the iterations of the loops around the access, with the terms that
+/// are the same for the whole block dropped (the array's base, kernel
+/// arguments) and so are data-scaled coordinates (docs/MODEL.md,
+/// "Data-scaled coordinates"). What a block reads between two reads of the
+/// same data follows from it (the model's "Re-reads and the L2 capacity").
+struct AddrForm {
+  bool Known = false;
+  std::array<int64_t, 3> Tid{};   ///< Bytes per threadIdx.d.
+  std::array<int64_t, 3> Ctaid{}; ///< Bytes per blockIdx.d.
+  /// Bytes per blockIdx.d * blockDim.d (an index written with blockDim).
+  std::array<int64_t, 3> Global{};
+  /// The loops around the access, innermost first: their trip counts and
+  /// bytes per iteration (0: the address does not change with the loop).
+  unsigned NumLoops = 0;
+  std::array<double, 4> LoopTrip{1, 1, 1, 1};
+  std::array<int64_t, 4> LoopStep{};
+  /// Which loop: equal ids are one loop (within one profile).
+  std::array<unsigned, 4> LoopId{};
+  /// Which array (0: none known) and the constant bytes past it: two loads
+  /// of one form, array and offset read the same data (a loop the compiler
+  /// unrolled into copies).
+  unsigned Array = 0;
+  int64_t Offset = 0;
+};
+
 /// One static memory access in the kernel.
 struct MemAccess {
   AddrSpace Space = AddrSpace::Global;
@@ -107,6 +133,8 @@ struct MemAccess {
   /// gaps hit in L1 (the model counts their lines once).
   unsigned BaseId = 0;
   int64_t Offset = 0;
+  /// The address as a form of indices and loop iterations (PTX front end).
+  AddrForm Form;
 };
 
 /// A loop and how its trip count was found.
@@ -265,6 +293,11 @@ struct KernelProfile {
   double ConvIntToF32 = 0;
 
   std::vector<MemAccess> Accesses;
+  /// Global loads inside loops whose address form is known
+  /// (collectRereads): the model checks, for each launch, whether an outer
+  /// loop reads again data that the L2 still holds. From the PTX (the
+  /// plugin takes them from the PTX it emits).
+  std::vector<MemAccess> Rereads;
   std::vector<LoopRecord> Loops;
   /// Bounds checks and the work behind them (empty: every launched thread
   /// does all the work). See activeFraction() in the model.
@@ -359,6 +392,11 @@ constexpr unsigned AddrDependsOnData = 8;
 /// kernel's other global accesses use (ReusedAcrossBlocks): every block
 /// along that dimension reads the same data, from L2. Both front ends.
 void markInterBlockReuse(KernelProfile &P);
+
+/// Fills P.Rereads from P.Accesses: the global, non-atomic loads of known
+/// address form inside at least one loop whose address does not depend on
+/// loaded data.
+void collectRereads(KernelProfile &P);
 
 /// Recomputes the aggregate fields of \p P from its accesses.
 void finalizeProfile(KernelProfile &P);
