@@ -288,6 +288,9 @@ std::vector<GPUSpec> buildTable() {
     G.MemoryBusWidthBits = R.BusBits;
     G.MemoryBandwidthGBs = R.BandwidthGBs;
     G.L2SizeKB = R.L2KB;
+    // GA100's L2 is two partitions, each caching for the SMs of its own
+    // GPCs; a far hit copies the line into the near one (docs/GPUS.md).
+    G.L2Partitions = R.Major == 8 && R.Minor == 0 ? 2 : 1;
     G.L2BandwidthBytesPerClkPerSM = R.L2BytesPerClkPerSM;
     G.Power.MinLimitW = R.MinW;
     G.Power.DefaultLimitW = R.DefaultW;
@@ -439,8 +442,11 @@ void printGPUDetails(const GPUSpec &G, raw_ostream &OS) {
   OS << format("  memory:             %s, %.0f MHz, %u-bit, %.1f GB/s\n",
                G.MemoryType.c_str(), G.MemoryClockMHz, G.MemoryBusWidthBits,
                G.MemoryBandwidthGBs);
-  OS << format("  L2:                 %.0f KB, %.1f B/clk/SM\n", G.L2SizeKB,
+  OS << format("  L2:                 %.0f KB, %.1f B/clk/SM", G.L2SizeKB,
                G.L2BandwidthBytesPerClkPerSM);
+  if (G.L2Partitions > 1)
+    OS << ", " << G.L2Partitions << " partitions";
+  OS << "\n";
   OS << format("  L1/shared path:     %.0f B/clk/SM\n", G.L1BytesPerClkPerSM);
   OS << format("  registers:          %u/SM, %u/block, %u/thread max, "
                "alloc unit %u\n",

@@ -77,6 +77,7 @@ template <typename T, typename Fn> void forEachField(T &G, Fn F, GPUSpec *) {
   F("MemoryBandwidthGBs", G.MemoryBandwidthGBs);
   F("DramEfficiency", G.DramEfficiency);
   F("L2SizeKB", G.L2SizeKB);
+  F("L2Partitions", G.L2Partitions);
   F("L2BandwidthBytesPerClkPerSM", G.L2BandwidthBytesPerClkPerSM);
   F("L1BytesPerClkPerSM", G.L1BytesPerClkPerSM);
   F("RegistersPerSM", G.RegistersPerSM);
@@ -391,6 +392,7 @@ void checkMemory(Validator &V, const GPUSpec &G) {
   V.range({"MemoryBandwidthGBs"}, G.MemoryBandwidthGBs, 0, true, 1e6, "GB/s");
   V.fraction({"DramEfficiency"}, G.DramEfficiency);
   V.range({"L2SizeKB"}, G.L2SizeKB, 0, true, 1 << 20, "KB");
+  V.count({"L2Partitions"}, G.L2Partitions, 1, 16);
   V.range({"L2BandwidthBytesPerClkPerSM"}, G.L2BandwidthBytesPerClkPerSM, 0,
           false, 1e5, "bytes per clock");
   V.range({"L1BytesPerClkPerSM"}, G.L1BytesPerClkPerSM, 0, true, 1e5,

@@ -38,7 +38,8 @@ TEST(InterBlockReuse, DramBytesScaleByMissRate) {
 // one warp per SM (320 resident, 40 KB of every row between them: 10 MB
 // between two sweeps). With a 64 MB L2 every second sweep hits; with a
 // 2 MB one a share 1 - 2/10 of them misses: 3/4 of the sweeps are
-// re-reads, so DRAM bytes per thread grow by 4 * 1024 * 3/4 * 0.8 = 2457.6.
+// re-reads, so DRAM bytes per thread grow by 4 * 1024 * 3/4 * 0.8 = 2457.6;
+// an L2 of two partitions (GA100) holds such data once in each.
 // Two copies of the sweep (an unrolled outer loop) are one re-read of
 // each other, with the footprint counted once.
 TEST(Rereads, MissesWhenTheSweepExceedsTheL2) {
@@ -62,9 +63,10 @@ TEST(Rereads, MissesWhenTheSweepExceedsTheL2) {
   LaunchConfig C;
   C.Block = {32, 1, 1};
   C.Grid = {3200, 1, 1};
-  auto Dram = [&](const KernelProfile &P, double L2KB) {
+  auto Dram = [&](const KernelProfile &P, double L2KB, unsigned Parts = 1) {
     GPUSpec H = G;
     H.L2SizeKB = L2KB;
+    H.L2Partitions = Parts;
     Prediction R = predict(P, H, C);
     EXPECT_TRUE(R.Valid);
     return R.DramBytes / (32.0 * 3200);
@@ -72,6 +74,9 @@ TEST(Rereads, MissesWhenTheSweepExceedsTheL2) {
   double Fits = Dram(K, 65536), Spills = Dram(K, 2048);
   EXPECT_NEAR(Fits, 4096, 1e-6);
   EXPECT_NEAR(Spills - Fits, 2457.6, 1e-6);
+  // Two partitions that each hold what every block reads: 4 MB hold what
+  // one 2 MB L2 holds.
+  EXPECT_NEAR(Dram(K, 4096, 2), Spills, 1e-6);
   // No outer loop: nothing is read again.
   KernelProfile Once = K;
   Once.Rereads[0].Form.NumLoops = 1;

@@ -136,6 +136,11 @@ TEST(GPUDatabase, TuningDataGPUsMatchTheirSources) {
   EXPECT_EQ(Ti->MemoryBandwidthGBs, 616);
   EXPECT_EQ(Ti->MemoryBusWidthBits, 352u);
   EXPECT_EQ(Ti->L2SizeKB, 5632);
+  EXPECT_EQ(Ti->L2Partitions, 1u);
+  // GA100 (A100, A30): two L2 partitions, each caching for its own GPCs.
+  EXPECT_EQ(findGPU("A100-PCIE-40GB")->L2Partitions, 2u);
+  EXPECT_EQ(findGPU("A30")->L2Partitions, 2u);
+  EXPECT_EQ(findGPU("RTX-A6000")->L2Partitions, 1u);
   EXPECT_EQ(Ti->Power.DefaultLimitW, 260);
   // TITAN RTX: full TU102, 72 SMs, 1350/1770 MHz, 24 GB GDDR6 384-bit
   // 672 GB/s, 6 MB L2, 280 W.
@@ -348,6 +353,7 @@ void expectSameSpec(const GPUSpec &A, const GPUSpec &B) {
   SAME(MemoryBusWidthBits);
   SAME(MemoryBandwidthGBs);
   SAME(L2SizeKB);
+  SAME(L2Partitions);
   SAME(L2BandwidthBytesPerClkPerSM);
   SAME(RegistersPerSM);
   SAME(RegistersPerBlock);

@@ -73,6 +73,10 @@ struct GPUSpec {
   /// with 1.0 here, so the loss is not counted twice.
   double DramEfficiency = 0;
   double L2SizeKB = 0;
+  /// L2 partitions that each cache the lines their own GPCs' SMs read: a
+  /// line that SMs of every partition read is held once per partition
+  /// (GA100: two halves of 20 MB, docs/GPUS.md). 1 for a single L2.
+  unsigned L2Partitions = 1;
   double L2BandwidthBytesPerClkPerSM = 0; ///< L2 -> SM bytes per clock per SM.
   /// L1/shared data path per SM, bytes per clock (hits included): 128 on
   /// Volta, Ampere, Ada, Hopper, Blackwell; 64 on Turing (docs/GPUS.md).
