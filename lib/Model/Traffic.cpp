@@ -182,7 +182,8 @@ copyKey(const MemAccess &A, size_t Index) {
 
 double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
                                   const LaunchConfig &C, double Resident) {
-  // Data that every block reads is held once per L2 partition.
+  // The resident blocks run on the SMs of every L2 partition, and each
+  // partition keeps its own copy of what its SMs read (GPUSpec::L2Partitions).
   double L2Cap = G.L2SizeKB * 1024.0 / std::max(1u, G.L2Partitions);
   if (K.Rereads.empty() || L2Cap <= 0)
     return 0;
