@@ -158,9 +158,8 @@ struct Box {
 
 /// One loop around a load that reads the load's data again.
 struct RereadLevel {
-  uint64_t Key;  ///< The loop (or the copies of an unrolled one).
-  double Bytes;  ///< What the resident blocks read between two reads.
-  double Share;  ///< Share of the load's traffic that is this loop's re-reads.
+  uint64_t Key; ///< The loop (or the copies of an unrolled one).
+  double Share; ///< Share of the load's traffic that is this loop's re-reads.
 };
 
 /// Loads of one address form, array and offset read the same data: the
@@ -226,10 +225,10 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
     };
     std::vector<RereadLevel> Levels;
     double Inner = 1; // Reads of the same data by the loops inside.
+    // What the resident blocks read between two reads adds to the loop's.
     auto Reread = [&](uint64_t Key, double Times) {
-      double Bytes = ResidentBytes(B);
-      Levels.push_back({Key, Bytes, (Times - 1) / (Inner * Times)});
-      LoopBytes[Key] += Bytes;
+      Levels.push_back({Key, (Times - 1) / (Inner * Times)});
+      LoopBytes[Key] += ResidentBytes(B);
       Inner *= Times;
     };
     for (unsigned L = 0; L <= F.NumLoops; ++L) {

@@ -309,8 +309,9 @@ private:
   /// Address forms (AddrForm): Affs evaluated again with block-uniform
   /// unknowns and data-scaled coordinates dropped, into AddrAffs.
   void analyseAddressForms();
-  /// The AddrForm of an access in block \p BI at address register \p R.
-  AddrForm addressForm(unsigned R, unsigned BI) const;
+  /// The AddrForm of an access in block \p BI at address register \p R
+  /// plus \p Offset bytes (`[%r+Offset]`).
+  AddrForm addressForm(unsigned R, unsigned BI, int64_t Offset) const;
   void analyseGuards();
   /// Checks of %ntid against constants whose failing side does no work
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.

@@ -306,8 +306,7 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       A.ThreadDimsKnown = true;
       A.BaseId = unsigned(R) + 1;
       A.Offset = AddrOp->Value;
-      A.Form = addressForm(unsigned(R), X.BlockIdx);
-      A.Form.Offset += AddrOp->Value;
+      A.Form = addressForm(unsigned(R), X.BlockIdx, AddrOp->Value);
       const AbsVal &V = Vals[R];
       if (V.known()) {
         if (V.uniformV()) {
@@ -873,7 +872,8 @@ FuncSummary FunctionAnalysis::run() {
       B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
   }
   analyseGuards();
-  analyseAddressForms();
+  if (F.IsEntry) // Loads in called functions have no forms.
+    analyseAddressForms();
   analyseShapeChecks();
   analyseParallelism();
   std::vector<bool> FoldedAdds = findFoldedAdds();

@@ -742,9 +742,10 @@ void FunctionAnalysis::analyseAddressForms() {
   Affs = std::move(Saved);
 }
 
-AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI) const {
+AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
+                                       int64_t Offset) const {
   AddrForm Out;
-  if (R >= AddrAffs.size() || !AddrAffs[R].known() || !F.IsEntry)
+  if (R >= AddrAffs.size() || !AddrAffs[R].known())
     return Out;
   const AffVal &V = AddrAffs[R];
   const auto &Around = Blocks[BI].Loops; // Outer first.
@@ -765,7 +766,7 @@ AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI) const {
       return Out;
   }
   Out.Array = V.Src == AffVal::MixedSrc ? 0 : V.Src;
-  Out.Offset = V.K;
+  Out.Offset = V.K + Offset;
   for (unsigned D = 0; D < 3; ++D) {
     Out.Tid[D] = V.C[GVTid + D];
     Out.Ctaid[D] = V.C[GVCtaid + D];
