@@ -98,10 +98,17 @@ double passShare(const std::vector<Ineq> &Is, const unsigned Vars,
   return Seen > 0 ? Pass / Seen : 1;
 }
 
-/// Share of the launch's threads that pass every guard of \p Set.
+/// Fixed values of some indices: the block's (Ctaid) and the thread's
+/// within it (Tid); null leaves them free over their ranges.
+struct Fixed {
+  const std::array<double, 3> *Ctaid = nullptr, *Tid = nullptr;
+};
+
+/// Share of the launch's threads that pass every guard of \p Set; with
+/// \p At, of the threads (or iterations of the thread) at those indices.
 double setShare(const KernelProfile &K, const std::vector<unsigned> &Set,
                 const std::array<unsigned, 3> &Block,
-                const std::array<unsigned, 3> &Grid) {
+                const std::array<unsigned, 3> &Grid, Fixed At = {}) {
   double Range[NV] = {double(Block[0]), double(Block[1]), double(Block[2]),
                       double(std::max(1u, Grid[0])),
                       double(std::max(1u, Grid[1])),
@@ -127,6 +134,16 @@ double setShare(const KernelProfile &K, const std::vector<unsigned> &Set,
     }
     for (unsigned I = 0; I < 4; ++I)
       Q.A[6 + I] = double(G.Coef[GVIter + I]);
+    for (unsigned D = 0; D < 3; ++D) {
+      if (At.Tid) {
+        C += Q.A[D] * (*At.Tid)[D];
+        Q.A[D] = 0;
+      }
+      if (At.Ctaid) {
+        C += Q.A[3 + D] * (*At.Ctaid)[D];
+        Q.A[3 + D] = 0;
+      }
+    }
     // Integers: F < 0 is F <= -1.
     Q.T = -C - (G.Strict ? 1 : 0);
     unsigned U = 0;
@@ -162,7 +179,163 @@ double setShare(const KernelProfile &K, const std::vector<unsigned> &Set,
   return Share;
 }
 
+/// The work share of a block's busiest thread behind the guards of \p Set
+/// (the block at \p Ctaid). Per dimension, the candidates are the end of
+/// the range that every guard prefers (the smallest left-hand side), or,
+/// where guards pull both ways, both ends and the middle; the largest share
+/// among them.
+double busiestShare(const KernelProfile &K, const std::vector<unsigned> &Set,
+                    const std::array<unsigned, 3> &Block,
+                    const std::array<unsigned, 3> &Grid,
+                    const std::array<double, 3> &Ctaid) {
+  std::vector<double> Cands[3];
+  for (unsigned D = 0; D < 3; ++D) {
+    double Last = std::max(1u, Block[D]) - 1.0;
+    bool Up = false, Down = false;
+    for (unsigned GI : Set)
+      if (GI < K.Guards.size()) {
+        double A = double(K.Guards[GI].Coef[GVTid + D]);
+        Up |= A < 0;
+        Down |= A > 0;
+      }
+    if (Last == 0 || !(Up || Down))
+      Cands[D] = {0};
+    else if (Up && Down)
+      Cands[D] = {0, std::floor(Last / 2), Last};
+    else
+      Cands[D] = {Up ? Last : 0};
+  }
+  double Best = 0;
+  for (double X : Cands[0])
+    for (double Y : Cands[1])
+      for (double Z : Cands[2]) {
+        std::array<double, 3> T = {X, Y, Z};
+        Best = std::max(Best, setShare(K, Set, Block, Grid, {&Ctaid, &T}));
+      }
+  return Best;
+}
+
+/// Block indices along grid dimension \p D that stand for all of them,
+/// with their weights (blocks). A guard `A * blockIdx + rest <= T` passes
+/// every thread of the blocks below one index and fails every thread above
+/// another (or the reverse), whatever the rest (threads, iterations, other
+/// block indices) takes; only the blocks between are partly past the edge.
+/// Those are taken one by one (\p Most strata beyond \p Most of them), and
+/// each stretch between them, whose blocks every guard treats alike, by its
+/// middle.
+std::vector<std::pair<double, double>>
+blockSamples(const KernelProfile &K, unsigned D,
+             const std::array<unsigned, 3> &Block,
+             const std::array<unsigned, 3> &Grid, double Most) {
+  const double N = std::max(1u, Grid[D]);
+  // Intervals [Lo, Hi] of partly passing blocks.
+  std::vector<std::pair<double, double>> Partial;
+  for (const AffineGuard &G : K.Guards) {
+    double A = double(G.Coef[GVCtaid + D]) +
+               double(G.Coef[GVGlobal + D]) * std::max(1u, Block[D]);
+    if (A == 0)
+      continue;
+    double RMin = double(G.Const), RMax = double(G.Const);
+    auto Span = [&](double Coef, double Range) {
+      double V = Coef * (std::max(1.0, Range) - 1);
+      RMin += std::min(0.0, V);
+      RMax += std::max(0.0, V);
+    };
+    for (unsigned E = 0; E < 3; ++E) {
+      RMin += double(G.Coef[GVNtid + E]) * Block[E];
+      RMax += double(G.Coef[GVNtid + E]) * Block[E];
+      Span(double(G.Coef[GVTid + E]), Block[E]);
+      if (E != D)
+        Span(double(G.Coef[GVCtaid + E]) +
+                 double(G.Coef[GVGlobal + E]) * std::max(1u, Block[E]),
+             Grid[E]);
+    }
+    for (unsigned I = 0; I < 4; ++I)
+      Span(double(G.Coef[GVIter + I]), std::floor(G.IterTrip[I]));
+    // Passes for every rest where A*c + RMax <= T, for none where
+    // A*c + RMin > T (T = -strict).
+    double T = G.Strict ? -1 : 0;
+    double C1 = (T - RMax) / A, C2 = (T - RMin) / A;
+    double Lo = std::min(C1, C2), Hi = std::max(C1, C2);
+    Lo = std::max(0.0, std::floor(Lo));
+    Hi = std::min(N - 1, std::ceil(Hi));
+    if (Lo <= Hi)
+      Partial.push_back({Lo, Hi});
+  }
+  std::sort(Partial.begin(), Partial.end());
+  std::vector<std::pair<double, double>> Out;
+  double Next = 0; // First index not yet sampled.
+  auto Stretch = [&](double Lo, double Hi) { // Alike blocks [Lo, Hi].
+    if (Hi >= Lo)
+      Out.push_back({std::floor((Lo + Hi) / 2), Hi - Lo + 1});
+  };
+  for (auto [Lo, Hi] : Partial) {
+    Lo = std::max(Lo, Next);
+    if (Hi < Lo)
+      continue;
+    Stretch(Next, Lo - 1);
+    double Count = Hi - Lo + 1;
+    if (Count <= Most) {
+      for (double C = Lo; C <= Hi; ++C)
+        Out.push_back({C, 1});
+    } else {
+      double Step = Count / Most;
+      for (unsigned I = 0; I < Most; ++I)
+        Out.push_back({Lo + std::floor((I + 0.5) * Step), Step});
+    }
+    Next = Hi + 1;
+  }
+  Stretch(Next, N - 1);
+  return Out;
+}
+
 } // namespace
+
+std::vector<BlockShare> blockShares(const KernelProfile &K,
+                                    const std::array<unsigned, 3> &Block,
+                                    const std::array<unsigned, 3> &Grid) {
+  if (K.Guarded.empty())
+    return {};
+  // At most about 512 blocks in all: a guard on a linearised index cuts
+  // every block along each dimension; fewer strata then.
+  std::vector<std::pair<double, double>> Xs, Ys, Zs;
+  for (double Most : {64.0, 16.0, 4.0}) {
+    Xs = blockSamples(K, 0, Block, Grid, Most);
+    Ys = blockSamples(K, 1, Block, Grid, Most);
+    Zs = blockSamples(K, 2, Block, Grid, Most);
+    if (Xs.size() * Ys.size() * Zs.size() <= 512)
+      break;
+  }
+  double Total = double(std::max(1u, Grid[0])) * std::max(1u, Grid[1]) *
+                 std::max(1u, Grid[2]);
+  std::vector<BlockShare> Out;
+  for (auto &[Z, WZ] : Zs)
+    for (auto &[Y, WY] : Ys)
+      for (auto &[X, WX] : Xs) {
+        std::array<double, 3> At = {X, Y, Z};
+        double Guarded = 0, Active = 0, Busiest = 0;
+        for (const GuardedWork &W : K.Guarded) {
+          double Sh = std::clamp(W.Share, 0.0, 1.0);
+          Guarded += Sh;
+          Active += Sh * setShare(K, W.Guards, Block, Grid, {&At, nullptr});
+          Busiest += Sh * busiestShare(K, W.Guards, Block, Grid, At);
+        }
+        double Rest = 1 - std::min(1.0, Guarded);
+        BlockShare B;
+        B.Weight = WX * WY * WZ / Total;
+        B.Active = std::clamp(Rest + Active, 0.0, 1.0);
+        B.Busiest = std::clamp(Rest + Busiest, B.Active, 1.0);
+        auto Same = std::find_if(Out.begin(), Out.end(), [&](const BlockShare &O) {
+          return std::fabs(O.Active - B.Active) < 1e-6 &&
+                 std::fabs(O.Busiest - B.Busiest) < 1e-6;
+        });
+        if (Same != Out.end())
+          Same->Weight += B.Weight;
+        else
+          Out.push_back(B);
+      }
+  return Out;
+}
 
 double activeFraction(const KernelProfile &K,
                       const std::array<unsigned, 3> &Block,

@@ -91,17 +91,45 @@ struct Context {
   RoundPlan Rounds;
   double UnitNorm = mc::UnitOverlapNorm;  ///< Pipes of an SM, L2 port included.
   double LatencyNorm = mc::OverlapNorm;   ///< Throughput against latency.
+  /// Blocks of unequal work past the bounds checks (blockShares()), as
+  /// multipliers of W's average block; empty when all blocks are alike.
+  struct BlockClass {
+    double Weight = 1; ///< Share of the blocks.
+    double Work = 1;   ///< Throughput work over the average block's.
+    double Chain = 1;  ///< Latency path over the average block's.
+  };
+  std::vector<BlockClass> Classes;
 
   explicit Context(const GPUSpec &G) : G(G) {}
 
-  /// A round of \p K blocks on each of \p NSM SMs at \p FHz.
+  /// A round of \p K blocks on each of \p NSM SMs at \p FHz: the rounds of
+  /// each class of blocks, weighted by their share.
   RoundTimes round(double K, double NSM, double FHz) const {
+    if (Classes.empty())
+      return classRound(K, NSM, FHz, 1, 1);
+    RoundTimes Sum;
+    for (const BlockClass &C : Classes) {
+      RoundTimes RT = classRound(K, NSM, FHz, C.Work, C.Chain);
+      Sum.T += C.Weight * RT.T;
+      Sum.Issue += C.Weight * RT.Issue;
+      Sum.Shared += C.Weight * RT.Shared;
+      Sum.L2 += C.Weight * RT.L2;
+      Sum.Dram += C.Weight * RT.Dram;
+      Sum.Lat += C.Weight * RT.Lat;
+    }
+    return Sum;
+  }
+
+  /// A round of blocks whose work is \p Work and latency path \p Chain
+  /// times W's.
+  RoundTimes classRound(double K, double NSM, double FHz, double Work,
+                        double Chain) const {
     RoundTimes RT;
-    RT.Issue = K * W.IssueCycles / FHz;
-    RT.Shared = K * W.SharedCycles / FHz;
-    RT.L2 = K * W.L2Bytes / (Rt.L2BytesPerClkPerSM * FHz);
-    RT.Dram = K * NSM * W.DramBytes / Rt.DramBytesPerS;
-    RT.Lat = W.ChainCycles / FHz + W.ChainDramNs * 1e-9;
+    RT.Issue = Work * K * W.IssueCycles / FHz;
+    RT.Shared = Work * K * W.SharedCycles / FHz;
+    RT.L2 = Work * K * W.L2Bytes / (Rt.L2BytesPerClkPerSM * FHz);
+    RT.Dram = Work * K * NSM * W.DramBytes / Rt.DramBytesPerS;
+    RT.Lat = Chain * (W.ChainCycles / FHz + W.ChainDramNs * 1e-9);
     // The L2 port feeds the SM's load pipeline: L2 data return and issue
     // contend like two of the SM's pipes (the issue time's soft maximum);
     // DRAM is the chip's, shared memory is already in the issue time.

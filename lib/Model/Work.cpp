@@ -454,6 +454,29 @@ static double energyUnits(const KernelProfile &K, const BlockScope &Sc,
          W.SharedBytes * mc::WSharedByte + W.L1Bytes * mc::WL1Byte;
 }
 
+/// The launch's classes of blocks by their work past the bounds checks, as
+/// multipliers of the average block (whose work the active fraction already
+/// scales); empty when every block is alike or threads stride the grid.
+static std::vector<Context::BlockClass>
+blockClasses(const KernelProfile &K, const LaunchConfig &Cfg,
+             const std::array<unsigned, 3> &Grid, bool GridStride) {
+  std::vector<Context::BlockClass> Out;
+  if (GridStride)
+    return Out;
+  std::vector<BlockShare> Shares = blockShares(K, Cfg.Block, Grid);
+  double Mean = 0;
+  bool Alike = true;
+  for (const BlockShare &B : Shares) {
+    Mean += B.Weight * B.Active;
+    Alike &= B.Active == 1 && B.Busiest == 1;
+  }
+  if (Alike || Mean <= 0)
+    return Out;
+  for (const BlockShare &B : Shares)
+    Out.push_back({B.Weight, B.Active / Mean, B.Busiest / Mean});
+  return Out;
+}
+
 /// \p N blocks, \p R per SM: full waves on every SM, then the tail.
 static RoundPlan roundPlan(const GPUSpec &G, double N, unsigned R) {
   RoundPlan RP;
@@ -595,6 +618,7 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   P.SharedBytes = LW.SharedBytes;
   P.LocalBytes = LW.LocalBytes;
   X.Rounds = roundPlan(G, N, R);
+  X.Classes = blockClasses(K, Cfg, P.Config.Grid, GP.GridStride);
   P.Waves = X.Rounds.IdealRounds;
   X.Rt = gpuRates(G, X.Curve);
   X.UnitNorm = unitOverlapNorm();

@@ -92,6 +92,137 @@ TEST(Guards, ScalePredictedTime) {
   EXPECT_LT(PO.TimeS, 1.5 * PE.TimeS);
 }
 
+/// Rows dm = 256 * blockIdx.y + (tile stride 0: 4 * threadIdx.y + t; tile
+/// stride 1: threadIdx.y + 64 * t), t < 4, with work where dm < 600: a
+/// 1 x 64 block covers 256 rows, the third row of blocks 88 of them.
+KernelProfile tiledRows(bool Strided) {
+  KernelProfile K = copyKernel();
+  AffineGuard G;
+  G.Coef[GVCtaid + 1] = 256;
+  G.Coef[GVTid + 1] = Strided ? 1 : 4;
+  G.Coef[GVIter + 0] = Strided ? 64 : 1;
+  G.Const = -600;
+  G.IterTrip = {4, 1, 1, 1};
+  K.Guards.push_back(G);
+  K.Guarded.push_back({{0}, 1.0});
+  return K;
+}
+
+TEST(Guards, BlocksPastTheEdgeRunAsLongAsTheirBusiestThread) {
+  for (bool Strided : {false, true}) {
+    KernelProfile K = tiledRows(Strided);
+    std::vector<BlockShare> Bs = blockShares(K, {1, 64, 1}, {1, 3, 1});
+    ASSERT_EQ(Bs.size(), 2u);
+    double Weight = 0, Mean = 0;
+    for (const BlockShare &B : Bs) {
+      Weight += B.Weight;
+      Mean += B.Weight * B.Active;
+    }
+    EXPECT_NEAR(Weight, 1, 1e-12);
+    // The classes hold the launch's work.
+    EXPECT_NEAR(Mean, activeFraction(K, {1, 64, 1}, {1, 3, 1}), 1e-12);
+    EXPECT_NEAR(Mean, (2 + 88.0 / 256) / 3, 1e-12);
+    const BlockShare &Full = Bs[0], &Edge = Bs[1];
+    EXPECT_NEAR(Full.Weight, 2.0 / 3, 1e-12);
+    EXPECT_EQ(Full.Active, 1);
+    EXPECT_EQ(Full.Busiest, 1);
+    EXPECT_NEAR(Edge.Active, 88.0 / 256, 1e-12);
+    // Stride 0: 22 threads do all four rows, the rest none; stride 1:
+    // every thread does one or two of its four.
+    EXPECT_NEAR(Edge.Busiest, Strided ? 0.5 : 1.0, 1e-12);
+  }
+  // No guard, or none that depends on the block: no classes to tell apart.
+  EXPECT_TRUE(blockShares(copyKernel(), {256, 1, 1}, {8, 1, 1}).empty());
+}
+
+TEST(Guards, SampledBlocksOfALongGrid) {
+  // 1000 blocks of 256 threads, i < 255900: the last block has 156 of its
+  // threads working, the others all. Sampled: the first, the last and
+  // strata of the rest, weights summing to the grid.
+  KernelProfile K = boundedCopy(255900);
+  std::vector<BlockShare> Bs = blockShares(K, {256, 1, 1}, {1000, 1, 1});
+  ASSERT_EQ(Bs.size(), 2u);
+  EXPECT_NEAR(Bs[0].Weight, 999.0 / 1000, 1e-12);
+  EXPECT_NEAR(Bs[1].Weight, 1.0 / 1000, 1e-12);
+  EXPECT_NEAR(Bs[1].Active, 156.0 / 256, 1e-12);
+  EXPECT_EQ(Bs[1].Busiest, 1);
+}
+
+TEST(Guards, TheCutBlockInTheMiddleOfAnOverhangingGrid) {
+  // A grid computed from the block alone, twice the work's width (1563
+  // blocks of 16 threads, 2 samples each, 25000 samples): blocks 0-780
+  // work, 781 has 4 of its threads working, the rest idle. Sampling the
+  // grid by strata would take the cut block for a seventh of the grid.
+  KernelProfile K = copyKernel();
+  AffineGuard G;
+  G.Coef[GVCtaid + 0] = 32;
+  G.Coef[GVTid + 0] = 2;
+  G.Coef[GVIter + 0] = 1;
+  G.Const = -24999;
+  G.Strict = false;
+  G.IterTrip = {2, 1, 1, 1};
+  K.Guards.push_back(G);
+  K.Guarded.push_back({{0}, 1.0});
+  std::vector<BlockShare> Bs = blockShares(K, {16, 1, 1}, {1563, 1, 1});
+  ASSERT_EQ(Bs.size(), 3u);
+  double Mean = 0;
+  for (const BlockShare &B : Bs) {
+    Mean += B.Weight * B.Active;
+    if (B.Active == 1)
+      EXPECT_NEAR(B.Weight, 781.0 / 1563, 1e-12);
+    else if (B.Active == 0)
+      EXPECT_NEAR(B.Weight, 781.0 / 1563, 1e-12);
+    else {
+      EXPECT_NEAR(B.Weight, 1.0 / 1563, 1e-12);
+      EXPECT_NEAR(B.Active, 8.0 / 32, 1e-12);
+      EXPECT_EQ(B.Busiest, 1);
+    }
+  }
+  EXPECT_NEAR(Mean, activeFraction(K, {16, 1, 1}, {1563, 1, 1}), 1e-12);
+}
+
+TEST(Guards, ALinearisedIndexCutsEveryBlockAlongBothDimensions) {
+  // i = (blockIdx.y * 8 + threadIdx.y) * 1000 + blockIdx.x * 32 +
+  // threadIdx.x < 400000 on 32 x 8 blocks, 40 x 100 of them: every block
+  // along x and y may be cut, whatever the other index. The samples stay
+  // few (strata) and the classes still hold the launch's work.
+  KernelProfile K = copyKernel();
+  AffineGuard G;
+  G.Coef[GVCtaid + 1] = 8000;
+  G.Coef[GVTid + 1] = 1000;
+  G.Coef[GVGlobal + 0] = 1;
+  G.Coef[GVTid + 0] = 1;
+  G.Const = -400000;
+  K.Guards.push_back(G);
+  K.Guarded.push_back({{0}, 1.0});
+  std::vector<BlockShare> Bs = blockShares(K, {32, 8, 1}, {40, 100, 1});
+  ASSERT_FALSE(Bs.empty());
+  EXPECT_LE(Bs.size(), 512u);
+  double Weight = 0, Mean = 0;
+  for (const BlockShare &B : Bs) {
+    Weight += B.Weight;
+    Mean += B.Weight * B.Active;
+  }
+  EXPECT_NEAR(Weight, 1, 1e-9);
+  EXPECT_NEAR(Mean, activeFraction(K, {32, 8, 1}, {40, 100, 1}), 0.02);
+}
+
+TEST(Guards, IdleThreadsOfAnEdgeBlockCostTheirBlockItsLatency) {
+  // Same work in both launches (the same active fraction); where whole
+  // threads of the edge blocks idle, the others keep their latency path
+  // and the edge blocks' rounds take longer.
+  GPUSpec G = handGPU();
+  LaunchConfig C;
+  C.Block = {1, 64, 1};
+  C.Grid = {1, 3, 1};
+  Prediction P0 = predict(tiledRows(false), G, C),
+             P1 = predict(tiledRows(true), G, C);
+  ASSERT_TRUE(P0.Valid && P1.Valid);
+  EXPECT_NEAR(P0.ActiveFraction, P1.ActiveFraction, 1e-12);
+  EXPECT_NEAR(P0.DramBytes, P1.DramBytes, P1.DramBytes * 1e-9);
+  EXPECT_GT(P0.TimeS, P1.TimeS * 1.01);
+}
+
 TEST(Reuse, LoadIndependentOfThreadIdxYIsSharedInTheBlock) {
   // A 32 x 8 block; a coalesced load whose address does not depend on
   // threadIdx.y: 8 warps read the same 128 bytes, L1 serves 7 of them.

@@ -164,6 +164,23 @@ double activeFraction(const KernelProfile &K,
                       const std::array<unsigned, 3> &Block,
                       const std::array<unsigned, 3> &Grid);
 
+/// A class of a launch's blocks by the work they do past the bounds checks.
+struct BlockShare {
+  double Weight = 1;  ///< Share of the grid's blocks.
+  double Active = 1;  ///< Work share of the block's average thread.
+  double Busiest = 1; ///< Work share of its busiest thread (>= Active).
+};
+
+/// The launch's blocks in classes of equal work past the bounds checks
+/// (empty when the kernel has none). A block runs as long as its busiest
+/// warp: where whole threads of a block skip the work (a tile row past the
+/// problem's edge), Active falls and Busiest stays. Along each grid
+/// dimension, the blocks that some guard cuts are taken one by one (64
+/// strata beyond 64), and each stretch between them by its middle.
+std::vector<BlockShare> blockShares(const KernelProfile &K,
+                                    const std::array<unsigned, 3> &Block,
+                                    const std::array<unsigned, 3> &Grid);
+
 } // namespace flipflop
 
 #endif
