@@ -19,6 +19,23 @@ KernelProfile boundedCopy(int64_t N) {
   return K;
 }
 
+/// `Ctaid * blockIdx.D + Tid * threadIdx.D + Iter * t <= Last`, t < Trip,
+/// around all the work.
+KernelProfile tiledGuard(unsigned D, int64_t Ctaid, int64_t Tid, int64_t Iter,
+                         double Trip, int64_t Last) {
+  KernelProfile K = copyKernel();
+  AffineGuard G;
+  G.Coef[GVCtaid + D] = Ctaid;
+  G.Coef[GVTid + D] = Tid;
+  G.Coef[GVIter + 0] = Iter;
+  G.Const = -Last;
+  G.Strict = false;
+  G.IterTrip = {Trip, 1, 1, 1};
+  K.Guards.push_back(G);
+  K.Guarded.push_back({{0}, 1.0});
+  return K;
+}
+
 TEST(Guards, ShareOfThreadsBelowTheBound) {
   // 1000 of 4 x 256 = 1024 threads pass.
   KernelProfile K = boundedCopy(1000);
@@ -34,16 +51,7 @@ TEST(Guards, ShareOfThreadsBelowTheBound) {
 TEST(Guards, TiledLoopOverIterations) {
   // i = blockIdx.x * 512 + threadIdx.x + 128 * t, t < 4; work where
   // i <= 9999. 20 blocks of 128 cover 10240 outputs: 10000 pass.
-  KernelProfile K = copyKernel();
-  AffineGuard G;
-  G.Coef[GVCtaid + 0] = 512;
-  G.Coef[GVTid + 0] = 1;
-  G.Coef[GVIter + 0] = 128;
-  G.Const = -9999;
-  G.Strict = false;
-  G.IterTrip = {4, 1, 1, 1};
-  K.Guards.push_back(G);
-  K.Guarded.push_back({{0}, 1.0});
+  KernelProfile K = tiledGuard(0, 512, 1, 128, 4, 9999);
   EXPECT_NEAR(activeFraction(K, {128, 1, 1}, {20, 1, 1}), 10000.0 / 10240,
               1e-12);
   EXPECT_NEAR(activeFraction(K, {128, 1, 1}, {200, 1, 1}), 10000.0 / 102400,
@@ -95,17 +103,18 @@ TEST(Guards, ScalePredictedTime) {
 /// Rows dm = 256 * blockIdx.y + (tile stride 0: 4 * threadIdx.y + t; tile
 /// stride 1: threadIdx.y + 64 * t), t < 4, with work where dm < 600: a
 /// 1 x 64 block covers 256 rows, the third row of blocks 88 of them.
+/// The classes' total weight and their mean work share.
+std::pair<double, double> weightAndMean(const std::vector<BlockShare> &Bs) {
+  double Weight = 0, Mean = 0;
+  for (const BlockShare &B : Bs) {
+    Weight += B.Weight;
+    Mean += B.Weight * B.Active;
+  }
+  return {Weight, Mean};
+}
+
 KernelProfile tiledRows(bool Strided) {
-  KernelProfile K = copyKernel();
-  AffineGuard G;
-  G.Coef[GVCtaid + 1] = 256;
-  G.Coef[GVTid + 1] = Strided ? 1 : 4;
-  G.Coef[GVIter + 0] = Strided ? 64 : 1;
-  G.Const = -600;
-  G.IterTrip = {4, 1, 1, 1};
-  K.Guards.push_back(G);
-  K.Guarded.push_back({{0}, 1.0});
-  return K;
+  return tiledGuard(1, 256, Strided ? 1 : 4, Strided ? 64 : 1, 4, 599);
 }
 
 TEST(Guards, BlocksPastTheEdgeRunAsLongAsTheirBusiestThread) {
@@ -113,11 +122,7 @@ TEST(Guards, BlocksPastTheEdgeRunAsLongAsTheirBusiestThread) {
     KernelProfile K = tiledRows(Strided);
     std::vector<BlockShare> Bs = blockShares(K, {1, 64, 1}, {1, 3, 1});
     ASSERT_EQ(Bs.size(), 2u);
-    double Weight = 0, Mean = 0;
-    for (const BlockShare &B : Bs) {
-      Weight += B.Weight;
-      Mean += B.Weight * B.Active;
-    }
+    auto [Weight, Mean] = weightAndMean(Bs);
     EXPECT_NEAR(Weight, 1, 1e-12);
     // The classes hold the launch's work.
     EXPECT_NEAR(Mean, activeFraction(K, {1, 64, 1}, {1, 3, 1}), 1e-12);
@@ -153,21 +158,10 @@ TEST(Guards, TheCutBlockInTheMiddleOfAnOverhangingGrid) {
   // blocks of 16 threads, 2 samples each, 25000 samples): blocks 0-780
   // work, 781 has 4 of its threads working, the rest idle. Sampling the
   // grid by strata would take the cut block for a seventh of the grid.
-  KernelProfile K = copyKernel();
-  AffineGuard G;
-  G.Coef[GVCtaid + 0] = 32;
-  G.Coef[GVTid + 0] = 2;
-  G.Coef[GVIter + 0] = 1;
-  G.Const = -24999;
-  G.Strict = false;
-  G.IterTrip = {2, 1, 1, 1};
-  K.Guards.push_back(G);
-  K.Guarded.push_back({{0}, 1.0});
+  KernelProfile K = tiledGuard(0, 32, 2, 1, 2, 24999);
   std::vector<BlockShare> Bs = blockShares(K, {16, 1, 1}, {1563, 1, 1});
   ASSERT_EQ(Bs.size(), 3u);
-  double Mean = 0;
   for (const BlockShare &B : Bs) {
-    Mean += B.Weight * B.Active;
     if (B.Active == 1)
       EXPECT_NEAR(B.Weight, 781.0 / 1563, 1e-12);
     else if (B.Active == 0)
@@ -178,7 +172,8 @@ TEST(Guards, TheCutBlockInTheMiddleOfAnOverhangingGrid) {
       EXPECT_EQ(B.Busiest, 1);
     }
   }
-  EXPECT_NEAR(Mean, activeFraction(K, {16, 1, 1}, {1563, 1, 1}), 1e-12);
+  EXPECT_NEAR(weightAndMean(Bs).second,
+              activeFraction(K, {16, 1, 1}, {1563, 1, 1}), 1e-12);
 }
 
 TEST(Guards, ALinearisedIndexCutsEveryBlockAlongBothDimensions) {
@@ -198,11 +193,7 @@ TEST(Guards, ALinearisedIndexCutsEveryBlockAlongBothDimensions) {
   std::vector<BlockShare> Bs = blockShares(K, {32, 8, 1}, {40, 100, 1});
   ASSERT_FALSE(Bs.empty());
   EXPECT_LE(Bs.size(), 512u);
-  double Weight = 0, Mean = 0;
-  for (const BlockShare &B : Bs) {
-    Weight += B.Weight;
-    Mean += B.Weight * B.Active;
-  }
+  auto [Weight, Mean] = weightAndMean(Bs);
   EXPECT_NEAR(Weight, 1, 1e-9);
   EXPECT_NEAR(Mean, activeFraction(K, {32, 8, 1}, {40, 100, 1}), 0.02);
 }
