@@ -262,7 +262,15 @@ blockSamples(const KernelProfile &K, unsigned D,
     if (Lo <= Hi)
       Partial.push_back({Lo, Hi});
   }
+  // Overlapping intervals (the copies of an unrolled loop) as one.
   std::sort(Partial.begin(), Partial.end());
+  std::vector<std::pair<double, double>> Merged;
+  for (auto [Lo, Hi] : Partial)
+    if (!Merged.empty() && Lo <= Merged.back().second + 1)
+      Merged.back().second = std::max(Merged.back().second, Hi);
+    else
+      Merged.push_back({Lo, Hi});
+  Partial = std::move(Merged);
   std::vector<std::pair<double, double>> Out;
   double Next = 0; // First index not yet sampled.
   auto Stretch = [&](double Lo, double Hi) { // Alike blocks [Lo, Hi].
@@ -296,16 +304,20 @@ std::vector<BlockShare> blockShares(const KernelProfile &K,
                                     const std::array<unsigned, 3> &Grid) {
   if (K.Guarded.empty())
     return {};
-  // At most about 512 blocks in all: a guard on a linearised index cuts
-  // every block along each dimension; fewer strata then.
+  // At most 64 blocks in all: a guard on a linearised index cuts every
+  // block along each dimension; fewer strata then, and none (the blocks
+  // counted alike) when even 4 per cut are too many.
   std::vector<std::pair<double, double>> Xs, Ys, Zs;
+  const size_t Budget = 64;
   for (double Most : {64.0, 16.0, 4.0}) {
     Xs = blockSamples(K, 0, Block, Grid, Most);
     Ys = blockSamples(K, 1, Block, Grid, Most);
     Zs = blockSamples(K, 2, Block, Grid, Most);
-    if (Xs.size() * Ys.size() * Zs.size() <= 512)
+    if (Xs.size() * Ys.size() * Zs.size() <= Budget)
       break;
   }
+  if (Xs.size() * Ys.size() * Zs.size() > Budget)
+    return {};
   double Total = double(std::max(1u, Grid[0])) * std::max(1u, Grid[1]) *
                  std::max(1u, Grid[2]);
   std::vector<BlockShare> Out;

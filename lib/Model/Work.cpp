@@ -618,7 +618,9 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   P.SharedBytes = LW.SharedBytes;
   P.LocalBytes = LW.LocalBytes;
   X.Rounds = roundPlan(G, N, R);
-  X.Classes = blockClasses(K, Cfg, P.Config.Grid, GP.GridStride);
+  // Every thread does all its work (the mean share is 1): blocks alike.
+  if (P.ActiveFraction < 1)
+    X.Classes = blockClasses(K, Cfg, P.Config.Grid, GP.GridStride);
   P.Waves = X.Rounds.IdealRounds;
   X.Rt = gpuRates(G, X.Curve);
   X.UnitNorm = unitOverlapNorm();

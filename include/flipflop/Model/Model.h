@@ -176,7 +176,8 @@ struct BlockShare {
 /// warp: where whole threads of a block skip the work (a tile row past the
 /// problem's edge), Active falls and Busiest stays. Along each grid
 /// dimension, the blocks that some guard cuts are taken one by one (64
-/// strata beyond 64), and each stretch between them by its middle.
+/// strata beyond 64), and each stretch between them by its middle; at most
+/// 64 blocks in all, else (fewer strata failing) empty.
 std::vector<BlockShare> blockShares(const KernelProfile &K,
                                     const std::array<unsigned, 3> &Block,
                                     const std::array<unsigned, 3> &Grid);
