@@ -455,22 +455,20 @@ static double energyUnits(const KernelProfile &K, const BlockScope &Sc,
 }
 
 /// The launch's classes of blocks by their work past the bounds checks, as
-/// multipliers of the average block (whose work the active fraction already
-/// scales); empty when every block is alike or threads stride the grid.
+/// multipliers of the average block (whose work the active fraction \p
+/// Active already scales); empty when every thread does all its work (so
+/// every block is alike; grid-stride loops count so) or no class was found.
 static std::vector<Context::BlockClass>
 blockClasses(const KernelProfile &K, const LaunchConfig &Cfg,
-             const std::array<unsigned, 3> &Grid, bool GridStride) {
+             const std::array<unsigned, 3> &Grid, double Active) {
   std::vector<Context::BlockClass> Out;
-  if (GridStride)
+  if (Active >= 1)
     return Out;
   std::vector<BlockShare> Shares = blockShares(K, Cfg.Block, Grid);
   double Mean = 0;
-  bool Alike = true;
-  for (const BlockShare &B : Shares) {
+  for (const BlockShare &B : Shares)
     Mean += B.Weight * B.Active;
-    Alike &= B.Active == 1 && B.Busiest == 1;
-  }
-  if (Alike || Mean <= 0)
+  if (Mean <= 0)
     return Out;
   for (const BlockShare &B : Shares)
     Out.push_back({B.Weight, B.Active / Mean, B.Busiest / Mean});
@@ -618,9 +616,7 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   P.SharedBytes = LW.SharedBytes;
   P.LocalBytes = LW.LocalBytes;
   X.Rounds = roundPlan(G, N, R);
-  // Every thread does all its work (the mean share is 1): blocks alike.
-  if (P.ActiveFraction < 1)
-    X.Classes = blockClasses(K, Cfg, P.Config.Grid, GP.GridStride);
+  X.Classes = blockClasses(K, Cfg, P.Config.Grid, P.ActiveFraction);
   P.Waves = X.Rounds.IdealRounds;
   X.Rt = gpuRates(G, X.Curve);
   X.UnitNorm = unitOverlapNorm();
