@@ -17,8 +17,8 @@
 namespace flipflop {
 namespace {
 
-/// Free variables: tid.xyz, ctaid.xyz and four loop iterations.
-constexpr unsigned NV = 10;
+/// Free variables: tid.xyz, ctaid.xyz and the loop iterations.
+constexpr unsigned NV = 6 + NumIterSlots;
 
 /// sum(A[v] * x_v) <= T over the free variables.
 struct Ineq {
@@ -112,10 +112,11 @@ double setShare(const KernelProfile &K, const std::vector<unsigned> &Set,
   double Range[NV] = {double(Block[0]), double(Block[1]), double(Block[2]),
                       double(std::max(1u, Grid[0])),
                       double(std::max(1u, Grid[1])),
-                      double(std::max(1u, Grid[2])), 1, 1, 1, 1};
+                      double(std::max(1u, Grid[2]))};
+  std::fill(Range + 6, Range + NV, 1.0);
   for (unsigned GI : Set)
     if (GI < K.Guards.size())
-      for (unsigned I = 0; I < 4; ++I)
+      for (unsigned I = 0; I < NumIterSlots; ++I)
         Range[6 + I] = std::max(Range[6 + I],
                                 std::floor(K.Guards[GI].IterTrip[I]));
   std::vector<Ineq> Is;
@@ -132,7 +133,7 @@ double setShare(const KernelProfile &K, const std::vector<unsigned> &Set,
                    double(G.Coef[GVGlobal + D]) * Block[D];
       C += double(G.Coef[GVNtid + D]) * Block[D];
     }
-    for (unsigned I = 0; I < 4; ++I)
+    for (unsigned I = 0; I < NumIterSlots; ++I)
       Q.A[6 + I] = double(G.Coef[GVIter + I]);
     for (unsigned D = 0; D < 3; ++D) {
       if (At.Tid) {
@@ -250,7 +251,7 @@ blockSamples(const KernelProfile &K, unsigned D,
                  double(G.Coef[GVGlobal + E]) * std::max(1u, Block[E]),
              Grid[E]);
     }
-    for (unsigned I = 0; I < 4; ++I)
+    for (unsigned I = 0; I < NumIterSlots; ++I)
       Span(double(G.Coef[GVIter + I]), std::floor(G.IterTrip[I]));
     // Passes for every rest where A*c + RMax <= T, for none where
     // A*c + RMin > T (T = -strict).

@@ -392,7 +392,7 @@ private:
     unsigned Loop;
   };
   std::map<unsigned, IVInfo> IVRegs;
-  std::array<double, 4> IterTrip{1, 1, 1, 1}; ///< Trips of the GVIter loops.
+  std::array<double, NumIterSlots> IterTrip = unitIterTrips(); ///< Trips of the GVIter loops.
   BlockDomTree DomTree;      ///< Of the reachable blocks (computeLoops).
   std::vector<unsigned> RPO; ///< Reachable blocks in reverse post-order.
   void assignRegisterIds();

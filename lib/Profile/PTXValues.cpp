@@ -87,7 +87,8 @@ int64_t lowZeroSpan(const AffVal &A) {
 /// .z below 64: the CUDA limits of a block; iteration k below \p IterTrip
 /// [k]); nullopt for any other form.
 static std::optional<int64_t>
-maxOverThreads(const AffVal &A, const std::array<double, 4> &IterTrip) {
+maxOverThreads(const AffVal &A,
+               const std::array<double, NumIterSlots> &IterTrip) {
   if (!A.known() || A.K < 0 || A.Opaque)
     return std::nullopt;
   static constexpr int64_t Limit[3] = {1024, 1024, 64};
@@ -99,7 +100,8 @@ maxOverThreads(const AffVal &A, const std::array<double, 4> &IterTrip) {
       return std::nullopt;
     if (V >= GVTid && V < GVTid + 3)
       Max += A.C[V] * (Limit[V - GVTid] - 1);
-    else if (V >= GVIter && V < GVIter + 4 && IterTrip[V - GVIter] <= AffLimit)
+    else if (V >= GVIter && V < GVIter + NumIterSlots &&
+             IterTrip[V - GVIter] <= AffLimit)
       Max += A.C[V] * (int64_t(IterTrip[V - GVIter]) - 1);
     else
       return std::nullopt;
@@ -643,13 +645,13 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
 
 void FunctionAnalysis::analyseAffine() {
   Affs.assign(RegWidth.size(), AffVal());
-  // Induction registers of (up to four) counted loops are variables: a
+  // Induction registers of (up to NumIterSlots) counted loops are variables: a
   // register defined once before the loop (its start) and once in it as
   // `add R, R, c` is Start + c * k, k = 0 .. trip - 1 (nvcc keeps several
   // such registers per loop after strength reduction).
   std::map<unsigned, IVInfo> &IVs = IVRegs;
   IVs.clear();
-  IterTrip = {1, 1, 1, 1};
+  IterTrip = unitIterTrips();
   unsigned Slot = 0;
   for (unsigned LI = 0; LI < Loops.size(); ++LI) {
     const Loop &L = Loops[LI];
@@ -752,10 +754,11 @@ AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
   if (Around.size() > Out.LoopTrip.size())
     return Out;
   // The loop each iteration slot stands for.
-  std::array<int, 4> SlotLoop{-1, -1, -1, -1};
+  std::array<int, NumIterSlots> SlotLoop;
+  SlotLoop.fill(-1);
   for (const auto &[Reg, IV] : IVRegs)
     SlotLoop[IV.Slot] = int(IV.Loop);
-  for (unsigned Sl = 0; Sl < 4; ++Sl) {
+  for (unsigned Sl = 0; Sl < NumIterSlots; ++Sl) {
     if (V.C[GVIter + Sl] == 0)
       continue;
     // An iteration of a loop that is not around the access (the value a
@@ -776,7 +779,7 @@ AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
     unsigned K = Out.NumLoops++;
     Out.LoopTrip[K] = std::max(1.0, Loops[*It].Trip);
     Out.LoopId[K] = *It;
-    for (unsigned Sl = 0; Sl < 4; ++Sl)
+    for (unsigned Sl = 0; Sl < NumIterSlots; ++Sl)
       if (SlotLoop[Sl] == int(*It))
         Out.LoopStep[K] = V.C[GVIter + Sl];
   }

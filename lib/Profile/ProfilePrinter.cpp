@@ -134,7 +134,9 @@ void printGuards(const KernelProfile &P, raw_ostream &OS) {
   static const char *GuardVarNames[NumGuardVars] = {
       "tid.x",  "tid.y",  "tid.z",  "ctaid.x", "ctaid.y", "ctaid.z",
       "gid.x",  "gid.y",  "gid.z",  "ntid.x",  "ntid.y",  "ntid.z",
-      "iter0",  "iter1",  "iter2",  "iter3"};
+      "iter0",  "iter1",  "iter2",  "iter3",   "iter4",   "iter5",
+      "iter6",  "iter7"};
+  static_assert(NumGuardVars == 20, "one name per guard variable");
   for (size_t I = 0; I < P.Guards.size(); ++I) {
     const AffineGuard &G = P.Guards[I];
     OS << "  guard " << I << ":";

@@ -30,7 +30,8 @@ KernelProfile tiledGuard(unsigned D, int64_t Ctaid, int64_t Tid, int64_t Iter,
   G.Coef[GVIter + 0] = Iter;
   G.Const = -Last;
   G.Strict = false;
-  G.IterTrip = {Trip, 1, 1, 1};
+  G.IterTrip = unitIterTrips();
+  G.IterTrip[0] = Trip;
   K.Guards.push_back(G);
   K.Guarded.push_back({{0}, 1.0});
   return K;

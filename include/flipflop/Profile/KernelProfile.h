@@ -240,6 +240,18 @@ struct ShapeInfo {
   bool passesChecks(const std::array<unsigned, 3> &Block) const;
 };
 
+/// Counted loops whose iterations are variables of the affine forms (the
+/// first ones in program order; the copies of an unrolled outer loop each
+/// have their own inner loop, so a kernel easily has more than four).
+constexpr unsigned NumIterSlots = 8;
+
+/// Trip counts of the iteration slots, all 1 (no loop).
+inline std::array<double, NumIterSlots> unitIterTrips() {
+  std::array<double, NumIterSlots> T;
+  T.fill(1);
+  return T;
+}
+
 /// Variables of an affine guard: threadIdx.d, blockIdx.d, blockIdx.d *
 /// blockDim.d (the usual global index) and blockDim.d, d = x, y, z.
 enum GuardVar : unsigned {
@@ -247,8 +259,8 @@ enum GuardVar : unsigned {
   GVCtaid = 3,   ///< + d
   GVGlobal = 6,  ///< + d: blockIdx.d * blockDim.d
   GVNtid = 9,    ///< + d
-  GVIter = 12,   ///< + k: iteration (0-based) of counted loop k (k < 4)
-  NumGuardVars = 16
+  GVIter = 12,   ///< + k: iteration (0-based) of counted loop k
+  NumGuardVars = GVIter + NumIterSlots
 };
 
 /// A bounds check on thread and block indices that the kernel's work sits
@@ -262,7 +274,7 @@ struct AffineGuard {
   bool Strict = true;
   unsigned Line = 0;
   /// Trip counts of the loops whose iteration GVIter + k stands for.
-  std::array<double, 4> IterTrip{1, 1, 1, 1};
+  std::array<double, NumIterSlots> IterTrip = unitIterTrips();
 };
 
 /// Share of the kernel's (loop-weighted) instructions that run only where
