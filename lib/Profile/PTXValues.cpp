@@ -420,14 +420,22 @@ AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
       S = absSplit(A, Y + 1, true);
     } else if (Base == "and" && Y != 0) {
       // Low bits cleared (t & ~(M-1), high bits beyond any index kept):
-      // M * (t / M).
+      // M * (t / M). A mask that also clears bits from High up (clang
+      // narrows it to the bits a thread index can set: `and 4t, 0x1ff00`
+      // for 4 * (t & ~63) when t < 1024) changes the warp's lanes alike
+      // unless their span crosses a multiple of High, which the lanes of
+      // one warp (32 * stride) do for at most 1 warp in 64 when High is
+      // 64 such spans: then High is not a cut between lanes.
       uint64_t U = uint64_t(Y);
       if (Bits == 32)
         U &= 0xffffffffu;
       uint64_t LowU = U & (~U + 1), High = U + LowU; // High 0: to bit 63.
       int64_t Low = int64_t(LowU);
-      if ((High & (High - 1)) == 0 && (High == 0 || High >= (1u << 24)) &&
-          Low < (int64_t(1) << 30))
+      bool HighAbove = High == 0 || High >= (1u << 24) ||
+                       (!A.Mod && A.Coef != 0 &&
+                        std::llabs(A.Coef) < (int64_t(1) << 24) &&
+                        uint64_t(64 * 32 * std::llabs(A.Coef)) <= High);
+      if ((High & (High - 1)) == 0 && HighAbove && Low < (int64_t(1) << 30))
         if ((S = absSplit(A, Low, false)))
           S = absCombine(*S, *S, Low, 0);
     } else if (Base == "shr" && Y > 0 && Y < 31) {

@@ -21,9 +21,15 @@ struct LaneSplit {
   int64_t Stride = 0, DivStride = 0;
 
   /// Stride * (t % M) + DivStride * (t / M), folded to a plain stride when
-  /// the split cancels (DivStride == Stride * M) or vanishes.
+  /// the split cancels (DivStride == Stride * M) or vanishes. Rows of a
+  /// multiple of 32 threads hold whole warps: t / M is the same for every
+  /// lane of a warp, so within one the split is the plain Stride * t plus a
+  /// warp-uniform offset (which the lane values leave out, as they leave
+  /// out every uniform term). The row's pitch then need not be known: a
+  /// 64-column tile loaded as B[(k0 + t / 64) * n + t % 64] is coalesced
+  /// whatever n is.
   static LaneSplit make(unsigned M, int64_t S, int64_t D) {
-    if (M == 0 || D == S * int64_t(M) || (S == 0 && D == 0))
+    if (M == 0 || D == S * int64_t(M) || (S == 0 && D == 0) || M % 32 == 0)
       return {0, S, 0};
     return {M, S, D};
   }
