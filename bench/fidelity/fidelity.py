@@ -357,8 +357,15 @@ def predict_ptx(tools, ptx, recipe, gpu, block, grid):
     row = dict(zip(head, out[1].split(",")))
     if row.get("valid") != "1":
         return None
-    return {"time": float(row["time_s"]) * 1e3, "occupancy": float(row["occupancy"]),
-            "registers": int(row["registers"]), "bound": row["bottleneck"]}
+    out = {"time": float(row["time_s"]) * 1e3, "occupancy": float(row["occupancy"]),
+           "registers": int(row["registers"]), "bound": row["bottleneck"]}
+    if "t_issue_s" in row:  # the components, for reading residuals
+        out["parts_ms"] = {k: float(row["t_%s_s" % k]) * 1e3 for k in PARTS}
+    return out
+
+
+# The time's components (the report's "time_parts_s").
+PARTS = ("issue", "shared", "l2", "dram", "latency")
 
 
 # Extra clang options for the plugin front end (--clang-flag).
@@ -439,6 +446,9 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
             if p.get("valid"):
                 res[l["gpu"]] = {"time": p["time_s"] * 1e3, "occupancy": p["occupancy"],
                                  "registers": p["registers"], "bound": p["bottleneck"]}
+                if "time_parts_s" in p:
+                    res[l["gpu"]]["parts_ms"] = {k: p["time_parts_s"].get(k, 0) * 1e3
+                                                 for k in PARTS}
     return res
 
 
@@ -559,8 +569,12 @@ def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, 
                 "noise_tau": (kendall_tau_b([fastest[gpu][configs[i]] for i in idx], meas)
                               if all(configs[i] in fastest[gpu] for i in idx) else None),
                 "bounds": bounds,
-                "samples": [{"config": dict(zip(names, configs[i])), "measured_ms": m,
-                             "predicted_ms": p} for i, m, p in zip(idx, meas, pred)],
+                "samples": [dict({"config": dict(zip(names, configs[i])), "measured_ms": m,
+                                  "predicted_ms": p},
+                                 **{k: results[(i, arch)][(fe, gpu)][k]
+                                    for k in ("parts_ms", "occupancy", "registers", "bound")
+                                    if k in results[(i, arch)][(fe, gpu)]})
+                            for i, m, p in zip(idx, meas, pred)],
             })
     return rows
 

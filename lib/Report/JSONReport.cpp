@@ -76,6 +76,14 @@ json::Value predictionToJSON(const Prediction &P) {
     O["power_band_w"] = Arr(band(P.AvgPowerW, B.Power));
     O["energy_band_j"] = Arr(band(P.EnergyJ, B.Energy));
   }
+  // The time's components summed over the rounds (docs/MODEL.md): each
+  // round lasts a soft maximum of them, so they do not add up to time_s.
+  if (P.Valid && P.TimeS > 0)
+    O["time_parts_s"] = json::Object{{"issue", round10(P.TComputeS)},
+                                     {"shared", round10(P.TSharedS)},
+                                     {"l2", round10(P.TL2S)},
+                                     {"dram", round10(P.TDramS)},
+                                     {"latency", round10(P.TLatencyS)}};
   if (P.LimitUnreachable)
     O["limit_unreachable"] = true;
   if (P.LimitOutOfRange) {

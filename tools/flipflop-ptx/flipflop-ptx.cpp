@@ -264,7 +264,8 @@ void printCSVHeader(raw_ostream &OS) {
   OS << "kernel,index,block_x,block_y,block_z,grid_x,grid_y,grid_z,"
         "min_blocks_per_sm,power_limit_w,occupancy,blocks_per_sm,registers,"
         "time_s,avg_power_w,energy_j,clock_mhz,bottleneck,limiter,valid,"
-        "pareto,picks,lever,lever_value\n";
+        "pareto,picks,lever,lever_value,t_issue_s,t_shared_s,t_l2_s,"
+        "t_dram_s,t_latency_s,dram_bytes,l2_bytes\n";
 }
 
 void printCSV(const KernelProfile &K, const SweepResult &R, raw_ostream &OS) {
@@ -290,7 +291,11 @@ void printCSV(const KernelProfile &K, const SweepResult &R, raw_ostream &OS) {
        << ',' << bottleneckName(P.Bound) << ',' << occLimiterName(P.Occ.Limiter)
        << ',' << (P.Valid ? 1 : 0) << ',' << (InPareto[I] ? 1 : 0) << ','
        << Picks << ',' << leverName(P.PowerLever) << ','
-       << format("%g", P.LeverValue) << "\n";
+       << format("%g", P.LeverValue)
+       << format(",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", P.TComputeS,
+                 P.TSharedS, P.TL2S, P.TDramS, P.TLatencyS, P.DramBytes,
+                 P.L2Bytes)
+       << "\n";
   }
 }
 
