@@ -446,6 +446,9 @@ private:
                int64_t &Offset, int &ChangeIdx, unsigned At0 = 0) const;
   std::optional<int64_t> ivStart(const Loop &L, unsigned IV,
                                  unsigned At0 = 0) const;
+  std::optional<SmallVector<int64_t, 4>>
+  ivStarts(const Loop &L, unsigned IV, unsigned At0 = 0,
+           unsigned Depth = 0) const;
 
   int regId(StringRef Name) const {
     auto It = RegIds.find(Name);

@@ -224,11 +224,53 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
 /// same for thread 0 or at the reference block.
 std::optional<int64_t> FunctionAnalysis::ivStart(const Loop &L, unsigned IV,
                                                  unsigned At0) const {
-  std::optional<int64_t> Init;
+  auto Starts = ivStarts(L, IV, At0);
+  if (!Starts || Starts->size() != 1)
+    return std::nullopt;
+  return Starts->front();
+}
+
+/// The distinct start values of induction register \p IV, one per
+/// definition outside the loop (sorted); nullopt when one of them is not a
+/// constant or there is none. Several values: a loop entered after a
+/// prologue that ran some of its iterations (nvcc peels `n % U` iterations
+/// of a loop unrolled U times, then enters at the IV each left).
+std::optional<SmallVector<int64_t, 4>>
+FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
+                           unsigned Depth) const {
+  SmallVector<int64_t, 4> Out;
+  auto Add = [&](int64_t V) {
+    if (!llvm::is_contained(Out, V))
+      Out.push_back(V);
+    return Out.size() <= 8;
+  };
   for (unsigned K : DefSites[IV]) {
     if (L.Body.test(InstrBlock[K]))
       continue;
     const Instr &D = *Instrs[K];
+    // A copy of, or a constant added to, a register of several values
+    // (the IV a peeled prologue left, moved by the unrolled loop's offset):
+    // each of its values.
+    if (Depth < 3 && D.Ops.size() >= 2 && D.Ops[1].Kind == Operand::Reg &&
+        regId(D.Ops[1].Name) >= 0) {
+      StringRef B = D.Mods[0];
+      std::optional<int64_t> C = 0;
+      bool Copy = (B == "mov" || B == "cvt") && D.Ops.size() == 2;
+      if (!Copy && (B == "add" || B == "sub") && D.Ops.size() == 3)
+        C = constOutside(L, D.Ops[2]);
+      else if (!Copy)
+        C = std::nullopt;
+      unsigned Src = unsigned(regId(D.Ops[1].Name));
+      if (C && DefSites[Src].size() > 1) {
+        auto Vs = ivStarts(L, Src, At0, Depth + 1);
+        if (!Vs)
+          return std::nullopt;
+        for (int64_t V : *Vs)
+          if (!Add(B == "sub" ? V - *C : V + *C))
+            return std::nullopt;
+        continue;
+      }
+    }
     // The start value: a constant however it is computed (a stated
     // argument rounded down to the unroll factor, say).
     AbsVal Start = eval(D);
@@ -240,11 +282,13 @@ std::optional<int64_t> FunctionAnalysis::ivStart(const Loop &L, unsigned IV,
     else if ((D.Mods[0] == "mov" || D.Mods[0] == "cvt") && D.Ops.size() == 2)
       V = D.Ops[1].Kind == Operand::Imm ? std::optional<int64_t>(D.Ops[1].Value)
                                         : constOutside(L, D.Ops[1]);
-    if (!V || (Init && *Init != *V))
+    if (!V || !Add(*V))
       return std::nullopt;
-    Init = V;
   }
-  return Init;
+  if (Out.empty())
+    return std::nullopt;
+  llvm::sort(Out);
+  return Out;
 }
 
 /// Passes of the exit test `IV Cmp Bound` (the IV on the left, of type
@@ -385,25 +429,79 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     return std::nullopt;
   // The successor is the IV plus the step.
   int64_t BoundV = BoundFollows ? StepV : *Bound;
-  std::optional<int64_t> Init = ivStart(L, IV);
+  // An IV that is only a copy inside the loop (`header: mov %i, %n; ...
+  // latch: add %n, %i, 4; setp %i`, nvcc's form of a loop whose test
+  // reads the value before the step): it holds each iteration's own value
+  // from the copy on, and starts at what %n holds on entry.
+  unsigned StartReg = unsigned(IV);
+  bool CopyStart = false;
+  {
+    const Instr &Ch = *Instrs[ChangeIdx];
+    bool DefOutside = llvm::any_of(DefSites[IV], [&](unsigned K) {
+      return !L.Body.test(InstrBlock[K]);
+    });
+    if (!DefOutside && ChangeIdx != IncIdx &&
+        (Ch.Mods[0] == "mov" || Ch.Mods[0] == "cvt") && Ch.Ops.size() == 2 &&
+        Ch.Ops[1].Kind == Operand::Reg && regId(Ch.Ops[1].Name) >= 0) {
+      StartReg = unsigned(regId(Ch.Ops[1].Name));
+      CopyStart = true;
+    }
+  }
+  auto Starts = ivStarts(L, StartReg);
   // A block-stride loop starts at a thread index: thread 0 stands for the
   // block, as in the IR front end (the trip is then not exact).
   bool ThreadStart = false;
-  if (!Init) {
-    Init = ivStart(L, IV, AtThread0 | At0);
-    ThreadStart = Init.has_value();
+  if (!Starts) {
+    Starts = ivStarts(L, StartReg, AtThread0 | At0);
+    ThreadStart = Starts.has_value();
   }
   ThreadStart |= TraceAt != 0;
-  if (!Init)
+  if (!Starts)
     return std::nullopt;
   // Post-increment compare: the increment precedes the setp in its block, or
   // lies in an earlier block of a bottom-tested loop.
   // The IV changes at ChangeIdx (its increment, or the copy back).
   bool Post;
-  if (InstrBlock[ChangeIdx] == ExitBlock)
+  if (CopyStart)
+    Post = false;
+  else if (InstrBlock[ChangeIdx] == ExitBlock)
     Post = ChangeIdx < SetpIdx;
   else
     Post = ExitBlock != L.Header;
+  // Entered at one of U starts d apart with a step of U x d: the main part
+  // of a loop unrolled U times after a prologue that ran the first `n % U`
+  // of its n iterations. Its test passes while the next U iterations are
+  // all within the original bound (the value tested, one step on, is
+  // within the bound), so the original loop runs from the first start by
+  // d, and the unrolled one n / U times on average over the prologue's
+  // paths (each path's share of the body is counted where it runs).
+  if (Starts->size() > 1) {
+    int64_t U = int64_t(Starts->size());
+    int64_t D = (*Starts)[1] - (*Starts)[0];
+    bool Even = D > 0;
+    for (size_t K = 1; K < Starts->size() && Even; ++K)
+      Even = (*Starts)[K] - (*Starts)[K - 1] == D;
+    if (!Even || BoundFollows || U * D != (StepV > 0 ? StepV : -StepV))
+      return std::nullopt;
+    int64_t First = StepV > 0 ? Starts->front() : Starts->back();
+    int64_t Orig = *Bound + (Post ? 0 : StepV);
+    if (IVSide == 2)
+      Cmp = StringSwitch<StringRef>(Cmp)
+                .Case("lt", "gt").Case("gt", "lt").Case("le", "ge")
+                .Case("ge", "le").Case("lo", "hi").Case("hi", "lo")
+                .Case("ls", "hs").Case("hs", "ls").Default(Cmp);
+    std::optional<int64_t> N = countPasses(Cmp, Ty, Orig, First,
+                                           StepV > 0 ? D : -D, false,
+                                           ContinueWhen);
+    if (!N)
+      return std::nullopt;
+    L.IVReg = IV;
+    L.ThreadStart = ThreadStart;
+    L.AtRefBlock = At0 != 0;
+    L.BlockStride = StepAtRef;
+    return double(*N) / double(U);
+  }
+  std::optional<int64_t> Init = Starts->front();
   // The header runs once more than the tests that pass, unless the loop is
   // top-tested with its work after the test (then the body runs Passes times).
   bool BottomTested = ExitBlock != L.Header || Post || L.Body.count() == 1;
