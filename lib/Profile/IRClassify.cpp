@@ -106,10 +106,37 @@ AddrSpace addrSpaceOf(unsigned AS) {
   }
 }
 
+static unsigned underlyingAddrSpace(const Value *Ptr, unsigned Depth,
+                                    SmallPtrSetImpl<const Value *> &Seen);
+
+/// The address space that every incoming pointer of a select or phi points
+/// to (0 when they differ or one is unknown): a pointer chosen between two
+/// shared arrays (a double buffer, `p = it & 1 ? a : b`) is a shared pointer,
+/// which the back end's address-space inference makes it before the PTX.
+static unsigned commonAddrSpace(ArrayRef<const Value *> In, unsigned Depth,
+                                SmallPtrSetImpl<const Value *> &Seen) {
+  unsigned AS = 0;
+  for (const Value *V : In) {
+    if (Seen.contains(V))
+      continue; // A phi's own back edge.
+    unsigned A = underlyingAddrSpace(V, Depth + 1, Seen);
+    if (A == 0 || (AS && A != AS))
+      return 0;
+    AS = A;
+  }
+  return AS;
+}
+
 /// Finds the address space a generic pointer really points to by looking
-/// through casts and GEPs (clang emits generic pointers for kernel args and
-/// casts them to global; at -O0 nothing is inferred yet).
+/// through casts, GEPs, selects and phis (clang emits generic pointers for
+/// kernel args and casts them to global; at -O0 nothing is inferred yet).
 unsigned underlyingAddrSpace(const Value *Ptr) {
+  SmallPtrSet<const Value *, 8> Seen;
+  return underlyingAddrSpace(Ptr, 0, Seen);
+}
+
+static unsigned underlyingAddrSpace(const Value *Ptr, unsigned Depth,
+                                    SmallPtrSetImpl<const Value *> &Seen) {
   for (unsigned I = 0; I < 16 && Ptr; ++I) {
     unsigned AS = Ptr->getType()->getPointerAddressSpace();
     if (AS != 0)
@@ -128,6 +155,18 @@ unsigned underlyingAddrSpace(const Value *Ptr) {
       // A pointer loaded from an argument slot (-O0) is a global pointer.
       if (isa<AllocaInst>(LI->getPointerOperand()->stripPointerCasts()))
         return 1;
+    }
+    if (Depth < 4 && (isa<SelectInst>(Ptr) || isa<PHINode>(Ptr))) {
+      Seen.insert(Ptr);
+      SmallVector<const Value *, 4> In;
+      if (const auto *Sel = dyn_cast<SelectInst>(Ptr))
+        In = {Sel->getTrueValue(), Sel->getFalseValue()};
+      else
+        for (const Value *V : cast<PHINode>(Ptr)->incoming_values())
+          In.push_back(V);
+      if (In.size() > 8)
+        return 0;
+      return commonAddrSpace(In, Depth, Seen);
     }
     break;
   }

@@ -473,8 +473,9 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   // of its n iterations. Its test passes while the next U iterations are
   // all within the original bound (the value tested, one step on, is
   // within the bound), so the original loop runs from the first start by
-  // d, and the unrolled one n / U times on average over the prologue's
-  // paths (each path's share of the body is counted where it runs).
+  // d. The prologue's U - 1 copies are counted once each (a block's weight
+  // does not follow its branches), so the unrolled loop is given the rest,
+  // (n - (U - 1)) / U passes: n iterations in all.
   if (Starts->size() > 1) {
     int64_t U = int64_t(Starts->size());
     int64_t D = (*Starts)[1] - (*Starts)[0];
@@ -499,7 +500,7 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     L.ThreadStart = ThreadStart;
     L.AtRefBlock = At0 != 0;
     L.BlockStride = StepAtRef;
-    return double(*N) / double(U);
+    return std::max(0.0, double(*N - (U - 1))) / double(U);
   }
   std::optional<int64_t> Init = Starts->front();
   // The header runs once more than the tests that pass, unless the loop is
