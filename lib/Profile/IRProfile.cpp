@@ -418,6 +418,66 @@ void ProfileBuilder::shapeFromBounds() {
     S.trim().getAsInteger(10, P.Bounds.MaxNReg);
 }
 
+/// \p S is `threadIdx.D + terms that read no thread index` (through integer
+/// casts): the start of a block-stride loop whose step is the block's extent
+/// along D.
+static bool isTidPlus(const SCEV *S, unsigned D) {
+  auto Strip = [](const SCEV *X) {
+    while (const auto *C = dyn_cast<SCEVCastExpr>(X))
+      X = C->getOperand();
+    return X;
+  };
+  auto IsTid = [&](const SCEV *X) {
+    unsigned Dim;
+    const auto *U = dyn_cast<SCEVUnknown>(Strip(X));
+    return U && specialRegister(U->getValue(), Dim) == SReg::Tid && Dim == D;
+  };
+  S = Strip(S);
+  if (IsTid(S))
+    return true;
+  const auto *Add = dyn_cast<SCEVAddExpr>(S);
+  if (!Add)
+    return false;
+  unsigned Tids = 0;
+  for (const SCEV *Op : Add->operands()) {
+    if (IsTid(Op))
+      ++Tids;
+    else if (scevMentions(Op, SReg::Tid))
+      return false;
+  }
+  return Tids == 1;
+}
+
+/// The block extent along each dimension that the kernel's block-stride
+/// loops from a thread index give (`for (r = threadIdx.y; r < 22; r += 4)`
+/// with the block a compile-time constant: a cooperative copy of a tile and
+/// its halo): the smallest constant step of such a loop (an unrolled copy
+/// steps by a multiple of it; its remainder loop by it), 0 where none.
+std::array<unsigned, 3> ProfileBuilder::blockFromStrides() {
+  std::array<unsigned, 3> Out{0, 0, 0};
+  auto &LI = FAM.getResult<LoopAnalysis>(Kernel);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(Kernel);
+  for (const Loop *L : LI.getLoopsInPreorder())
+    for (PHINode &Phi : L->getHeader()->phis()) {
+      if (!Phi.getType()->isIntegerTy() || !SE.isSCEVable(Phi.getType()))
+        continue;
+      const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
+      if (!AR || AR->getLoop() != L || !AR->isAffine())
+        continue;
+      const auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+      if (!Step || Step->getAPInt().getSignificantBits() > 32)
+        continue;
+      int64_t St = Step->getAPInt().getSExtValue();
+      if (St < 2 || St > 1024)
+        continue;
+      for (unsigned D = 0; D < 3; ++D)
+        if (isTidPlus(AR->getStart(), D) &&
+            (!Out[D] || unsigned(St) < Out[D]))
+          Out[D] = unsigned(St);
+    }
+  return Out;
+}
+
 void ProfileBuilder::decideShape() {
   ShapeInfo &S = P.Shape;
   // A kernel that indexes by threadIdx.x without reading blockDim.x has its
@@ -464,9 +524,29 @@ void ProfileBuilder::decideShape() {
   auto Set = [&](uint64_t X, uint64_t Y) {
     S.FixedBlock = {static_cast<unsigned>(X), static_cast<unsigned>(Y), 1};
   };
+  // Block-stride loops from a thread index along every dimension the
+  // kernel indexes by (a tile copy), whose block fits the bounds.
+  std::array<unsigned, 3> Strided = blockFromStrides();
+  S.StrideBlock = Strided;
+  bool ByStrides = true;
+  uint64_t StridedThreads = 1;
+  for (unsigned D = 0; D < 3; ++D) {
+    if (S.UsesTid[D] && !Strided[D])
+      ByStrides = false;
+    if (!S.UsesTid[D])
+      Strided[D] = 1;
+    StridedThreads *= Strided[D];
+  }
+  ByStrides = ByStrides && StridedThreads <= 1024 &&
+              (!Max || StridedThreads <= Max);
   if (P.Bounds.ReqNTid[0]) {
     S.FixedBlock = {P.Bounds.ReqNTid[0], std::max(1u, P.Bounds.ReqNTid[1]),
                     std::max(1u, P.Bounds.ReqNTid[2])};
+  } else if (ByStrides) {
+    S.FixedBlock = Strided;
+    Reason += "; block-stride loops step " + std::to_string(Strided[0]) +
+              " x " + std::to_string(Strided[1]) + " x " +
+              std::to_string(Strided[2]);
   } else if (Tile && TwoD && D1 > 1 && D0 * D1 <= 1024 &&
              (!Max || D0 * D1 == Max)) {
     Set(D0, D1);

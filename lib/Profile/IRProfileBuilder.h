@@ -103,6 +103,7 @@ private:
   void shapeFromBounds();
   void markBlockReuse();
   void decideShape();
+  std::array<unsigned, 3> blockFromStrides();
   unsigned estimateRegisters(llvm::Function &F);
 
   // IRClassify.cpp: op classes and memory accesses, by instruction family.

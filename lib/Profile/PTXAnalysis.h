@@ -326,7 +326,8 @@ private:
   /// index 0: a representative thread, as the IR front end evaluates trip
   /// counts), and the reference block (blockDim = PTXReferenceBlockThreads
   /// x 1 x 1, the IR front end's reference block).
-  enum Subst : unsigned { AtThread0 = 1, AtRefBlock = 2 };
+  /// AtTid1X << d: with AtThread0, threadIdx.d is 1 (the others 0).
+  enum Subst : unsigned { AtThread0 = 1, AtRefBlock = 2, AtTid1X = 4 };
   /// The constant register \p R holds at instruction \p At, through its
   /// reaching definitions, with the substitutions \p At0 (Subst bits).
   std::optional<int64_t> constAt(unsigned R, unsigned At, unsigned Depth = 0,

@@ -458,6 +458,28 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   ThreadStart |= TraceAt != 0;
   if (!Starts)
     return std::nullopt;
+  // A loop that starts at threadIdx.d (plus terms without a thread index)
+  // and steps by a constant: the block's extent along d, divided by the
+  // copies of an unrolled loop (ShapeInfo::StrideBlock).
+  if (ThreadStart && TraceAt == 0 && !StepAtRef) {
+    int Dim = -1;
+    for (unsigned D = 0; D < 3; ++D) {
+      auto At1 = ivStarts(L, StartReg, AtThread0 | At0 | (AtTid1X << D));
+      if (!At1 || At1->size() != Starts->size())
+        Dim = -2;
+      else if (At1->front() - Starts->front() == 1)
+        Dim = Dim == -1 ? int(D) : -2;
+      else if (At1->front() != Starts->front())
+        Dim = -2;
+    }
+    int64_t Per = (StepV > 0 ? StepV : -StepV) / int64_t(Starts->size());
+    if (Dim >= 0 && Per >= 2 && Per <= 1024 &&
+        Per * int64_t(Starts->size()) == (StepV > 0 ? StepV : -StepV)) {
+      unsigned &B = S.Shape.StrideBlock[Dim];
+      if (!B || unsigned(Per) < B)
+        B = unsigned(Per);
+    }
+  }
   // Post-increment compare: the increment precedes the setp in its block, or
   // lies in an earlier block of a bottom-tested loop.
   // The IV changes at ChangeIdx (its increment, or the copy back).

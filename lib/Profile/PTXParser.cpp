@@ -193,6 +193,27 @@ void fixShape(const Function &F, KernelProfile &K) {
     K.Shape.FixedReason = "multi-dimensional threadIdx indexes a static "
                           "shared tile and blockDim is never read";
   }
+  // The block-stride loops of a tile copy along every dimension the kernel
+  // indexes by give its shape (as the IR front end's decideShape).
+  if (K.Shape.FixedByTile && !K.Shape.FixedBlock[0]) {
+    std::array<unsigned, 3> B = K.Shape.StrideBlock;
+    uint64_t Threads = 1;
+    bool All = true;
+    for (unsigned D = 0; D < 3; ++D) {
+      if (!K.Shape.UsesTid[D])
+        B[D] = 1;
+      All = All && B[D];
+      Threads *= B[D];
+    }
+    unsigned Max = F.Bounds.maxThreads();
+    if (All && Threads <= 1024 && (!Max || Threads <= Max)) {
+      K.Shape.FixedBlock = B;
+      K.Shape.FixedReason += "; block-stride loops step " +
+                             std::to_string(B[0]) + " x " +
+                             std::to_string(B[1]) + " x " +
+                             std::to_string(B[2]);
+    }
+  }
   if (F.Bounds.ReqNTid[0]) {
     K.Shape.FixedBlock = F.Bounds.ReqNTid;
     if (K.Shape.FixedReason.empty())

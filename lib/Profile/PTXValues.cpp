@@ -979,8 +979,12 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
       return O.Value;
     int Id = O.Kind == Operand::Reg ? regId(O.Name) : -1;
     if (Id < 0 && (At0 & AtThread0) && O.Kind == Operand::Reg &&
-        (StringRef(O.Name).starts_with("%tid.") || O.Name == "%laneid"))
+        (StringRef(O.Name).starts_with("%tid.") || O.Name == "%laneid")) {
+      for (unsigned Dm = 0; Dm < 3; ++Dm)
+        if ((At0 & (AtTid1X << Dm)) && O.Name == std::string("%tid.") + "xyz"[Dm])
+          return 1;
       return 0;
+    }
     if (Id < 0 && (At0 & AtRefBlock) && O.Kind == Operand::Reg &&
         StringRef(O.Name).starts_with("%ntid."))
       return O.Name == "%ntid.x" ? int64_t(PTXReferenceBlockThreads) : 1;

@@ -222,6 +222,11 @@ struct ShapeInfo {
   bool FixedByTile = false;
   std::array<unsigned, 3> FixedBlock{0, 0, 0}; ///< Shape it requires.
   std::string FixedReason;
+  /// The smallest constant step of a block-stride loop that starts at
+  /// threadIdx.d plus terms without a thread index (`for (r = threadIdx.y;
+  /// r < 22; r += 4)`, a tile copy with the block a compile-time constant):
+  /// the block's extent along d. 0 = no such loop.
+  std::array<unsigned, 3> StrideBlock{0, 0, 0};
   /// Work per thread scales with 1/blockDim (block-stride loop inside).
   bool WorkScalesWithBlock = false;
   bool GridStrideLoop = false;
