@@ -70,6 +70,92 @@ static std::vector<double> siblingShare(const std::vector<MemAccess> &As) {
   return Share;
 }
 
+/// Loads of one address but for a constant offset, each a coalesced run of
+/// a warp (a sliding window unrolled into loads at +0, +4, ..., the inner
+/// loop of a direct convolution or a stencil): their runs overlap, and the
+/// L1 serves what an earlier one of them brought in. Per access, the share
+/// of its sectors that the group's union does not already hold: the union's
+/// sectors over the sum of the runs' own. A group is the loads of one
+/// address form (the PTX front end: `AddrForm` with the offset set aside)
+/// or, without a form, of one base and index terms (`MemAccess::BaseId`,
+/// the IR's sibling key) with equal counts.
+static std::vector<double> windowShare(const std::vector<MemAccess> &As,
+                                       const LaunchConfig &C) {
+  std::vector<double> Share(As.size(), 1.0);
+  std::map<std::tuple<unsigned, unsigned, std::array<int64_t, 9>,
+                      std::array<int64_t, 4>, std::array<unsigned, 4>,
+                      unsigned, int64_t, double, unsigned>,
+           std::vector<size_t>>
+      Groups;
+  for (size_t I = 0; I < As.size(); ++I) {
+    const MemAccess &A = As[I];
+    if (A.IsStore || A.IsAtomic || A.Pattern != AccessPattern::Coalesced ||
+        A.LaneMod || (A.BlockDims & AddrDependsOnData) ||
+        (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
+        std::llabs(A.StrideBytes) > int64_t(A.Bytes) || A.StrideBytes == 0)
+      continue;
+    const AddrForm &F = A.Form;
+    std::array<int64_t, 9> Idx{};
+    std::array<int64_t, 4> Steps{};
+    std::array<unsigned, 4> Ids{};
+    unsigned Key = 0;
+    if (F.Known && F.Array) {
+      for (unsigned D = 0; D < 3; ++D) {
+        Idx[D] = F.Tid[D];
+        Idx[3 + D] = F.Ctaid[D];
+        Idx[6 + D] = F.Global[D];
+      }
+      Steps = F.LoopStep;
+      Ids = F.LoopId;
+      Key = F.Array;
+    } else if (A.BaseId) {
+      Key = A.BaseId | 0x80000000u; // Apart from the forms' arrays.
+    } else {
+      continue;
+    }
+    Groups[{Key, A.Bytes, Idx, Steps, Ids, F.Known ? F.NumLoops : 0,
+            A.StrideBytes, A.Count, unsigned(A.Space)}]
+        .push_back(I);
+  }
+  // A warp's run along x: its lanes there, each StrideBytes on.
+  double Lanes = std::min<double>(32, std::max(1u, C.Block[0]));
+  for (auto &[Key, Members] : Groups) {
+    if (Members.size() < 2)
+      continue;
+    auto Off = [&](size_t I) {
+      return As[I].Form.Known && As[I].Form.Array ? As[I].Form.Offset
+                                                  : As[I].Offset;
+    };
+    std::sort(Members.begin(), Members.end(),
+              [&](size_t X, size_t Y) { return Off(X) < Off(Y); });
+    const MemAccess &A0 = As[Members.front()];
+    double Run = Lanes * double(std::llabs(A0.StrideBytes)) +
+                 double(A0.Bytes) - double(std::llabs(A0.StrideBytes));
+    auto Sectors = [](double Begin, double End) {
+      return std::floor((End - 1) / 32.0) - std::floor(Begin / 32.0) + 1;
+    };
+    double Sum = 0, Union = 0, Lo = 0, Hi = -1;
+    for (size_t I : Members) {
+      // Runs start at a sector boundary on average; the offset moves them.
+      double B = double(Off(I)), E = B + Run;
+      Sum += Sectors(B, E);
+      if (Hi < Lo || B >= Hi) {
+        if (Hi >= Lo)
+          Union += Sectors(Lo, Hi);
+        Lo = B;
+        Hi = E;
+      } else {
+        Hi = std::max(Hi, E);
+      }
+    }
+    Union += Sectors(Lo, Hi);
+    double F = Sum > 0 ? std::min(1.0, Union / Sum) : 1.0;
+    for (size_t I : Members)
+      Share[I] = F;
+  }
+  return Share;
+}
+
 /// L2 bytes per thread of the global access \p A launched as \p C, and
 /// its DRAM bytes (before re-reads; rereadDramBytes adds those): sectors
 /// per request, rows of narrow blocks, in-block and inter-block reuse, with
@@ -120,12 +206,13 @@ GlobalTraffic modelimpl::globalTraffic(const KernelProfile &K,
   double L2B = 0, DramB = 0;
   bool Any = false;
   std::vector<double> Sibling = siblingShare(K.Accesses);
+  std::vector<double> Window = windowShare(K.Accesses, C);
   for (size_t AI = 0; AI < K.Accesses.size(); ++AI) {
     const MemAccess &A = K.Accesses[AI];
     if (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic)
       continue;
     Any = true;
-    GlobalTraffic T = accessTraffic(A, C, Sibling[AI]);
+    GlobalTraffic T = accessTraffic(A, C, Sibling[AI] * Window[AI]);
     L2B += T.L2;
     DramB += T.Dram;
   }
@@ -191,6 +278,9 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
   double NX = std::min(Resident, GX);
   double NY = std::min(std::ceil(Resident / GX), GY);
   std::vector<double> Sibling = siblingShare(K.Rereads);
+  std::vector<double> Window = windowShare(K.Rereads, C);
+  for (size_t I = 0; I < Sibling.size(); ++I)
+    Sibling[I] *= Window[I];
   std::map<decltype(copyKey(K.Rereads[0], 0)), std::vector<size_t>> Groups;
   for (size_t AI = 0; AI < K.Rereads.size(); ++AI)
     Groups[copyKey(K.Rereads[AI], AI)].push_back(AI);

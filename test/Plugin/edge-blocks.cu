@@ -4,7 +4,10 @@
 // rows are consecutive, so the third row of blocks has 2 of its 64 thread
 // rows working, each all four rows: those blocks run as long as a full one's
 // latency path. In rows1 the rows are 64 apart, and every working thread of
-// the edge block does one. Both front ends predict rows0 slower.
+// the edge block does one. Both front ends predict rows0 slower. Each
+// thread reads its rows' own rows of `in` (with `in[x + r]` the four loads
+// of rows0 overlapped, which the L1 window share of session 18 credits, so
+// traffic and not the edge blocks told the kernels apart).
 // RUN: rm -rf %t.r && env FLIPFLOP_REPORT_DIR=%t.r FLIPFLOP_LAUNCH='RTX-A4000@4,64:1000,3' %clang_ff_nocuda --cuda-gpu-arch=sm_86 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -mllvm -flipflop-gpu=RTX-A4000
 // RUN: %python -c "import glob, json, sys; d = json.load(open(glob.glob(r'%t.r/*.json')[0])); t = {k['name']: k['launches'][0]['prediction']['time_s'] for k in d['kernels']}; a, b = t['_Z5rows0PKfPf'], t['_Z5rows1PKfPf']; print(a, b); sys.exit(0 if a > 1.03 * b else 1)"
 // RUN: flipflop-ptx --no-ptxas --kernel rows0 --gpu RTX-A4000 --block 4,64 --grid 1000,3 --csv %t.ptx | tail -1 | cut -d, -f14 > %t.0
@@ -23,7 +26,7 @@ __global__ void rows0(const float *in, float *out) {
     if (r < N) {
       float s = 0;
       for (int c = 0; c < 256; ++c)
-        s = s * in[x + r] + 1.0f;
+        s = s * in[r * 4096 + x] + 1.0f;
       out[r * 4096 + x] = s;
     }
   }
@@ -37,7 +40,7 @@ __global__ void rows1(const float *in, float *out) {
     if (r < N) {
       float s = 0;
       for (int c = 0; c < 256; ++c)
-        s = s * in[x + r] + 1.0f;
+        s = s * in[r * 4096 + x] + 1.0f;
       out[r * 4096 + x] = s;
     }
   }
