@@ -192,6 +192,25 @@ static GlobalTraffic accessTraffic(const MemAccess &A, const LaunchConfig &C,
         InBlock *= Ext / InWarp;
     }
   }
+  // A loop that steps a coalesced run by less than its length: each pass
+  // reads mostly what the previous one brought into L1, and the passes
+  // together move the union of their runs (docs/MODEL.md "Overlapping
+  // windows").
+  double Passes = std::floor(A.InnerLoopTrip);
+  if (!A.IsStore && !A.IsAtomic && A.Pattern == AccessPattern::Coalesced &&
+      !A.LaneMod && A.StrideBytes != 0 &&
+      std::llabs(A.StrideBytes) <= int64_t(A.Bytes) &&
+      !(A.BlockDims & AddrDependsOnData) && A.InnerLoopStep != 0 &&
+      Passes >= 2) {
+    double Lanes = std::min<double>(32, std::max(1u, BX));
+    double Stride = double(std::llabs(A.StrideBytes));
+    double Run = Lanes * Stride + A.Bytes - Stride;
+    double Step = double(std::llabs(A.InnerLoopStep));
+    auto Secs = [](double Bytes) { return std::floor((Bytes - 1) / 32.0) + 1; };
+    if (Step < Run)
+      Sibling *= std::min(1.0, Secs(Run + (Passes - 1) * Step) /
+                                   (Passes * Secs(Run)));
+  }
   double PerLane = Sectors * 32.0 / 32.0 * Sibling; // Bytes per lane.
   double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
   GlobalTraffic T;

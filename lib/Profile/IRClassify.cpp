@@ -17,6 +17,7 @@
 #include "flipflop/Profile/VectorRuns.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -444,6 +445,47 @@ static uint64_t ptxasSharedAlign(const Value *Ptr, uint64_t SharedAlign,
   return SharedAlign;
 }
 
+/// What \p S adds per pass of loop \p L when its recurrences are affine
+/// with constant steps, through sums, products by constants and integer
+/// extensions (`4 * sext({x,+,1}<L>) + base` moves 4 bytes a pass).
+static std::optional<int64_t> stepPerPass(const SCEV *S, const Loop *L,
+                                          ScalarEvolution &SE,
+                                          unsigned Depth) {
+  if (Depth > 8)
+    return std::nullopt;
+  if (SE.isLoopInvariant(S, L))
+    return 0;
+  if (const auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+    if (AR->getLoop() != L || !AR->isAffine())
+      return std::nullopt;
+    const auto *C = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+    if (!C || C->getAPInt().getSignificantBits() > 48)
+      return std::nullopt;
+    return C->getAPInt().getSExtValue();
+  }
+  if (const auto *E = dyn_cast<SCEVIntegralCastExpr>(S))
+    return isa<SCEVTruncateExpr>(E) ? std::nullopt
+                                    : stepPerPass(E->getOperand(), L, SE,
+                                                  Depth + 1);
+  if (const auto *Add = dyn_cast<SCEVAddExpr>(S)) {
+    int64_t Sum = 0;
+    for (const SCEV *Op : Add->operands()) {
+      auto V = stepPerPass(Op, L, SE, Depth + 1);
+      if (!V)
+        return std::nullopt;
+      Sum += *V;
+    }
+    return Sum;
+  }
+  if (const auto *Mul = dyn_cast<SCEVMulExpr>(S);
+      Mul && Mul->getNumOperands() == 2)
+    if (const auto *C = dyn_cast<SCEVConstant>(Mul->getOperand(0));
+        C && C->getAPInt().getSignificantBits() <= 32)
+      if (auto V = stepPerPass(Mul->getOperand(1), L, SE, Depth + 1))
+        return *V * C->getAPInt().getSExtValue();
+  return std::nullopt;
+}
+
 void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
                                bool IsStore, bool IsAtomic, double W,
                                StrideAnalysis &SA, LoopInfo &LI,
@@ -516,8 +558,15 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     break;
   }
   if (const Loop *L = LI.getLoopFor(I.getParent()))
-    if (SE.isSCEVable(Ptr->getType()))
-      A.LoopInvariant = SE.isLoopInvariant(SE.getSCEV(Ptr), L);
+    if (SE.isSCEVable(Ptr->getType())) {
+      const SCEV *PS = SE.getSCEV(Ptr);
+      A.LoopInvariant = SE.isLoopInvariant(PS, L);
+      // The bytes the address moves per pass of its innermost loop.
+      if (auto St = stepPerPass(PS, L, SE, 0); St && *St) {
+        A.InnerLoopStep = *St;
+        A.InnerLoopTrip = loopRecord(L, SE, *I.getFunction(), 0).Trip;
+      }
+    }
   if (A.Space == AddrSpace::Shared && S.Kind == Stride::Known)
     A.BankConflictWays = bankConflictWays(A.Bytes, A.StrideBytes, A.Pattern);
   // The op count by class.

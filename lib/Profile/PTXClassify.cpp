@@ -307,6 +307,10 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       A.BaseId = unsigned(R) + 1;
       A.Offset = AddrOp->Value;
       A.Form = addressForm(unsigned(R), X.BlockIdx, AddrOp->Value);
+      if (A.Form.Known && A.Form.NumLoops > 0) {
+        A.InnerLoopStep = A.Form.LoopStep[0];
+        A.InnerLoopTrip = A.Form.LoopTrip[0];
+      }
       const AbsVal &V = Vals[R];
       if (V.known()) {
         if (V.uniformV()) {

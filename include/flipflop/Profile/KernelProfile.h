@@ -135,6 +135,12 @@ struct MemAccess {
   int64_t Offset = 0;
   /// The address as a form of indices and loop iterations (PTX front end).
   AddrForm Form;
+  /// Bytes the address moves per iteration of the innermost loop around
+  /// the access (0: unknown or it does not move) and that loop's trip
+  /// count: a loop that steps a coalesced run by less than its length
+  /// reads mostly what its previous pass brought into L1.
+  int64_t InnerLoopStep = 0;
+  double InnerLoopTrip = 0;
 };
 
 /// A loop and how its trip count was found.
