@@ -561,7 +561,13 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     if (SE.isSCEVable(Ptr->getType())) {
       const SCEV *PS = SE.getSCEV(Ptr);
       A.LoopInvariant = SE.isLoopInvariant(PS, L);
-      // The bytes the address moves per pass of its innermost loop.
+      // The bytes the address moves per pass of its innermost loop (through
+      // the address-space cast of a read-only load, `__ldg`).
+      const Value *Base = Ptr;
+      while (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(Base))
+        Base = ASC->getPointerOperand();
+      if (Base != Ptr && SE.isSCEVable(Base->getType()))
+        PS = SE.getSCEV(const_cast<Value *>(Base));
       if (auto St = stepPerPass(PS, L, SE, 0); St && *St) {
         A.InnerLoopStep = *St;
         A.InnerLoopTrip = loopRecord(L, SE, *I.getFunction(), 0).Trip;
