@@ -191,8 +191,25 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
       continue;
     }
     if ((B == "add" || B == "sub") && D.Ops.size() == 3) {
-      bool Self1 = D.Ops[1].Kind == Operand::Reg && regId(D.Ops[1].Name) == R;
-      bool Self2 = D.Ops[2].Kind == Operand::Reg && regId(D.Ops[2].Name) == R;
+      // `%x` a copy of R made at the loop's header, before the step
+      // (`header: mov %j, %r; latch: add %r, %j, 2; setp %r`): R steps
+      // itself through the copy. (A copy back after the step, clang's `add
+      // %n, %i, 256; setp; mov %i, %n`, is the other form, below.)
+      auto CopyOfR = [&](const Operand &Op) {
+        int X = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
+        int XD = X >= 0 ? InLoopDef(X) : -1;
+        if (XD < 0 || InstrBlock[XD] != L.Header ||
+            XD > int(InLoopDefs[0]))
+          return false;
+        const Instr &M = *Instrs[XD];
+        return (M.Mods[0] == "mov" || M.Mods[0] == "cvt") &&
+               M.Ops.size() == 2 && M.Ops[1].Kind == Operand::Reg &&
+               regId(M.Ops[1].Name) == R;
+      };
+      bool Self1 = D.Ops[1].Kind == Operand::Reg &&
+                   (regId(D.Ops[1].Name) == R || (Offset == 0 && CopyOfR(D.Ops[1])));
+      bool Self2 = D.Ops[2].Kind == Operand::Reg &&
+                   (regId(D.Ops[2].Name) == R || (Offset == 0 && CopyOfR(D.Ops[2])));
       if (Self1 || (Self2 && B == "add")) {
         IV = R;
         IncIdx = ChangeIdx = InLoopDefs[0];
@@ -412,10 +429,24 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   }
   // Step.
   const Instr &Inc = *Instrs[IncIdx];
-  const Operand &StepOp =
-      Inc.Ops[1].Kind == Operand::Reg && regId(Inc.Ops[1].Name) == IV
-          ? Inc.Ops[2]
-          : Inc.Ops[1];
+  // The IV's operand of its increment: the IV, or its copy in the loop.
+  auto IsIV = [&](const Operand &Op) {
+    int X = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
+    if (X == IV)
+      return true;
+    if (X < 0)
+      return false;
+    int XD = -1;
+    for (unsigned K : DefSites[X])
+      if (L.Body.test(InstrBlock[K]))
+        XD = XD == -1 ? int(K) : -2;
+    return XD >= 0 &&
+           (Instrs[XD]->Mods[0] == "mov" || Instrs[XD]->Mods[0] == "cvt") &&
+           Instrs[XD]->Ops.size() == 2 &&
+           Instrs[XD]->Ops[1].Kind == Operand::Reg &&
+           regId(Instrs[XD]->Ops[1].Name) == IV;
+  };
+  const Operand &StepOp = IsIV(Inc.Ops[1]) ? Inc.Ops[2] : Inc.Ops[1];
   auto Step = constOutside(L, StepOp);
   bool StepAtRef = false;
   if (!Step && At0) {
