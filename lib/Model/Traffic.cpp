@@ -70,6 +70,20 @@ static std::vector<double> siblingShare(const std::vector<MemAccess> &As) {
   return Share;
 }
 
+/// Sectors a run of bytes [Begin, End) covers, starting at a sector boundary
+/// when Begin is 0.
+static double runSectors(double Begin, double End) {
+  return std::floor((End - 1) / 32.0) - std::floor(Begin / 32.0) + 1;
+}
+
+/// Bytes of one warp's coalesced run of \p A along x: its lanes there,
+/// StrideBytes apart.
+static double warpRun(const MemAccess &A, const LaunchConfig &C) {
+  double Lanes = std::min<double>(32, std::max(1u, C.Block[0]));
+  double Stride = double(std::llabs(A.StrideBytes));
+  return Lanes * Stride + A.Bytes - Stride;
+}
+
 /// Loads of one address but for a constant offset, each a coalesced run of
 /// a warp (a sliding window unrolled into loads at +0, +4, ..., the inner
 /// loop of a direct convolution or a stencil): their runs overlap, and the
@@ -117,8 +131,6 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
             A.StrideBytes, A.Count, unsigned(A.Space)}]
         .push_back(I);
   }
-  // A warp's run along x: its lanes there, each StrideBytes on.
-  double Lanes = std::min<double>(32, std::max(1u, C.Block[0]));
   for (auto &[Key, Members] : Groups) {
     if (Members.size() < 2)
       continue;
@@ -128,27 +140,22 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
     };
     std::sort(Members.begin(), Members.end(),
               [&](size_t X, size_t Y) { return Off(X) < Off(Y); });
-    const MemAccess &A0 = As[Members.front()];
-    double Run = Lanes * double(std::llabs(A0.StrideBytes)) +
-                 double(A0.Bytes) - double(std::llabs(A0.StrideBytes));
-    auto Sectors = [](double Begin, double End) {
-      return std::floor((End - 1) / 32.0) - std::floor(Begin / 32.0) + 1;
-    };
+    double Run = warpRun(As[Members.front()], C);
     double Sum = 0, Union = 0, Lo = 0, Hi = -1;
     for (size_t I : Members) {
       // Runs start at a sector boundary on average; the offset moves them.
       double B = double(Off(I)), E = B + Run;
-      Sum += Sectors(B, E);
+      Sum += runSectors(B, E);
       if (Hi < Lo || B >= Hi) {
         if (Hi >= Lo)
-          Union += Sectors(Lo, Hi);
+          Union += runSectors(Lo, Hi);
         Lo = B;
         Hi = E;
       } else {
         Hi = std::max(Hi, E);
       }
     }
-    Union += Sectors(Lo, Hi);
+    Union += runSectors(Lo, Hi);
     double F = Sum > 0 ? std::min(1.0, Union / Sum) : 1.0;
     for (size_t I : Members)
       Share[I] = F;
@@ -202,14 +209,11 @@ static GlobalTraffic accessTraffic(const MemAccess &A, const LaunchConfig &C,
       std::llabs(A.StrideBytes) <= int64_t(A.Bytes) &&
       !(A.BlockDims & AddrDependsOnData) && A.InnerLoopStep != 0 &&
       Passes >= 2) {
-    double Lanes = std::min<double>(32, std::max(1u, BX));
-    double Stride = double(std::llabs(A.StrideBytes));
-    double Run = Lanes * Stride + A.Bytes - Stride;
+    double Run = warpRun(A, C);
     double Step = double(std::llabs(A.InnerLoopStep));
-    auto Secs = [](double Bytes) { return std::floor((Bytes - 1) / 32.0) + 1; };
     if (Step < Run)
-      Sibling *= std::min(1.0, Secs(Run + (Passes - 1) * Step) /
-                                   (Passes * Secs(Run)));
+      Sibling *= std::min(1.0, runSectors(0, Run + (Passes - 1) * Step) /
+                                   (Passes * runSectors(0, Run)));
   }
   double PerLane = Sectors * 32.0 / 32.0 * Sibling; // Bytes per lane.
   double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
