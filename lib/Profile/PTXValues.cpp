@@ -722,6 +722,12 @@ void FunctionAnalysis::affineFixpoint() {
       AffVal Start = affEval(*Instrs[IV.StartDef]);
       if (Start.State == AffVal::Bottom)
         continue;
+      // The start is set before the loop, where its own iterations are 0:
+      // a counter started from another of the loop's counters (`k = j + 1`
+      // ahead of the loop, both stepped in it) takes that counter's entry
+      // value, not its value in the loop.
+      if (Start.known())
+        Start.C[GVIter + IV.Slot] = 0;
       AffVal Iter = AffVal::var(GVIter + IV.Slot);
       Set(R, affCombine(Start, Iter, 1, IV.Step));
     }
