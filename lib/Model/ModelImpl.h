@@ -170,16 +170,41 @@ Prepared prepare(const KernelProfile &K, const GPUSpec &G,
 /// Bytes one thread moves (Traffic.cpp): between L2 and the SM, and to DRAM.
 struct GlobalTraffic {
   double L2 = 0, Dram = 0;
+  double LoadDram = 0; ///< The loads' share of Dram.
 };
+/// L2 bytes per thread of the global access \p A launched as \p C, and
+/// its DRAM bytes (before re-reads and overlapping blocks: Reuse.cpp):
+/// sectors per request, rows of narrow blocks, in-block and inter-block
+/// reuse, with \p Share the share of its lines its neighbouring loads
+/// leave it (neighbourShares).
+GlobalTraffic accessTraffic(const MemAccess &A, const LaunchConfig &C,
+                            double Share);
+/// Per access of \p As, the share of its lines that its sibling loads
+/// (gaps of one stride filled) and overlapping windows (one form, offsets
+/// within a warp's run) do not already bring into L1.
+std::vector<double> neighbourShares(const std::vector<MemAccess> &As,
+                                    const LaunchConfig &C);
 /// Global traffic per thread of \p K launched as \p C (docs/MODEL.md
 /// "Traffic"): sectors per request, rows of narrow blocks, in-block and
 /// inter-block reuse, sibling loads.
 GlobalTraffic globalTraffic(const KernelProfile &K, const LaunchConfig &C);
-/// DRAM bytes per thread that the re-reads of K.Rereads add when the data
+/// DRAM bytes per thread that the re-reads of K.FormLoads (those inside
+/// loops) add when the data
 /// \p Resident blocks read between two reads exceeds the L2 (docs/MODEL.md
 /// "Re-reads and the L2 capacity").
 double rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
                        const LaunchConfig &C, double Resident);
+/// Blocks whose reads overlap (the rows of a stencil's or a convolution's
+/// window that the next block and the block's own threads read again): per
+/// thread, the DRAM bytes the L2 saves against charging every load's own,
+/// the DRAM bytes those loads keep, and what all the loads it read (the
+/// kernel's, or the PTX's for the plugin) are charged one by one
+/// (docs/MODEL.md "Overlapping footprints").
+struct OverlapDram {
+  double Saving = 0, Kept = 0, LoadDram = 0;
+};
+OverlapDram overlapDram(const KernelProfile &K, const GPUSpec &G,
+                        const LaunchConfig &C, double Resident);
 /// L1 data-path wavefronts per warp (loop weighted) of the global and
 /// generic accesses, hits included.
 double globalWavefronts(const KernelProfile &K, const LaunchConfig &C);

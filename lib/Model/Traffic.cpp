@@ -163,12 +163,8 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
   return Share;
 }
 
-/// L2 bytes per thread of the global access \p A launched as \p C, and
-/// its DRAM bytes (before re-reads; rereadDramBytes adds those): sectors
-/// per request, rows of narrow blocks, in-block and inter-block reuse, with
-/// \p Sibling the share of its lines its sibling loads leave it.
-static GlobalTraffic accessTraffic(const MemAccess &A, const LaunchConfig &C,
-                                   double Sibling) {
+GlobalTraffic modelimpl::accessTraffic(const MemAccess &A,
+                                       const LaunchConfig &C, double Sibling) {
   double Sectors = A.SectorsPerRequest > 0
                        ? A.SectorsPerRequest
                        : sectorsPerRequest(A.Bytes, A.StrideBytes, A.Pattern);
@@ -224,157 +220,34 @@ static GlobalTraffic accessTraffic(const MemAccess &A, const LaunchConfig &C,
   return T;
 }
 
+std::vector<double> modelimpl::neighbourShares(const std::vector<MemAccess> &As,
+                                              const LaunchConfig &C) {
+  std::vector<double> Share = siblingShare(As);
+  std::vector<double> Window = windowShare(As, C);
+  for (size_t I = 0; I < Share.size(); ++I)
+    Share[I] *= Window[I];
+  return Share;
+}
+
 GlobalTraffic modelimpl::globalTraffic(const KernelProfile &K,
                                        const LaunchConfig &C) {
-  double L2B = 0, DramB = 0;
+  GlobalTraffic Sum;
   bool Any = false;
-  std::vector<double> Sibling = siblingShare(K.Accesses);
-  std::vector<double> Window = windowShare(K.Accesses, C);
+  std::vector<double> Share = neighbourShares(K.Accesses, C);
   for (size_t AI = 0; AI < K.Accesses.size(); ++AI) {
     const MemAccess &A = K.Accesses[AI];
     if (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic)
       continue;
     Any = true;
-    GlobalTraffic T = accessTraffic(A, C, Sibling[AI] * Window[AI]);
-    L2B += T.L2;
-    DramB += T.Dram;
+    GlobalTraffic T = accessTraffic(A, C, Share[AI]);
+    Sum.L2 += T.L2;
+    Sum.Dram += T.Dram;
+    if (!A.IsStore && !A.IsAtomic)
+      Sum.LoadDram += T.Dram;
   }
-  if (!Any) {
-    L2B = DramB = K.GlobalSectorBytes;
-  }
-  return {L2B, DramB};
-}
-
-namespace {
-/// The bytes a set of blocks reads: Rows runs of Extent contiguous bytes.
-struct Box {
-  double Extent = 1, Rows = 1;
-  /// Sectors are moved whole.
-  static double sectors(double Bytes) { return std::ceil(Bytes / 32.0) * 32.0; }
-  double bytes() const { return Rows * sectors(Extent); }
-  /// Range values of an index, Step bytes apart: within the sectors the
-  /// run already covers, the run grows; beyond them, each value is a run
-  /// of its own (rows of a 2-D array).
-  void add(double Step, double Range) {
-    Step = std::fabs(Step);
-    if (Step == 0 || Range <= 1)
-      return;
-    if (Step <= sectors(Extent))
-      Extent += Step * (Range - 1);
-    else
-      Rows *= Range;
-  }
-};
-
-/// One loop around a load that reads the load's data again.
-struct RereadLevel {
-  uint64_t Key; ///< The loop (or the copies of an unrolled one).
-  double Share; ///< Share of the load's traffic that is this loop's re-reads.
-};
-
-/// Loads of one address form, array and offset read the same data: the
-/// copies of a loop the compiler unrolled (an empty key: alone).
-std::tuple<unsigned, int64_t, unsigned, std::array<int64_t, 9>,
-           std::array<int64_t, 4>, std::array<double, 4>, unsigned, size_t>
-copyKey(const MemAccess &A, size_t Index) {
-  const AddrForm &F = A.Form;
-  std::array<int64_t, 9> Idx;
-  for (unsigned D = 0; D < 3; ++D) {
-    Idx[D] = F.Tid[D];
-    Idx[3 + D] = F.Ctaid[D];
-    Idx[6 + D] = F.Global[D];
-  }
-  return {F.Array, F.Offset, A.Bytes, Idx, F.LoopStep, F.LoopTrip,
-          F.NumLoops, F.Array ? 0 : Index + 1};
-}
-} // namespace
-
-double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
-                                  const LaunchConfig &C, double Resident) {
-  // The resident blocks run on the SMs of every L2 partition, and each
-  // partition keeps its own copy of what its SMs read (GPUSpec::L2Partitions).
-  double L2Cap = G.L2SizeKB * 1024.0 / std::max(1u, G.L2Partitions);
-  if (K.Rereads.empty() || L2Cap <= 0)
-    return 0;
-  // Resident blocks are consecutive in launch order, x first.
-  double GX = std::max(1u, C.Grid[0]), GY = std::max(1u, C.Grid[1]);
-  double NX = std::min(Resident, GX);
-  double NY = std::min(std::ceil(Resident / GX), GY);
-  std::vector<double> Sibling = siblingShare(K.Rereads);
-  std::vector<double> Window = windowShare(K.Rereads, C);
-  for (size_t I = 0; I < Sibling.size(); ++I)
-    Sibling[I] *= Window[I];
-  std::map<decltype(copyKey(K.Rereads[0], 0)), std::vector<size_t>> Groups;
-  for (size_t AI = 0; AI < K.Rereads.size(); ++AI)
-    Groups[copyKey(K.Rereads[AI], AI)].push_back(AI);
-  std::map<uint64_t, double> LoopBytes;
-  std::vector<std::pair<double, std::vector<RereadLevel>>> Work;
-  for (auto &[Key, Members] : Groups) {
-    const MemAccess &A = K.Rereads[Members.front()];
-    const AddrForm &F = A.Form;
-    // Where the copies meet: the innermost loop around all of them.
-    unsigned Common = F.NumLoops;
-    for (unsigned L = 0; L < F.NumLoops && Common == F.NumLoops; ++L)
-      if (std::all_of(Members.begin(), Members.end(), [&](size_t M) {
-            return K.Rereads[M].Form.LoopId[L] == F.LoopId[L];
-          }))
-        Common = L;
-    // One block's data between two reads: the threads, then the loops
-    // inside, innermost first.
-    Box B;
-    B.Extent = std::max(1u, A.Bytes);
-    std::array<std::pair<double, double>, 3> Tids;
-    for (unsigned D = 0; D < 3; ++D)
-      Tids[D] = {std::fabs(double(F.Tid[D])), double(std::max(1u, C.Block[D]))};
-    std::sort(Tids.begin(), Tids.end());
-    for (auto &[Step, Range] : Tids)
-      B.add(Step, Range);
-    // What the resident blocks read of this box.
-    auto ResidentBytes = [&](Box R) {
-      for (unsigned D = 0; D < 2; ++D)
-        R.add(double(F.Ctaid[D]) + double(F.Global[D]) * C.Block[D],
-              D == 0 ? NX : NY);
-      return R.bytes();
-    };
-    std::vector<RereadLevel> Levels;
-    double Inner = 1; // Reads of the same data by the loops inside.
-    // What the resident blocks read between two reads adds to the loop's.
-    auto Reread = [&](uint64_t Key, double Times) {
-      Levels.push_back({Key, (Times - 1) / (Inner * Times)});
-      LoopBytes[Key] += ResidentBytes(B);
-      Inner *= Times;
-    };
-    for (unsigned L = 0; L <= F.NumLoops; ++L) {
-      // The copies read the same data one after the other, within one
-      // iteration of the loop around them all.
-      if (L == Common && Members.size() > 1)
-        Reread(L < F.NumLoops ? 2 * uint64_t(F.LoopId[L]) + 1 : ~uint64_t(0),
-               double(Members.size()));
-      if (L == F.NumLoops)
-        break;
-      double Step = std::fabs(double(F.LoopStep[L]));
-      double Trip = std::max(1.0, std::floor(F.LoopTrip[L]));
-      // Its next iteration reads the sectors this one read.
-      if (Trip > 1 && Step < Box::sectors(B.Extent))
-        Reread(2 * uint64_t(F.LoopId[L]), Trip);
-      B.add(Step, Trip);
-    }
-    if (Levels.empty())
-      continue;
-    double L2 = 0;
-    for (size_t M : Members)
-      L2 += accessTraffic(K.Rereads[M], C, Sibling[M]).L2;
-    Work.push_back({L2, std::move(Levels)});
-  }
-  // A re-read hits while the loop's data fits the L2; beyond, a share
-  // 1 - L2 / data of them misses (data swept cyclically through a cache of
-  // random replacement).
-  double Extra = 0;
-  for (auto &[L2, Levels] : Work)
-    for (const RereadLevel &Lv : Levels)
-      Extra += L2 * Lv.Share *
-               std::max(0.0, 1.0 - L2Cap / LoopBytes[Lv.Key]);
-  return Extra;
+  if (!Any)
+    Sum.L2 = Sum.Dram = K.GlobalSectorBytes;
+  return Sum;
 }
 
 /// L1 data-path wavefronts per warp (loop weighted) of the global and

@@ -389,6 +389,17 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
   const unsigned R = Occ.BlocksPerSM;
   // Re-reads that the L2 no longer holds go to DRAM.
   double Resident = std::min(Blocks, double(G.SMCount) * R);
+  // Overlapping reads of neighbouring blocks that the L2 serves. For the
+  // plugin the forms are the PTX's loads, whose one-by-one charges can
+  // exceed the IR's (clang's PTX splits a tile's strided loads that the IR
+  // reads as siblings): the saving shrinks by the IR's loads' charge over
+  // the PTX's, and keeps at least what the PTX's loads keep.
+  OverlapDram Ov = overlapDram(K, G, Cfg, Resident);
+  if (Ov.Saving > 0 && Ov.LoadDram > 0) {
+    double Scale = std::min(1.0, Tr.Global.LoadDram / Ov.LoadDram);
+    Tr.Global.Dram =
+        std::max(Tr.Global.Dram - Ov.Saving * Scale, Ov.Kept);
+  }
   Tr.Global.Dram += rereadDramBytes(K, G, Cfg, Resident);
   Tr.LocalPerThread = K.LocalBytes + SpillAccesses * 4;
   double Frame = K.Res.StackFrameBytes + double(RB.Need - RB.Regs) * 4;

@@ -372,13 +372,13 @@ void finalizeProfile(KernelProfile &P) {
   P.UncoalescedFraction = Requests > 0 ? Uncoalesced / Requests : 0;
 }
 
-void collectRereads(KernelProfile &P) {
-  P.Rereads.clear();
+void collectFormLoads(KernelProfile &P) {
+  P.FormLoads.clear();
   for (const MemAccess &A : P.Accesses)
     if ((A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic) &&
-        !A.IsStore && !A.IsAtomic && A.Form.Known && A.Form.NumLoops > 0 &&
+        !A.IsStore && !A.IsAtomic && A.Form.Known &&
         !(A.BlockDims & AddrDependsOnData))
-      P.Rereads.push_back(A);
+      P.FormLoads.push_back(A);
 }
 
 void markInterBlockReuse(KernelProfile &P) {

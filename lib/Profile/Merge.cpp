@@ -58,9 +58,10 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
                             "are resolved where the IR's are not");
     finalizeProfile(Into);
   }
-  // Which loads an outer loop reads again, and their address forms: read
-  // off the final code (the IR front end has no forms).
-  Into.Rereads = PTX.Rereads;
+  // The loads' address forms (which data an outer loop or a neighbouring
+  // block reads again): read off the final code (the IR front end has no
+  // forms).
+  Into.FormLoads = PTX.FormLoads;
   // Parallelism is a property of the final instruction schedule.
   Into.MLP = PTX.MLP;
   Into.ILP = PTX.ILP;

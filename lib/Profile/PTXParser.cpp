@@ -137,7 +137,7 @@ void copySummary(const FuncSummary &S, KernelProfile &K) {
     }
   K.Accesses = S.Accesses;
   markInterBlockReuse(K);
-  collectRereads(K);
+  collectFormLoads(K);
   K.Loops = S.Loops;
   K.Guards = S.Guards;
   K.Guarded = S.Guarded;

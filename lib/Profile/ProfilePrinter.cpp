@@ -204,12 +204,12 @@ void printAccess(const MemAccess &A, raw_ostream &OS) {
   OS << "\n";
 }
 
-/// A load of known address form inside loops (KernelProfile::Rereads):
+/// A load of known address form (KernelProfile::FormLoads):
 /// bytes per index and per iteration of each loop, innermost first
 /// ("TRIP@STEP").
 void printReread(const MemAccess &A, raw_ostream &OS) {
   const AddrForm &F = A.Form;
-  OS << "  reread: bytes=" << A.Bytes << " count=" << Num{A.Count}
+  OS << "  form-load: bytes=" << A.Bytes << " count=" << Num{A.Count}
      << " line=" << A.Line << " form:";
   for (unsigned D = 0; D < 3; ++D) {
     if (F.Tid[D])
@@ -261,7 +261,7 @@ void printProfile(const KernelProfile &P, raw_ostream &OS) {
   printGuards(P, OS);
   for (const MemAccess &A : P.Accesses)
     printAccess(A, OS);
-  for (const MemAccess &A : P.Rereads)
+  for (const MemAccess &A : P.FormLoads)
     printReread(A, OS);
   printTotals(P, OS);
   for (const std::string &G : P.Guesses)

@@ -193,7 +193,9 @@ static json::Object profileJSON(const KernelProfile &K) {
       {"intensity", json::Object{{"dram", round10(K.arithmeticIntensity())},
                                  {"shared", round10(K.sharedIntensity())}}},
       {"loops", static_cast<int64_t>(K.Loops.size())},
-      {"rereads", static_cast<int64_t>(K.Rereads.size())},
+      {"rereads", static_cast<int64_t>(llvm::count_if(
+                      K.FormLoads,
+                      [](const MemAccess &A) { return A.Form.NumLoops > 0; }))},
       {"guesses", std::move(Guesses)},
       {"warnings", std::move(Warnings)},
       {"local_arrays", std::move(LocalArrays)},

@@ -18,4 +18,4 @@ __global__ void sweep(const float *in, float *out) {
 }
 
 // JSON: "rereads": 16
-// FORM-COUNT-16: reread: bytes=4 count=64 line={{[0-9]+}} form: tid.x*4 ctaid.x*128 loops: 64@1600000
+// FORM-COUNT-16: form-load: bytes=4 count=64 line={{[0-9]+}} form: tid.x*4 ctaid.x*128 loops: 64@1600000

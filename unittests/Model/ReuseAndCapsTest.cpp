@@ -36,12 +36,14 @@ TEST(InterBlockReuse, DramBytesScaleByMissRate) {
 // pitch 400000) and sweeps them again: `for r < 4: for c < 256: in[c *
 // 100000 + blockIdx.x * 32 + threadIdx.x]`. The hand GPU runs 32 blocks of
 // one warp per SM (320 resident, 40 KB of every row between them: 10 MB
-// between two sweeps). With a 64 MB L2 every second sweep hits; with a
-// 2 MB one a share 1 - 2/10 of them misses: 3/4 of the sweeps are
-// re-reads, so DRAM bytes per thread grow by 4 * 1024 * 3/4 * 0.8 = 2457.6;
-// an L2 of two partitions (GA100) holds such data once in each.
-// Two copies of the sweep (an unrolled outer loop) are one re-read of
-// each other, with the footprint counted once.
+// between two sweeps). With a 64 MB L2 every re-read hits: one sweep,
+// 1024 bytes per thread, from DRAM (the block's own re-reads; since
+// session 19, before which all four sweeps were charged and the misses
+// added on top). With a 2 MB one a share 1 - 2/10 of the re-reads miss:
+// 3/4 of the sweeps are re-reads, so DRAM bytes per thread grow by 4 *
+// 1024 * 3/4 * 0.8 = 2457.6; an L2 of two partitions (GA100) holds such
+// data once in each. Two copies of the sweep (an unrolled outer loop) are
+// one re-read of each other, with the footprint counted once.
 TEST(Rereads, MissesWhenTheSweepExceedsTheL2) {
   GPUSpec G = handGPU();
   KernelProfile K;
@@ -59,27 +61,27 @@ TEST(Rereads, MissesWhenTheSweepExceedsTheL2) {
   A.Form.LoopId = {1, 0, 0, 0};
   A.Form.Array = 7;
   K.Accesses = {A};
-  K.Rereads = {A};
+  K.FormLoads = {A};
   LaunchConfig C;
   C.Block = {32, 1, 1};
-  C.Grid = {3200, 1, 1};
+  C.Grid = {3125, 1, 1}; // The blocks cover one row pitch.
   auto Dram = [&](const KernelProfile &P, double L2KB, unsigned Parts = 1) {
     GPUSpec H = G;
     H.L2SizeKB = L2KB;
     H.L2Partitions = Parts;
     Prediction R = predict(P, H, C);
     EXPECT_TRUE(R.Valid);
-    return R.DramBytes / (32.0 * 3200);
+    return R.DramBytes / (32.0 * 3125);
   };
   double Fits = Dram(K, 65536), Spills = Dram(K, 2048);
-  EXPECT_NEAR(Fits, 4096, 1e-6);
+  EXPECT_NEAR(Fits, 1024, 1e-6);
   EXPECT_NEAR(Spills - Fits, 2457.6, 1e-6);
   // Two partitions that each hold what every block reads: 4 MB hold what
   // one 2 MB L2 holds.
   EXPECT_NEAR(Dram(K, 4096, 2), Spills, 1e-6);
   // No outer loop: nothing is read again.
   KernelProfile Once = K;
-  Once.Rereads[0].Form.NumLoops = 1;
+  Once.FormLoads[0].Form.NumLoops = 1;
   EXPECT_NEAR(Dram(Once, 2048), Fits, 1e-6);
   // The outer loop unrolled into two copies of 2048 reads each (half the
   // sweeps each): the second copy re-reads the first's data; the outer
@@ -92,9 +94,68 @@ TEST(Rereads, MissesWhenTheSweepExceedsTheL2) {
   MemAccess H2 = H;
   H2.Form.LoopId = {3, 0, 0, 0};
   Copies.Accesses = {H, H2};
-  Copies.Rereads = {H, H2};
-  EXPECT_NEAR(Dram(Copies, 65536), 4096, 1e-6);
-  EXPECT_NEAR(Dram(Copies, 2048) - 4096, 2457.6, 1e-6);
+  Copies.FormLoads = {H, H2};
+  EXPECT_NEAR(Dram(Copies, 65536), 1024, 1e-6);
+  EXPECT_NEAR(Dram(Copies, 2048) - 1024, 2457.6, 1e-6);
+}
+
+// A direct 2-D filter, 15 rows by 15 taps, on rows of 1038 floats: `for i
+// < 15: in[(by * 4 + ty + i) * 1038 + bx * 32 + tx + j]`, j = 0..14
+// unrolled (offsets 0..56), blocks of 32 x 4. Each load alone moves its
+// warp's run, shared by the taps (the union, 6 sectors, over the sum of
+// their own, 2 x 4 + 13 x 5), 15 x 15 loads per thread. The rows of the
+// window, of the block's threads and of the next block down are one set
+// of rows: with the L2 holding them between a block's read and the next
+// row of blocks', each byte of the input (1038 floats by 4 x 64 + 14
+// rows) comes from DRAM once, over the 32 x 4 x 32 x 64 threads. With an
+// L2 too small for a row of blocks, each block's own window (18 rows of
+// 32 + 14 floats, 6 sectors each) comes from DRAM.
+TEST(OverlapDram, NeighboursReadTheWindowOnce) {
+  GPUSpec G = handGPU();
+  KernelProfile K;
+  K.Name = "filter";
+  for (int J = 0; J < 15; ++J) {
+    MemAccess A = globalAccess(false, 4, 15);
+    A.ThreadDims = 3;
+    A.ThreadDimsKnown = true;
+    A.BlockDims = 3;
+    A.Form.Known = true;
+    A.Form.Tid = {4, 4152, 0};
+    A.Form.Ctaid = {128, 4 * 4152, 0};
+    A.Form.NumLoops = 1;
+    A.Form.LoopTrip = {15, 1, 1, 1};
+    A.Form.LoopStep = {4152, 0, 0, 0};
+    A.Form.LoopId = {1, 0, 0, 0};
+    A.Form.Array = 3;
+    A.Form.Offset = 4 * J;
+    K.Accesses.push_back(A);
+  }
+  K.FormLoads = K.Accesses;
+  LaunchConfig C;
+  C.Block = {32, 4, 1};
+  C.Grid = {32, 64, 1};
+  double Threads = 32.0 * 4 * 32 * 64;
+  auto Dram = [&](double L2KB) {
+    GPUSpec H = G;
+    H.L2SizeKB = L2KB;
+    Prediction R = predict(K, H, C);
+    EXPECT_TRUE(R.Valid);
+    return R.DramBytes / Threads;
+  };
+  KernelProfile Alone = K; // No forms: each load alone (sibling keys).
+  for (MemAccess &A : Alone.Accesses) {
+    A.Form.Known = false;
+    A.BaseId = 5;
+    A.Offset = A.Form.Offset;
+  }
+  Alone.FormLoads.clear();
+  Prediction P = predict(Alone, G, C);
+  ASSERT_TRUE(P.Valid);
+  EXPECT_NEAR(P.DramBytes / Threads, 225 * 4 * 6.0 / 73, 1e-6);
+  double Input = std::ceil(1038 * 4 * (4 * 64 + 14) / 32.0) * 32;
+  EXPECT_NEAR(Dram(65536), Input / Threads, 1e-6);
+  // Nearly every neighbour's read misses a 1 KB L2.
+  EXPECT_NEAR(Dram(1), 18 * 6 * 32 / 128.0, 0.1);
 }
 
 // A register cap below the kernel's need: without ptxas facts the model

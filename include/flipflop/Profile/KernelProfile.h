@@ -316,11 +316,11 @@ struct KernelProfile {
   double ConvIntToF32 = 0;
 
   std::vector<MemAccess> Accesses;
-  /// Global loads inside loops whose address form is known
-  /// (collectRereads): the model checks, for each launch, whether an outer
-  /// loop reads again data that the L2 still holds. From the PTX (the
-  /// plugin takes them from the PTX it emits).
-  std::vector<MemAccess> Rereads;
+  /// Global loads whose address form is known (collectFormLoads): the
+  /// model checks, for each launch, whether an outer loop reads again data
+  /// that the L2 still holds, and which bytes neighbouring blocks read
+  /// twice. From the PTX (the plugin takes them from the PTX it emits).
+  std::vector<MemAccess> FormLoads;
   std::vector<LoopRecord> Loops;
   /// Bounds checks and the work behind them (empty: every launched thread
   /// does all the work). See activeFraction() in the model.
@@ -416,10 +416,9 @@ constexpr unsigned AddrDependsOnData = 8;
 /// along that dimension reads the same data, from L2. Both front ends.
 void markInterBlockReuse(KernelProfile &P);
 
-/// Fills P.Rereads from P.Accesses: the global, non-atomic loads of known
-/// address form inside at least one loop whose address does not depend on
-/// loaded data.
-void collectRereads(KernelProfile &P);
+/// Fills P.FormLoads from P.Accesses: the global, non-atomic loads of known
+/// address form whose address does not depend on loaded data.
+void collectFormLoads(KernelProfile &P);
 
 /// Recomputes the aggregate fields of \p P from its accesses.
 void finalizeProfile(KernelProfile &P);

@@ -1,0 +1,395 @@
+//===- Reuse.cpp - Data read again: by loops and by neighbouring blocks ---===//
+//
+// The DRAM bytes that depend on what the L2 still holds when data is read
+// again: a loop that sweeps again what its inner loops read (re-reads
+// against the L2's capacity), and blocks whose reads overlap (the rows of a
+// stencil's or a convolution's window that the next block reads too). Both
+// read the address forms of the PTX (AddrForm). docs/MODEL.md, "Re-reads
+// and the L2 capacity" and "Overlapping footprints".
+//
+//===----------------------------------------------------------------------===//
+#include "ModelImpl.h"
+#include <map>
+#include <set>
+#include <tuple>
+#include <vector>
+
+using namespace flipflop;
+using namespace flipflop::modelimpl;
+
+namespace {
+/// Sectors are moved whole.
+double sectors(double Bytes) { return std::ceil(Bytes / 32.0) * 32.0; }
+
+/// The bytes a set of threads reads, as a lattice: a contiguous run of
+/// Extent bytes repeated along levels of rows (stride, count), and Copies
+/// disjoint copies of all that. A dimension (Range values Step bytes apart)
+/// within the run's sectors lengthens the run; one that is a whole number
+/// of a level's rows and within its span adds rows to it (the rows of a
+/// filter window, of the block's threads and of the next block down are
+/// one set of rows: 4 + 15 - 1 of them, not 4 x 15); any other starts a
+/// level of its own.
+struct Lattice {
+  double Extent = 1;
+  std::vector<std::pair<double, double>> Levels; ///< By stride, ascending.
+  double Copies = 1;
+
+  double bytes() const {
+    double R = sectors(Extent) * Copies;
+    for (auto &[S, N] : Levels)
+      R *= N;
+    return R;
+  }
+
+  void add(double Step, double Range) {
+    Step = std::fabs(Step);
+    if (Step == 0 || Range <= 1)
+      return;
+    if (Step <= sectors(Extent)) {
+      Extent += Step * (Range - 1);
+      joinRows();
+      return;
+    }
+    for (auto &[S, N] : Levels) {
+      double K = Step / S;
+      if (K == std::floor(K) && Step <= S * N) {
+        N += K * (Range - 1);
+        return;
+      }
+    }
+    Levels.push_back({Step, Range});
+    std::sort(Levels.begin(), Levels.end());
+  }
+
+  /// A stride the lattice may take rows of later (a block term, when the
+  /// offsets reach a neighbour's rows): a level of one row, unless the run
+  /// or a level of a stride it is a whole number of already holds it.
+  void declare(double Step) {
+    Step = std::fabs(Step);
+    if (Step <= sectors(Extent) || llvm::any_of(Levels, [&](auto &L) {
+          double K = Step / L.first;
+          return K == std::floor(K);
+        }))
+      return;
+    Levels.push_back({Step, 1});
+    std::sort(Levels.begin(), Levels.end());
+  }
+
+  /// The same reads at each of the constant byte offsets \p Offsets: an
+  /// offset's whole rows of each level (largest first) widen that level to
+  /// the bounding span of the shifted rows (rows beyond a block's own are
+  /// its neighbours', which the block terms add later); what it leaves
+  /// along the run shifts the run, and shifted runs that overlap or touch
+  /// (within a sector) are one longer run; runs apart are copies (an
+  /// unrolled loop's copies that read other rows of a matrix).
+  void shift(const std::vector<int64_t> &Offsets) {
+    if (Offsets.size() < 2)
+      return;
+    double Lo = double(*std::min_element(Offsets.begin(), Offsets.end()));
+    std::vector<double> Cols, KLo(Levels.size(), 0), KHi(Levels.size(), 0);
+    for (int64_t O : Offsets) {
+      double R = double(O) - Lo;
+      for (size_t L = Levels.size(); L-- > 0;) {
+        double K = std::round(R / Levels[L].first);
+        KLo[L] = std::min(KLo[L], K);
+        KHi[L] = std::max(KHi[L], K);
+        R -= K * Levels[L].first;
+      }
+      Cols.push_back(R);
+    }
+    for (size_t L = 0; L < Levels.size(); ++L)
+      Levels[L].second += KHi[L] - KLo[L];
+    std::sort(Cols.begin(), Cols.end());
+    double Runs = 0, Longest = 0;
+    for (size_t I = 0; I < Cols.size();) {
+      double Begin = Cols[I], End = Cols[I] + Extent;
+      for (++I; I < Cols.size() && Cols[I] <= End + 32; ++I)
+        End = std::max(End, Cols[I] + Extent);
+      Runs += 1;
+      Longest = std::max(Longest, End - Begin);
+    }
+    Extent = std::max(Extent, Longest);
+    Copies *= Runs;
+    joinRows();
+  }
+
+private:
+  /// A run that reaches the next row joins the rows into one run.
+  void joinRows() {
+    while (!Levels.empty() && Extent >= Levels.front().first) {
+      Extent += Levels.front().first * (Levels.front().second - 1);
+      Levels.erase(Levels.begin());
+    }
+  }
+};
+
+/// The index terms of a form: bytes per threadIdx, blockIdx and blockIdx *
+/// blockDim.
+std::array<int64_t, 9> indexTerms(const AddrForm &F) {
+  std::array<int64_t, 9> Idx;
+  for (unsigned D = 0; D < 3; ++D) {
+    Idx[D] = F.Tid[D];
+    Idx[3 + D] = F.Ctaid[D];
+    Idx[6 + D] = F.Global[D];
+  }
+  return Idx;
+}
+
+/// Loads of one array and address form but for a constant offset: the same
+/// reads shifted (the taps of a stencil or a filter, the copies of a loop
+/// the compiler unrolled). Loads of no known array have none.
+using FamilyKey =
+    std::tuple<unsigned, unsigned, std::array<int64_t, 9>,
+               std::array<int64_t, 4>, std::array<double, 4>, unsigned>;
+FamilyKey familyKey(const MemAccess &A) {
+  const AddrForm &F = A.Form;
+  return {F.Array, A.Bytes, indexTerms(F), F.LoopStep, F.LoopTrip,
+          F.NumLoops};
+}
+
+/// Loads of one family and offset read the same data: the copies of a loop
+/// the compiler unrolled (a load of no known array: alone).
+std::tuple<FamilyKey, int64_t, size_t> copyKey(const MemAccess &A,
+                                               size_t Index) {
+  return {familyKey(A), A.Form.Offset, A.Form.Array ? 0 : Index + 1};
+}
+
+/// The resident blocks' or the grid's blocks: \p N[d] blocks along d,
+/// consecutive in launch order, added to \p Box (the reads of one block of
+/// form \p F).
+double blocksBytes(Lattice Box, const AddrForm &F, const LaunchConfig &C,
+                   std::array<double, 3> N) {
+  std::array<std::pair<double, double>, 3> Dims;
+  for (unsigned D = 0; D < 3; ++D)
+    Dims[D] = {
+        std::fabs(double(F.Ctaid[D]) + double(F.Global[D]) * C.Block[D]),
+        N[D]};
+  std::sort(Dims.begin(), Dims.end());
+  for (auto &[Step, Range] : Dims)
+    Box.add(Step, Range);
+  return Box.bytes();
+}
+
+/// One loop around a load that reads the load's data again.
+struct RereadLevel {
+  uint64_t Key; ///< The loop (or the copies of an unrolled one).
+  double Share; ///< Share of the load's traffic that is this loop's re-reads.
+};
+} // namespace
+
+double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
+                                  const LaunchConfig &C, double Resident) {
+  // The resident blocks run on the SMs of every L2 partition, and each
+  // partition keeps its own copy of what its SMs read (GPUSpec::L2Partitions).
+  double L2Cap = G.L2SizeKB * 1024.0 / std::max(1u, G.L2Partitions);
+  const std::vector<MemAccess> &As = K.FormLoads;
+  if (As.empty() || L2Cap <= 0)
+    return 0;
+  // Resident blocks are consecutive in launch order, x first.
+  double GX = std::max(1u, C.Grid[0]), GY = std::max(1u, C.Grid[1]);
+  std::array<double, 3> NRes = {std::min(Resident, GX),
+                                std::min(std::ceil(Resident / GX), GY), 1};
+  std::vector<double> Share = neighbourShares(As, C);
+  std::map<decltype(copyKey(As[0], 0)), std::vector<size_t>> Groups;
+  std::map<FamilyKey, std::vector<int64_t>> FamilyOffsets;
+  for (size_t AI = 0; AI < As.size(); ++AI) {
+    Groups[copyKey(As[AI], AI)].push_back(AI);
+    if (As[AI].Form.Array)
+      FamilyOffsets[familyKey(As[AI])].push_back(As[AI].Form.Offset);
+  }
+  std::map<uint64_t, double> LoopBytes;
+  std::set<std::pair<FamilyKey, uint64_t>> Counted;
+  std::vector<std::pair<double, std::vector<RereadLevel>>> Work;
+  for (auto &[Key, Members] : Groups) {
+    const MemAccess &A = As[Members.front()];
+    const AddrForm &F = A.Form;
+    // Where the copies meet: the innermost loop around all of them.
+    unsigned Common = F.NumLoops;
+    for (unsigned L = 0; L < F.NumLoops && Common == F.NumLoops; ++L)
+      if (std::all_of(Members.begin(), Members.end(), [&](size_t M) {
+            return As[M].Form.LoopId[L] == F.LoopId[L];
+          }))
+        Common = L;
+    // One block's data between two reads: the threads, then the loops
+    // inside, innermost first.
+    Lattice B;
+    B.Extent = std::max(1u, A.Bytes);
+    std::array<std::pair<double, double>, 3> Tids;
+    for (unsigned D = 0; D < 3; ++D)
+      Tids[D] = {std::fabs(double(F.Tid[D])), double(std::max(1u, C.Block[D]))};
+    std::sort(Tids.begin(), Tids.end());
+    for (auto &[Step, Range] : Tids)
+      B.add(Step, Range);
+    std::vector<RereadLevel> Levels;
+    double Inner = 1; // Reads of the same data by the loops inside.
+    // What the resident blocks read between two reads adds to the loop's
+    // data, once per family: its loads at other offsets read the same
+    // lattice shifted.
+    auto Reread = [&](uint64_t Key, double Times) {
+      Levels.push_back({Key, (Times - 1) / (Inner * Times)});
+      Inner *= Times;
+      if (!F.Array) {
+        LoopBytes[Key] += blocksBytes(B, F, C, NRes);
+        return;
+      }
+      if (!Counted.insert({familyKey(A), Key}).second)
+        return;
+      Lattice Fam = B;
+      Fam.shift(FamilyOffsets[familyKey(A)]);
+      LoopBytes[Key] += blocksBytes(Fam, F, C, NRes);
+    };
+    for (unsigned L = 0; L <= F.NumLoops; ++L) {
+      // The copies read the same data one after the other, within one
+      // iteration of the loop around them all.
+      if (L == Common && Members.size() > 1)
+        Reread(L < F.NumLoops ? 2 * uint64_t(F.LoopId[L]) + 1 : ~uint64_t(0),
+               double(Members.size()));
+      if (L == F.NumLoops)
+        break;
+      double Step = std::fabs(double(F.LoopStep[L]));
+      double Trip = std::max(1.0, std::floor(F.LoopTrip[L]));
+      // Its next iteration reads the sectors this one read.
+      if (Trip > 1 && Step < sectors(B.Extent))
+        Reread(2 * uint64_t(F.LoopId[L]), Trip);
+      B.add(Step, Trip);
+    }
+    if (Levels.empty())
+      continue;
+    double L2 = 0;
+    for (size_t M : Members)
+      L2 += accessTraffic(As[M], C, Share[M]).L2;
+    Work.push_back({L2, std::move(Levels)});
+  }
+  // A re-read hits while the loop's data fits the L2; beyond, a share
+  // 1 - L2 / data of them misses (data swept cyclically through a cache of
+  // random replacement).
+  double Extra = 0;
+  for (auto &[L2, Levels] : Work)
+    for (const RereadLevel &Lv : Levels)
+      Extra += L2 * Lv.Share *
+               std::max(0.0, 1.0 - L2Cap / LoopBytes[Lv.Key]);
+  return Extra;
+}
+
+OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
+                                   const LaunchConfig &C, double Resident) {
+  // The kernel's own accesses where they carry forms (the PTX front end),
+  // so that each load's charge is the one globalTraffic made; else the
+  // PTX's loads (the plugin: its accesses are the IR's).
+  bool Own = llvm::any_of(K.Accesses,
+                          [](const MemAccess &A) { return A.Form.Known; });
+  const std::vector<MemAccess> &As = Own ? K.Accesses : K.FormLoads;
+  double L2Cap = G.L2SizeKB * 1024.0 / std::max(1u, G.L2Partitions);
+  OverlapDram Out;
+  if (As.empty() || L2Cap <= 0)
+    return Out;
+  std::array<double, 3> Grid;
+  double BlockThreads = 1;
+  for (unsigned D = 0; D < 3; ++D) {
+    Grid[D] = std::max(1u, C.Grid[D]);
+    BlockThreads *= std::max(1u, C.Block[D]);
+  }
+  double Threads = BlockThreads * Grid[0] * Grid[1] * Grid[2];
+  std::vector<double> Share = neighbourShares(As, C);
+  // Per family: the DRAM bytes per thread charged to its loads one by one,
+  // and its loads.
+  std::map<FamilyKey, std::pair<double, std::vector<size_t>>> Families;
+  for (size_t I = 0; I < As.size(); ++I) {
+    const MemAccess &A = As[I];
+    if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
+        A.IsStore || A.IsAtomic)
+      continue;
+    double Charged = accessTraffic(A, C, Share[I]).Dram;
+    Out.LoadDram += Charged;
+    // Loads that every block along a dimension reads have their own rule
+    // (the inter-block hit rate); broadcasts move no DRAM bytes.
+    if (!A.Form.Known || !A.Form.Array || A.ReusedAcrossBlocks ||
+        A.Pattern == AccessPattern::Uniform ||
+        (A.BlockDims & AddrDependsOnData))
+      continue;
+    auto &[Dram, Members] = Families[familyKey(A)];
+    Dram += Charged;
+    Members.push_back(I);
+  }
+  // Per family, the DRAM bytes per thread with reuse across blocks along
+  // none, x, x and y, all of the grid's dimensions: Bytes[0] >= ... >=
+  // Bytes[3]; Charged is what its loads are charged one by one.
+  struct Bound {
+    double Charged;
+    std::array<double, 4> Bytes;
+  };
+  std::vector<Bound> Bounds;
+  // The blocks from one block to the nearest that reads its bytes again
+  // along x, y, z (the next block, row of blocks, layer of blocks in
+  // launch order), at least the resident ones; what they read, summed
+  // over the families, is what the L2 must hold for that reuse.
+  double NB = Grid[0] * Grid[1] * Grid[2];
+  std::array<double, 3> Window = {
+      std::max(Resident, 2.0), std::max(Resident, Grid[0] + 1),
+      std::max(Resident, Grid[0] * Grid[1] + 1)};
+  std::array<double, 3> Reuse{};
+  for (auto &[Key, Fam] : Families) {
+    auto &[Dram, Members] = Fam;
+    const AddrForm &F = As[Members.front()].Form;
+    // One block's reads: its threads and its loops, then the offsets.
+    std::vector<std::pair<double, double>> Dims;
+    for (unsigned D = 0; D < 3; ++D)
+      Dims.push_back(
+          {std::fabs(double(F.Tid[D])), double(std::max(1u, C.Block[D]))});
+    for (unsigned L = 0; L < F.NumLoops; ++L)
+      Dims.push_back({std::fabs(double(F.LoopStep[L])),
+                      std::max(1.0, std::floor(F.LoopTrip[L]))});
+    std::sort(Dims.begin(), Dims.end());
+    Lattice Box;
+    Box.Extent = std::max(1u, As[Members.front()].Bytes);
+    for (auto &[Step, Range] : Dims)
+      Box.add(Step, Range);
+    // Offsets of whole rows of a block term (a stencil's neighbours along
+    // y and z when the block is one row deep) are rows of that level.
+    std::vector<double> Strides;
+    for (unsigned D = 0; D < 3; ++D) {
+      Strides.push_back(std::fabs(double(F.Tid[D])));
+      Strides.push_back(
+          std::fabs(double(F.Ctaid[D]) + double(F.Global[D]) * C.Block[D]));
+    }
+    std::sort(Strides.begin(), Strides.end());
+    for (double S : Strides)
+      Box.declare(S);
+    std::vector<int64_t> Offsets;
+    for (size_t M : Members)
+      Offsets.push_back(As[M].Form.Offset);
+    Box.shift(Offsets);
+    // The block's own re-reads follow at once: the L2 holds them (loops
+    // that sweep more than it holds are rereadDramBytes's).
+    Bound B{Dram, {}};
+    B.Bytes[0] = std::min(Dram, Box.bytes() / BlockThreads);
+    B.Bytes[1] = std::min(B.Bytes[0], blocksBytes(Box, F, C, {Grid[0], 1, 1}) *
+                                          Grid[1] * Grid[2] / Threads);
+    B.Bytes[2] = std::min(B.Bytes[1],
+                          blocksBytes(Box, F, C, {Grid[0], Grid[1], 1}) *
+                              Grid[2] / Threads);
+    B.Bytes[3] = std::min(B.Bytes[2], blocksBytes(Box, F, C, Grid) / Threads);
+    Bounds.push_back(B);
+    for (unsigned D = 0; D < 3; ++D) {
+      double W = std::min(Window[D], NB);
+      Reuse[D] += blocksBytes(
+          Box, F, C,
+          {std::min(W, Grid[0]), std::min(std::ceil(W / Grid[0]), Grid[1]),
+           std::min(std::ceil(W / (Grid[0] * Grid[1])), Grid[2])});
+    }
+  }
+  // The neighbours' reads that miss: data swept through a cache of random
+  // replacement, as for the re-reads.
+  std::array<double, 3> Miss;
+  for (unsigned D = 0; D < 3; ++D)
+    Miss[D] = Reuse[D] > 0 ? std::clamp(1.0 - L2Cap / Reuse[D], 0.0, 1.0)
+                           : 0.0;
+  for (const Bound &B : Bounds) {
+    double Dram = B.Bytes[3];
+    for (unsigned D = 0; D < 3; ++D)
+      Dram += (B.Bytes[D] - B.Bytes[D + 1]) * Miss[D];
+    Out.Saving += B.Charged - Dram;
+    Out.Kept += Dram;
+  }
+  return Out;
+}
