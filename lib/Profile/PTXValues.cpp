@@ -663,8 +663,12 @@ void FunctionAnalysis::analyseAffine() {
   unsigned Slot = 0;
   for (unsigned LI = 0; LI < Loops.size(); ++LI) {
     const Loop &L = Loops[LI];
+    // Counted loops, and block-stride loops that start at a thread index
+    // (their trip is thread 0's, the block's largest; a tile copy's rows).
+    bool Counted = L.Rec.Exact || (L.ThreadStart && !L.MultiExit &&
+                                   !L.AtRefBlock && L.IVReg >= 0);
     if (Slot == IterTrip.size() || (L.IVReg < 0 && !L.FlagRun) ||
-        !L.Rec.Exact || L.Trip < 1)
+        !Counted || L.Trip < 1)
       continue;
     bool Any = false;
     for (unsigned R = 0; R < RegWidth.size(); ++R) {
@@ -690,9 +694,22 @@ void FunctionAnalysis::analyseAffine() {
         Any = true;
         continue;
       }
+      // `add R, R, c`, or `add R, X, c` with X a copy of R made in the loop
+      // (nvcc's header copy of a counter whose test reads it before the
+      // step: `header: mov X, R; ... latch: add R, X, 4`).
+      auto StepsFrom = [&](const Operand &Op) {
+        int X = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
+        if (X == int(R))
+          return true;
+        if (X < 0 || DefSites[X].size() != 1 ||
+            !L.Body.test(InstrBlock[DefSites[X][0]]))
+          return false;
+        const Instr &C = *Instrs[DefSites[X][0]];
+        return C.Mods[0] == "mov" && C.Guard.empty() && C.Ops.size() == 2 &&
+               C.Ops[1].Kind == Operand::Reg && regId(C.Ops[1].Name) == int(R);
+      };
       if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || D.Ops.size() != 3 ||
-          D.Ops[1].Kind != Operand::Reg || regId(D.Ops[1].Name) != int(R) ||
-          D.Ops[2].Kind != Operand::Imm)
+          !StepsFrom(D.Ops[1]) || D.Ops[2].Kind != Operand::Imm)
         continue;
       int64_t Step = D.Mods[0] == "sub" ? -D.Ops[2].Value : D.Ops[2].Value;
       IVs[R] = {Slot, Step, unsigned(Out), LI};
