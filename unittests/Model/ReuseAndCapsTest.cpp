@@ -9,6 +9,28 @@ using namespace flipflop::test;
 
 namespace {
 
+/// A global load of \p Count executions per thread whose address form has
+/// thread terms \p Tid, block terms \p Ctaid and one loop of \p Trip
+/// passes \p Step bytes apart (loop id 1), of array \p Array; it depends
+/// on the thread and block indices of \p Dims.
+MemAccess formLoad(double Count, unsigned Dims, std::array<int64_t, 3> Tid,
+                   std::array<int64_t, 3> Ctaid, double Trip, int64_t Step,
+                   unsigned Array) {
+  MemAccess A = globalAccess(false, 4, Count);
+  A.ThreadDims = Dims;
+  A.ThreadDimsKnown = true;
+  A.BlockDims = Dims;
+  A.Form.Known = true;
+  A.Form.Tid = Tid;
+  A.Form.Ctaid = Ctaid;
+  A.Form.NumLoops = 1;
+  A.Form.LoopTrip = {Trip, 1, 1, 1};
+  A.Form.LoopStep = {Step, 0, 0, 0};
+  A.Form.LoopId = {1, 0, 0, 0};
+  A.Form.Array = Array;
+  return A;
+}
+
 // A load that other blocks also read moves (1 - hit rate) of its sectors
 // from DRAM; the rest hits in L2. With the copy kernel's load marked reused,
 // DRAM bytes per thread fall from 4 (load) + 4 (store) = 8 to
@@ -48,18 +70,9 @@ TEST(Rereads, MissesWhenTheSweepExceedsTheL2) {
   GPUSpec G = handGPU();
   KernelProfile K;
   K.Name = "sweep";
-  MemAccess A = globalAccess(false, 4, 1024);
-  A.ThreadDims = 1;
-  A.ThreadDimsKnown = true;
-  A.BlockDims = 1;
-  A.Form.Known = true;
-  A.Form.Tid = {4, 0, 0};
-  A.Form.Ctaid = {128, 0, 0};
+  MemAccess A = formLoad(1024, 1, {4, 0, 0}, {128, 0, 0}, 256, 400000, 7);
   A.Form.NumLoops = 2;
   A.Form.LoopTrip = {256, 4, 1, 1};
-  A.Form.LoopStep = {400000, 0, 0, 0};
-  A.Form.LoopId = {1, 0, 0, 0};
-  A.Form.Array = 7;
   K.Accesses = {A};
   K.FormLoads = {A};
   LaunchConfig C;
@@ -115,18 +128,8 @@ TEST(OverlapDram, NeighboursReadTheWindowOnce) {
   KernelProfile K;
   K.Name = "filter";
   for (int J = 0; J < 15; ++J) {
-    MemAccess A = globalAccess(false, 4, 15);
-    A.ThreadDims = 3;
-    A.ThreadDimsKnown = true;
-    A.BlockDims = 3;
-    A.Form.Known = true;
-    A.Form.Tid = {4, 4152, 0};
-    A.Form.Ctaid = {128, 4 * 4152, 0};
-    A.Form.NumLoops = 1;
-    A.Form.LoopTrip = {15, 1, 1, 1};
-    A.Form.LoopStep = {4152, 0, 0, 0};
-    A.Form.LoopId = {1, 0, 0, 0};
-    A.Form.Array = 3;
+    MemAccess A =
+        formLoad(15, 3, {4, 4152, 0}, {128, 4 * 4152, 0}, 15, 4152, 3);
     A.Form.Offset = 4 * J;
     K.Accesses.push_back(A);
   }
