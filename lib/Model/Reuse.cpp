@@ -9,6 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ModelImpl.h"
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
