@@ -387,7 +387,6 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
   ThreadTraffic Tr;
   Tr.Global = globalTraffic(K, Cfg);
   const unsigned R = Occ.BlocksPerSM;
-  // Re-reads that the L2 no longer holds go to DRAM.
   double Resident = std::min(Blocks, double(G.SMCount) * R);
   // Overlapping reads of neighbouring blocks that the L2 serves. For the
   // plugin the forms are the PTX's loads, whose one-by-one charges can
@@ -400,6 +399,7 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
     Tr.Global.Dram =
         std::max(Tr.Global.Dram - Ov.Saving * Scale, Ov.Kept);
   }
+  // Re-reads that the L2 no longer holds go to DRAM.
   Tr.Global.Dram += rereadDramBytes(K, G, Cfg, Resident);
   Tr.LocalPerThread = K.LocalBytes + SpillAccesses * 4;
   double Frame = K.Res.StackFrameBytes + double(RB.Need - RB.Regs) * 4;

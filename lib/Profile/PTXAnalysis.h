@@ -443,6 +443,11 @@ private:
                                  bool ContinueWhen) const;
   std::optional<int64_t> constOutside(const Loop &L, const Operand &O,
                                       unsigned At0 = 0) const;
+  /// The instruction that copies register \p R into \p Op's register in
+  /// loop \p L (its only definition there, an unguarded mov/cvt of R);
+  /// -1 when \p Op is no such copy (nvcc's header copy of a counter whose
+  /// test reads it before the step: `header: mov X, R; latch: add R, X, 4`).
+  int loopCopyOf(const Loop &L, const Operand &Op, int R) const;
   bool traceIV(const Loop &L, const Operand &O, int &IV, int &IncIdx,
                int64_t &Offset, int &ChangeIdx, unsigned At0 = 0) const;
   std::optional<int64_t> ivStart(const Loop &L, unsigned IV,

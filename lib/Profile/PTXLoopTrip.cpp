@@ -146,6 +146,27 @@ std::optional<int64_t> FunctionAnalysis::constOutside(const Loop &L,
 /// before the step although the add precedes it). \p At0: the
 /// substitutions (constAt) that make the offset a constant, e.g. thread 0
 /// for `tid + i` where the loop counts i.
+int FunctionAnalysis::loopCopyOf(const Loop &L, const Operand &Op,
+                                 int R) const {
+  int X = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
+  if (X < 0 || R < 0)
+    return -1;
+  int Def = -1;
+  for (unsigned K : DefSites[X])
+    if (L.Body.test(InstrBlock[K])) {
+      if (Def >= 0)
+        return -1;
+      Def = int(K);
+    }
+  if (Def < 0)
+    return -1;
+  const Instr &M = *Instrs[Def];
+  bool Copy = (M.Mods[0] == "mov" || M.Mods[0] == "cvt") && M.Guard.empty() &&
+              M.Ops.size() == 2 && M.Ops[1].Kind == Operand::Reg &&
+              regId(M.Ops[1].Name) == R;
+  return Copy ? Def : -1;
+}
+
 bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
                                int &IncIdx, int64_t &Offset, int &ChangeIdx,
                                unsigned At0) const {
@@ -196,15 +217,9 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
       // itself through the copy. (A copy back after the step, clang's `add
       // %n, %i, 256; setp; mov %i, %n`, is the other form, below.)
       auto CopyOfR = [&](const Operand &Op) {
-        int X = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
-        int XD = X >= 0 ? InLoopDef(X) : -1;
-        if (XD < 0 || InstrBlock[XD] != L.Header ||
-            XD > int(InLoopDefs[0]))
-          return false;
-        const Instr &M = *Instrs[XD];
-        return (M.Mods[0] == "mov" || M.Mods[0] == "cvt") &&
-               M.Ops.size() == 2 && M.Ops[1].Kind == Operand::Reg &&
-               regId(M.Ops[1].Name) == R;
+        int XD = loopCopyOf(L, Op, R);
+        return XD >= 0 && InstrBlock[XD] == L.Header &&
+               XD <= int(InLoopDefs[0]);
       };
       bool Self1 = D.Ops[1].Kind == Operand::Reg &&
                    (regId(D.Ops[1].Name) == R || (Offset == 0 && CopyOfR(D.Ops[1])));
@@ -431,20 +446,8 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   const Instr &Inc = *Instrs[IncIdx];
   // The IV's operand of its increment: the IV, or its copy in the loop.
   auto IsIV = [&](const Operand &Op) {
-    int X = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
-    if (X == IV)
-      return true;
-    if (X < 0)
-      return false;
-    int XD = -1;
-    for (unsigned K : DefSites[X])
-      if (L.Body.test(InstrBlock[K]))
-        XD = XD == -1 ? int(K) : -2;
-    return XD >= 0 &&
-           (Instrs[XD]->Mods[0] == "mov" || Instrs[XD]->Mods[0] == "cvt") &&
-           Instrs[XD]->Ops.size() == 2 &&
-           Instrs[XD]->Ops[1].Kind == Operand::Reg &&
-           regId(Instrs[XD]->Ops[1].Name) == IV;
+    return (Op.Kind == Operand::Reg && regId(Op.Name) == IV) ||
+           loopCopyOf(L, Op, IV) >= 0;
   };
   const Operand &StepOp = IsIV(Inc.Ops[1]) ? Inc.Ops[2] : Inc.Ops[1];
   auto Step = constOutside(L, StepOp);

@@ -694,19 +694,10 @@ void FunctionAnalysis::analyseAffine() {
         Any = true;
         continue;
       }
-      // `add R, R, c`, or `add R, X, c` with X a copy of R made in the loop
-      // (nvcc's header copy of a counter whose test reads it before the
-      // step: `header: mov X, R; ... latch: add R, X, 4`).
+      // `add R, R, c`, or `add R, X, c` with X a copy of R made in the loop.
       auto StepsFrom = [&](const Operand &Op) {
-        int X = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
-        if (X == int(R))
-          return true;
-        if (X < 0 || DefSites[X].size() != 1 ||
-            !L.Body.test(InstrBlock[DefSites[X][0]]))
-          return false;
-        const Instr &C = *Instrs[DefSites[X][0]];
-        return C.Mods[0] == "mov" && C.Guard.empty() && C.Ops.size() == 2 &&
-               C.Ops[1].Kind == Operand::Reg && regId(C.Ops[1].Name) == int(R);
+        return (Op.Kind == Operand::Reg && regId(Op.Name) == int(R)) ||
+               loopCopyOf(L, Op, int(R)) >= 0;
       };
       if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || D.Ops.size() != 3 ||
           !StepsFrom(D.Ops[1]) || D.Ops[2].Kind != Operand::Imm)
