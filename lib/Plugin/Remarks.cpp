@@ -308,7 +308,14 @@ void streamPick(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
   Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName) << "' on "
       << ore::NV(remark::GPU, R.GPU->Name) << ": for "
       << ore::NV(remark::Objective, objectiveName(O.Obj)) << " use block "
-      << ore::NV(remark::Block, blockShapeText(C.Block)) << ", min-blocks "
+      << ore::NV(remark::Block, blockShapeText(C.Block));
+  // The code fixes its block but does not say which: the block named is
+  // an assumption, and the user must know it is one.
+  if (R.Sweep && R.Sweep->Shape == ShapeSource::TileUnknown)
+    Rem << " (assumed: the code is written for one block shape that "
+           "FlipFlop cannot read; state its thread count with "
+           "__launch_bounds__)";
+  Rem << ", min-blocks "
       << ore::NV(remark::MinBlocks, C.MinBlocksPerSM) << ", power limit "
       << ore::NV(remark::PowerLimitW, watts(C.PowerLimitW)) << " W";
   // A locked-clock pick names its lever and how to set it (the limit is

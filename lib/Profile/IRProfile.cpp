@@ -550,19 +550,20 @@ void ProfileBuilder::decideShape() {
   } else if (Tile && TwoD && D1 > 1 && D0 * D1 <= 1024 &&
              (!Max || D0 * D1 == Max)) {
     Set(D0, D1);
+    S.FixedGuessed = true;
   } else if (Tile && !TwoD && D1 == 1 && D0 <= 1024 && D0 % 32 == 0 &&
              (!Max || D0 == Max)) {
     Set(D0, 1);
+    S.FixedGuessed = true;
   } else if (Max) {
     uint64_t X = !TwoD ? Max
                  : (D0 && D0 <= Max && Max % D0 == 0) ? D0
                  : std::min<uint64_t>(32, Max);
     Set(X, TwoD ? Max / X : 1);
+    S.FixedGuessed = true;
   }
   if (Max)
     Reason += "; author's __launch_bounds__ " + std::to_string(Max);
-  if (!S.FixedBlock[0])
-    Reason += "; block shape unknown";
   S.FixedReason = Reason;
 }
 

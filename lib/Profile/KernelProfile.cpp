@@ -372,6 +372,165 @@ void finalizeProfile(KernelProfile &P) {
   P.UncoalescedFraction = Requests > 0 ? Uncoalesced / Requests : 0;
 }
 
+namespace {
+
+/// The index steps along each dimension of \p F's threads that make up the
+/// byte displacement \p Delta, largest threadIdx step first (a row pitch
+/// before a column's element). False when something is left over or a
+/// smaller step would leave the span one blockIdx step covers (\p Span, 0:
+/// unknown): a displacement within one thread's elements (`out[2 * i +
+/// 1]`, a thread's second row where threads are two rows apart).
+bool splitByThreadSteps(const AddrForm &F, int64_t Delta,
+                        const std::array<uint64_t, 3> &Span,
+                        std::array<int64_t, 3> &K) {
+  std::array<unsigned, 3> Order{0, 1, 2};
+  std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    return std::llabs(F.Tid[A]) > std::llabs(F.Tid[B]);
+  });
+  K = {0, 0, 0};
+  bool Largest = true;
+  for (unsigned D : Order) {
+    if (!F.Tid[D])
+      continue;
+    K[D] = static_cast<int64_t>(
+        std::llround(static_cast<double>(Delta) / F.Tid[D]));
+    Delta -= K[D] * F.Tid[D];
+    if (!Largest && Span[D] && static_cast<uint64_t>(std::llabs(K[D])) >= Span[D])
+      return false;
+    Largest = false;
+  }
+  return Delta == 0;
+}
+
+} // namespace
+
+std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
+                                            unsigned MaxThreads,
+                                            std::string &Why) {
+  const std::array<unsigned, 3> None{0, 0, 0};
+  const ShapeInfo &S = P.Shape;
+  if (S.ReadsBlockDim)
+    return None;
+  auto Gcd = [](uint64_t A, uint64_t B) {
+    while (B) {
+      uint64_t T = A % B;
+      A = B;
+      B = T;
+    }
+    return A;
+  };
+  // Per dimension: the gcd over qualifying stores (0: none yet), and one
+  // store's span and output spacing for the explanation.
+  std::array<uint64_t, 3> Extent{0, 0, 0}, SpanSeen{0, 0, 0};
+  std::array<unsigned, 3> SpanDim{0, 1, 2}, SpanDimSeen{0, 1, 2};
+  const char *Dim = "xyz";
+  // Stores of one array and one form are a family: the offsets between
+  // them are the tile's (an unrolled loop over a thread's outputs).
+  std::vector<const MemAccess *> Stores;
+  for (const MemAccess &A : P.Accesses)
+    if ((A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic) &&
+        A.IsStore && !A.IsAtomic && A.Form.Known &&
+        !(A.BlockDims & AddrDependsOnData))
+      Stores.push_back(&A);
+  auto SameFamily = [](const AddrForm &A, const AddrForm &B) {
+    return A.Array && A.Array == B.Array && A.Tid == B.Tid &&
+           A.Ctaid == B.Ctaid && A.Global == B.Global;
+  };
+  std::vector<bool> Done(Stores.size(), false);
+  for (size_t I = 0; I < Stores.size(); ++I) {
+    if (Done[I])
+      continue;
+    const AddrForm &F = Stores[I]->Form;
+    // Displacements from this store, in threadIdx steps per dimension:
+    // the family's offsets and its loops' iterations.
+    // The span of threadIdx.d steps one block index step covers: the
+    // blockIdx dimension that steps by the fewest of them (blockIdx.d but
+    // for a transpose's writes, blockIdx.y over threadIdx.x).
+    std::array<uint64_t, 3> Span{0, 0, 0};
+    for (unsigned D = 0; D < 3; ++D)
+      for (unsigned E = 0; E < 3; ++E)
+        if (F.Tid[D] && F.Ctaid[E] && !F.Global[E] &&
+            F.Ctaid[E] % F.Tid[D] == 0 && F.Ctaid[E] / F.Tid[D] > 0 &&
+            (!Span[D] || uint64_t(F.Ctaid[E] / F.Tid[D]) < Span[D])) {
+          Span[D] = static_cast<uint64_t>(F.Ctaid[E] / F.Tid[D]);
+          SpanDim[D] = E;
+        }
+    std::array<std::set<int64_t>, 3> Ks;
+    for (unsigned D = 0; D < 3; ++D)
+      Ks[D].insert(0);
+    for (size_t J = I; J < Stores.size(); ++J) {
+      if (J != I && (Done[J] || !SameFamily(F, Stores[J]->Form)))
+        continue;
+      Done[J] = true;
+      std::array<int64_t, 3> K;
+      if (splitByThreadSteps(F, Stores[J]->Form.Offset - F.Offset, Span, K))
+        for (unsigned D = 0; D < 3; ++D)
+          Ks[D].insert(K[D]);
+    }
+    for (unsigned L = 0; L < F.NumLoops && L < F.LoopStep.size(); ++L) {
+      std::array<int64_t, 3> K;
+      double Trip = F.LoopTrip[L];
+      if (!F.LoopStep[L] || !(Trip >= 2))
+        continue;
+      if (!splitByThreadSteps(F, F.LoopStep[L], Span, K))
+        continue; // A loop over one thread's own elements.
+      for (unsigned D = 0; D < 3; ++D) {
+        if (!K[D])
+          continue;
+        std::set<int64_t> Grown;
+        for (int64_t V : Ks[D])
+          for (int64_t T = 0; T < static_cast<int64_t>(Trip) && T < 1024; ++T)
+            Grown.insert(V + T * K[D]);
+        Ks[D] = std::move(Grown);
+      }
+    }
+    for (unsigned D = 0; D < 3; ++D) {
+      if (!S.UsesTid[D] || S.ReadsNTid[D] || !Span[D])
+        continue;
+      // The tile's outputs lie within the span that one blockIdx step
+      // covers; displacements beyond it are other rows or arrays.
+      uint64_t G = Span[D];
+      std::set<uint64_t> Residues;
+      for (int64_t V : Ks[D]) {
+        if (static_cast<uint64_t>(std::llabs(V)) >= Span[D])
+          continue;
+        G = Gcd(G, static_cast<uint64_t>(std::llabs(V)));
+        int64_t M = static_cast<int64_t>(Span[D]);
+        Residues.insert(static_cast<uint64_t>((V % M + M) % M));
+      }
+      // A tile is the block repeated: its outputs fill the span at the
+      // block's spacing (rows of an unrelated pitch do not).
+      if (Residues.size() != Span[D] / G)
+        continue;
+      Extent[D] = Gcd(Extent[D], G);
+      SpanSeen[D] = Span[D];
+      SpanDimSeen[D] = SpanDim[D];
+    }
+  }
+  std::array<unsigned, 3> Out{1, 1, 1};
+  uint64_t Threads = 1;
+  std::string Text;
+  for (unsigned D = 0; D < 3; ++D) {
+    if (!S.UsesTid[D])
+      continue;
+    if (!Extent[D] || S.ReadsNTid[D])
+      return None;
+    Out[D] = static_cast<unsigned>(Extent[D]);
+    Threads *= Extent[D];
+    Text += std::string(Text.empty() ? "" : "; ") + "blockIdx." +
+            Dim[SpanDimSeen[D]] +
+            " * " + std::to_string(SpanSeen[D]) + " + threadIdx." + Dim[D];
+    if (SpanSeen[D] != Extent[D])
+      Text += ", outputs " + std::to_string(Extent[D]) + " apart";
+  }
+  if (Threads > 1024 || (MaxThreads && Threads > MaxThreads) || Threads == 1)
+    return None;
+  Why = "the stores index " + Text + ": block " +
+        std::to_string(Out[0]) + " x " + std::to_string(Out[1]) + " x " +
+        std::to_string(Out[2]);
+  return Out;
+}
+
 void collectFormLoads(KernelProfile &P) {
   P.FormLoads.clear();
   for (const MemAccess &A : P.Accesses)

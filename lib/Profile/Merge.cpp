@@ -62,6 +62,18 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   // block reads again): read off the final code (the IR front end has no
   // forms).
   Into.FormLoads = PTX.FormLoads;
+  // The block a baked index is written for: the stores' address forms are
+  // read off the final code, and are facts where the IR's shape was
+  // unknown or inferred from a tile's dimensions or the launch bounds.
+  ShapeInfo &Shape = Into.Shape;
+  Shape.StoreBlock = PTX.Shape.StoreBlock;
+  Shape.StoreBlockReason = PTX.Shape.StoreBlockReason;
+  if (Shape.FixedByTile && Shape.StoreBlock[0] && !Into.Bounds.ReqNTid[0] &&
+      (!Shape.FixedBlock[0] || Shape.FixedGuessed)) {
+    Shape.FixedBlock = Shape.StoreBlock;
+    Shape.FixedGuessed = false;
+    Shape.FixedReason += "; " + Shape.StoreBlockReason;
+  }
   // Parallelism is a property of the final instruction schedule.
   Into.MLP = PTX.MLP;
   Into.ILP = PTX.ILP;

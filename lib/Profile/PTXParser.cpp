@@ -214,6 +214,24 @@ void fixShape(const Function &F, KernelProfile &K) {
                              std::to_string(B[2]);
     }
   }
+  // A kernel indexed by threadIdx that never reads blockDim is written for
+  // one block: its stores' addresses say which (`blockIdx.x * 128 +
+  // threadIdx.x`, a tile's outputs 128 apart).
+  bool UsesTid = K.Shape.UsesTid[0] || K.Shape.UsesTid[1] || K.Shape.UsesTid[2];
+  if (!K.Shape.FixedBlock[0] && !F.Bounds.ReqNTid[0] && UsesTid &&
+      !K.Shape.ReadsBlockDim) {
+    K.Shape.StoreBlock = blockFromStoreForms(K, F.Bounds.maxThreads(),
+                                             K.Shape.StoreBlockReason);
+    if (K.Shape.StoreBlock[0]) {
+      K.Shape.FixedByTile = true;
+      K.Shape.FixedBlock = K.Shape.StoreBlock;
+      K.Shape.FixedReason =
+          (K.Shape.FixedReason.empty()
+               ? std::string("indexes by threadIdx without reading blockDim")
+               : K.Shape.FixedReason) +
+          "; " + K.Shape.StoreBlockReason;
+    }
+  }
   if (F.Bounds.ReqNTid[0]) {
     K.Shape.FixedBlock = F.Bounds.ReqNTid;
     if (K.Shape.FixedReason.empty())

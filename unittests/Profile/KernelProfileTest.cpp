@@ -249,3 +249,92 @@ TEST(MergePTXFacts, TakesEachFactFromTheSideThatKnowsIt) {
   EXPECT_EQ(B.Res.EstimatedRegisters, 30u);
   EXPECT_TRUE(B.Res.UsesDynamicShared);
 }
+
+namespace {
+
+/// A global store of a 1-D or 2-D form: threadIdx and blockIdx steps in
+/// bytes, array 1, constant offset \p Off.
+MemAccess storeAt(std::array<int64_t, 3> Tid, std::array<int64_t, 3> Ctaid,
+                  int64_t Off) {
+  MemAccess A;
+  A.IsStore = true;
+  A.Form.Known = true;
+  A.Form.Tid = Tid;
+  A.Form.Ctaid = Ctaid;
+  A.Form.Array = 1;
+  A.Form.Offset = Off;
+  return A;
+}
+
+KernelProfile bakedKernel(bool Y) {
+  KernelProfile P;
+  P.Shape.UsesTid = {true, Y, false};
+  return P;
+}
+
+TEST(StoreBlock, SpanOverTileSpacing) {
+  std::string Why;
+  // out[blockIdx.x * 512 + threadIdx.x + i * 128], i < 4, floats: the
+  // span is 2048 / 4 = 512 threadIdx steps, the outputs 512 / 4 = 128
+  // apart: gcd(512, 128, 256, 384) = 128 threads.
+  KernelProfile P = bakedKernel(false);
+  for (int64_t I = 0; I < 4; ++I)
+    P.Accesses.push_back(storeAt({4, 0, 0}, {2048, 0, 0}, I * 512));
+  EXPECT_EQ(blockFromStoreForms(P, 0, Why), (std::array<unsigned, 3>{128, 1, 1}));
+  EXPECT_NE(Why.find("blockIdx.x * 512 + threadIdx.x, outputs 128 apart"),
+            std::string::npos);
+  // The same tile as a loop of 4 passes stepping 512 B.
+  KernelProfile L = bakedKernel(false);
+  L.Accesses.push_back(storeAt({4, 0, 0}, {2048, 0, 0}, 0));
+  L.Accesses[0].Form.NumLoops = 1;
+  L.Accesses[0].Form.LoopTrip[0] = 4;
+  L.Accesses[0].Form.LoopStep[0] = 512;
+  EXPECT_EQ(blockFromStoreForms(L, 0, Why), (std::array<unsigned, 3>{128, 1, 1}));
+  // A bound of 64 threads (__launch_bounds__) contradicts it: unknown.
+  EXPECT_EQ(blockFromStoreForms(P, 64, Why), (std::array<unsigned, 3>{0, 0, 0}));
+}
+
+TEST(StoreBlock, TwoDimensionsAndOwnElements) {
+  std::string Why;
+  // 64 x 2 threads, 2 x 2 outputs, rows of 4096 floats (16384 B):
+  // threadIdx.x 4 B, blockIdx.x 128 threads x 4 B = 512 B, outputs 64
+  // apart (256 B); threadIdx.y a row, blockIdx.y 4 rows, outputs 2 rows
+  // apart (32768 B).
+  KernelProfile P = bakedKernel(true);
+  for (int64_t Off : {0, 256, 32768, 32768 + 256})
+    P.Accesses.push_back(storeAt({4, 16384, 0}, {512, 65536, 0}, Off));
+  EXPECT_EQ(blockFromStoreForms(P, 0, Why), (std::array<unsigned, 3>{64, 2, 1}));
+  // Each thread writes two consecutive floats (threadIdx.x steps 8 B):
+  // the second is the thread's own, not another block column.
+  KernelProfile Q = bakedKernel(false);
+  Q.Accesses.push_back(storeAt({8, 0, 0}, {2048, 0, 0}, 0));
+  Q.Accesses.push_back(storeAt({8, 0, 0}, {2048, 0, 0}, 4));
+  EXPECT_EQ(blockFromStoreForms(Q, 0, Why), (std::array<unsigned, 3>{256, 1, 1}));
+  // A thread's second row where threads are two rows apart (threadIdx.y
+  // steps 32768 B, the second store 16384 B on): its own element too.
+  KernelProfile R = bakedKernel(true);
+  R.Accesses.push_back(storeAt({4, 32768, 0}, {64, 32768 * 8, 0}, 0));
+  R.Accesses.push_back(storeAt({4, 32768, 0}, {64, 32768 * 8, 0}, 16384));
+  EXPECT_EQ(blockFromStoreForms(R, 0, Why), (std::array<unsigned, 3>{16, 8, 1}));
+}
+
+TEST(StoreBlock, UnknownWhenTheFormsDoNotSay) {
+  std::string Why;
+  // Rows 100 floats apart with 128 threads per block: 0 and 100 within
+  // the span do not fill it at one spacing (gcd 4 would need 32 of them).
+  KernelProfile P = bakedKernel(false);
+  for (int64_t R = 0; R < 4; ++R)
+    P.Accesses.push_back(storeAt({4, 0, 0}, {512, 0, 0}, R * 400));
+  EXPECT_EQ(blockFromStoreForms(P, 0, Why), (std::array<unsigned, 3>{0, 0, 0}));
+  // threadIdx.y used but no store steps blockIdx along it.
+  KernelProfile Q = bakedKernel(true);
+  Q.Accesses.push_back(storeAt({4, 16384, 0}, {512, 0, 0}, 0));
+  EXPECT_EQ(blockFromStoreForms(Q, 0, Why), (std::array<unsigned, 3>{0, 0, 0}));
+  // A kernel that reads blockDim is not written for one block.
+  KernelProfile R = bakedKernel(false);
+  R.Shape.ReadsBlockDim = true;
+  R.Accesses.push_back(storeAt({4, 0, 0}, {512, 0, 0}, 0));
+  EXPECT_EQ(blockFromStoreForms(R, 0, Why), (std::array<unsigned, 3>{0, 0, 0}));
+}
+
+} // namespace

@@ -233,6 +233,15 @@ struct ShapeInfo {
   /// r < 22; r += 4)`, a tile copy with the block a compile-time constant):
   /// the block's extent along d. 0 = no such loop.
   std::array<unsigned, 3> StrideBlock{0, 0, 0};
+  /// The block the global stores' address forms are written for
+  /// (blockFromStoreForms), {0, 0, 0} when they do not say, and the
+  /// evidence in words.
+  std::array<unsigned, 3> StoreBlock{0, 0, 0};
+  std::string StoreBlockReason;
+  /// FixedBlock is the IR front end's inference from a shared tile's
+  /// dimensions or __launch_bounds__' thread count, not a fact of the code
+  /// (reqntid, block-stride loops, the stores' forms).
+  bool FixedGuessed = false;
   /// Work per thread scales with 1/blockDim (block-stride loop inside).
   bool WorkScalesWithBlock = false;
   bool GridStrideLoop = false;
@@ -415,6 +424,21 @@ constexpr unsigned AddrDependsOnData = 8;
 /// kernel's other global accesses use (ReusedAcrossBlocks): every block
 /// along that dimension reads the same data, from L2. Both front ends.
 void markInterBlockReuse(KernelProfile &P);
+
+/// The block a kernel's stores are written for, read off their address
+/// forms, for a kernel that indexes by threadIdx without reading blockDim
+/// (`x = blockIdx.x * 128 + threadIdx.x`): along each dimension d the
+/// threads use, a store's blockIdx.d step over its threadIdx.d step is the
+/// block's extent times the outputs per thread along d, and the offsets
+/// between one array's stores (an unrolled tile) and its loops' steps are
+/// multiples of the block's extent (`x + i * 128`). The extent is the
+/// greatest common divisor of them all, over every store that qualifies.
+/// {0, 0, 0} when a used dimension has no such store, the forms disagree
+/// or the block would exceed \p MaxThreads (1024 when 0). \p Why gets the
+/// evidence in words.
+std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
+                                            unsigned MaxThreads,
+                                            std::string &Why);
 
 /// Fills P.FormLoads from P.Accesses: the global, non-atomic loads of known
 /// address form whose address does not depend on loaded data.
