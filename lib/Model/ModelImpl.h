@@ -171,6 +171,10 @@ Prepared prepare(const KernelProfile &K, const GPUSpec &G,
 struct GlobalTraffic {
   double L2 = 0, Dram = 0;
   double LoadDram = 0; ///< The loads' share of Dram.
+  /// The bytes of the accesses a warp waits for (loads and atomics): the
+  /// latency path's share of DRAM round trips (a store's bytes delay no
+  /// load).
+  double ReadL2 = 0, ReadDram = 0;
 };
 /// L2 bytes per thread of the global access \p A launched as \p C, and
 /// its DRAM bytes (before re-reads and overlapping blocks: Reuse.cpp):
@@ -202,6 +206,9 @@ double rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
 /// (docs/MODEL.md "Overlapping footprints").
 struct OverlapDram {
   double Saving = 0, Kept = 0, LoadDram = 0;
+  /// The stores': DRAM bytes per thread they are charged one by one, and
+  /// what the sectors a block's stores fill between them save of it.
+  double StoreDram = 0, StoreSaving = 0;
 };
 OverlapDram overlapDram(const KernelProfile &K, const GPUSpec &G,
                         const LaunchConfig &C, double Resident);

@@ -174,6 +174,42 @@ double blocksBytes(Lattice Box, const AddrForm &F, const LaunchConfig &C,
   return Box.bytes();
 }
 
+/// One block's accesses of a family (\p Members of \p As): its threads
+/// and its loops, then the members' offsets.
+Lattice blockLattice(const std::vector<MemAccess> &As,
+                     const std::vector<size_t> &Members,
+                     const LaunchConfig &C) {
+  const AddrForm &F = As[Members.front()].Form;
+  std::vector<std::pair<double, double>> Dims;
+  for (unsigned D = 0; D < 3; ++D)
+    Dims.push_back(
+        {std::fabs(double(F.Tid[D])), double(std::max(1u, C.Block[D]))});
+  for (unsigned L = 0; L < F.NumLoops; ++L)
+    Dims.push_back({std::fabs(double(F.LoopStep[L])),
+                    std::max(1.0, std::floor(F.LoopTrip[L]))});
+  std::sort(Dims.begin(), Dims.end());
+  Lattice Box;
+  Box.Extent = std::max(1u, As[Members.front()].Bytes);
+  for (auto &[Step, Range] : Dims)
+    Box.add(Step, Range);
+  // Offsets of whole rows of a block term (a stencil's neighbours along
+  // y and z when the block is one row deep) are rows of that level.
+  std::vector<double> Strides;
+  for (unsigned D = 0; D < 3; ++D) {
+    Strides.push_back(std::fabs(double(F.Tid[D])));
+    Strides.push_back(
+        std::fabs(double(F.Ctaid[D]) + double(F.Global[D]) * C.Block[D]));
+  }
+  std::sort(Strides.begin(), Strides.end());
+  for (double S : Strides)
+    Box.declare(S);
+  std::vector<int64_t> Offsets;
+  for (size_t M : Members)
+    Offsets.push_back(As[M].Form.Offset);
+  Box.shift(Offsets);
+  return Box;
+}
+
 /// One loop around a load that reads the load's data again.
 struct RereadLevel {
   uint64_t Key; ///< The loop (or the copies of an unrolled one).
@@ -282,7 +318,12 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   // PTX's loads (the plugin: its accesses are the IR's).
   bool Own = llvm::any_of(K.Accesses,
                           [](const MemAccess &A) { return A.Form.Known; });
-  const std::vector<MemAccess> &As = Own ? K.Accesses : K.FormLoads;
+  std::vector<MemAccess> Formed;
+  if (!Own) {
+    Formed = K.FormLoads;
+    Formed.insert(Formed.end(), K.FormStores.begin(), K.FormStores.end());
+  }
+  const std::vector<MemAccess> &As = Own ? K.Accesses : Formed;
   double L2Cap = G.L2SizeKB * 1024.0 / std::max(1u, G.L2Partitions);
   OverlapDram Out;
   if (As.empty() || L2Cap <= 0)
@@ -297,12 +338,25 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   std::vector<double> Share = neighbourShares(As, C);
   // Per family: the DRAM bytes per thread charged to its loads one by one,
   // and its loads.
-  std::map<FamilyKey, std::pair<double, std::vector<size_t>>> Families;
+  std::map<FamilyKey, std::pair<double, std::vector<size_t>>> Families,
+      StoreFamilies;
   for (size_t I = 0; I < As.size(); ++I) {
     const MemAccess &A = As[I];
     if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
-        A.IsStore || A.IsAtomic)
+        A.IsAtomic)
       continue;
+    if (A.IsStore) {
+      // Stores of one array and form: the L2 writes back whole sectors,
+      // so what the block's stores fill between them goes to DRAM once.
+      double Charged = accessTraffic(A, C, Share[I]).Dram;
+      Out.StoreDram += Charged;
+      if (A.Form.Known && A.Form.Array && !(A.BlockDims & AddrDependsOnData)) {
+        auto &[Dram, Members] = StoreFamilies[familyKey(A)];
+        Dram += Charged;
+        Members.push_back(I);
+      }
+      continue;
+    }
     double Charged = accessTraffic(A, C, Share[I]).Dram;
     Out.LoadDram += Charged;
     // Loads that every block along a dimension reads have their own rule
@@ -335,34 +389,7 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   for (auto &[Key, Fam] : Families) {
     auto &[Dram, Members] = Fam;
     const AddrForm &F = As[Members.front()].Form;
-    // One block's reads: its threads and its loops, then the offsets.
-    std::vector<std::pair<double, double>> Dims;
-    for (unsigned D = 0; D < 3; ++D)
-      Dims.push_back(
-          {std::fabs(double(F.Tid[D])), double(std::max(1u, C.Block[D]))});
-    for (unsigned L = 0; L < F.NumLoops; ++L)
-      Dims.push_back({std::fabs(double(F.LoopStep[L])),
-                      std::max(1.0, std::floor(F.LoopTrip[L]))});
-    std::sort(Dims.begin(), Dims.end());
-    Lattice Box;
-    Box.Extent = std::max(1u, As[Members.front()].Bytes);
-    for (auto &[Step, Range] : Dims)
-      Box.add(Step, Range);
-    // Offsets of whole rows of a block term (a stencil's neighbours along
-    // y and z when the block is one row deep) are rows of that level.
-    std::vector<double> Strides;
-    for (unsigned D = 0; D < 3; ++D) {
-      Strides.push_back(std::fabs(double(F.Tid[D])));
-      Strides.push_back(
-          std::fabs(double(F.Ctaid[D]) + double(F.Global[D]) * C.Block[D]));
-    }
-    std::sort(Strides.begin(), Strides.end());
-    for (double S : Strides)
-      Box.declare(S);
-    std::vector<int64_t> Offsets;
-    for (size_t M : Members)
-      Offsets.push_back(As[M].Form.Offset);
-    Box.shift(Offsets);
+    Lattice Box = blockLattice(As, Members, C);
     // The block's own re-reads follow at once: the L2 holds them (loops
     // that sweep more than it holds are rereadDramBytes's).
     Bound B{Dram, {}};
@@ -381,6 +408,13 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
           {std::min(W, Grid[0]), std::min(std::ceil(W / Grid[0]), Grid[1]),
            std::min(std::ceil(W / (Grid[0] * Grid[1])), Grid[2])});
     }
+  }
+  // A block's stores write their union (each block its own outputs: no
+  // reuse across blocks to count).
+  for (auto &[Key, Fam] : StoreFamilies) {
+    auto &[Dram, Members] = Fam;
+    double Union = blockLattice(As, Members, C).bytes() / BlockThreads;
+    Out.StoreSaving += std::max(0.0, Dram - Union);
   }
   // The neighbours' reads that miss: data swept through a cache of random
   // replacement, as for the re-reads.

@@ -244,9 +244,13 @@ GlobalTraffic modelimpl::globalTraffic(const KernelProfile &K,
     Sum.Dram += T.Dram;
     if (!A.IsStore && !A.IsAtomic)
       Sum.LoadDram += T.Dram;
+    if (!A.IsStore || A.IsAtomic) {
+      Sum.ReadL2 += T.L2;
+      Sum.ReadDram += T.Dram;
+    }
   }
   if (!Any)
-    Sum.L2 = Sum.Dram = K.GlobalSectorBytes;
+    Sum.L2 = Sum.Dram = Sum.ReadL2 = Sum.ReadDram = K.GlobalSectorBytes;
   return Sum;
 }
 

@@ -394,13 +394,22 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
   // reads as siblings): the saving shrinks by the IR's loads' charge over
   // the PTX's, and keeps at least what the PTX's loads keep.
   OverlapDram Ov = overlapDram(K, G, Cfg, Resident);
+  double WriteDram = Tr.Global.Dram - Tr.Global.ReadDram;
+  if (Ov.StoreSaving > 0 && Ov.StoreDram > 0 && WriteDram > 0)
+    Tr.Global.Dram -=
+        Ov.StoreSaving * std::min(1.0, WriteDram / Ov.StoreDram);
   if (Ov.Saving > 0 && Ov.LoadDram > 0) {
     double Scale = std::min(1.0, Tr.Global.LoadDram / Ov.LoadDram);
+    double Was = Tr.Global.Dram;
     Tr.Global.Dram =
         std::max(Tr.Global.Dram - Ov.Saving * Scale, Ov.Kept);
+    Tr.Global.ReadDram =
+        std::max(0.0, Tr.Global.ReadDram - (Was - Tr.Global.Dram));
   }
   // Re-reads that the L2 no longer holds go to DRAM.
-  Tr.Global.Dram += rereadDramBytes(K, G, Cfg, Resident);
+  double Rereads = rereadDramBytes(K, G, Cfg, Resident);
+  Tr.Global.Dram += Rereads;
+  Tr.Global.ReadDram += Rereads;
   Tr.LocalPerThread = K.LocalBytes + SpillAccesses * 4;
   double Frame = K.Res.StackFrameBytes + double(RB.Need - RB.Regs) * 4;
   double L1Avail = std::max(16384.0, double(G.SharedPerSM) + mc::L1ExtraBytes -
@@ -418,7 +427,12 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
                                double ChainMin, double ConvOnInt) {
   LatencyPath LP;
   const double S = Sc.S, LocalHit = Tr.LocalHit;
-  const double L2PerThread = Tr.Global.L2, DramPerThread = Tr.Global.Dram;
+  // The share of a waited-for access's round trips that go to DRAM: the
+  // loads' and atomics' own bytes (stores are fire-and-forget).
+  const double L2PerThread =
+                   Tr.Global.ReadL2 > 0 ? Tr.Global.ReadL2 : Tr.Global.L2,
+               DramPerThread =
+                   Tr.Global.ReadL2 > 0 ? Tr.Global.ReadDram : Tr.Global.Dram;
   double MLP = std::max(1.0, K.MLP), ILP = std::max(1.0, K.ILP);
   double Loads = (K.op(OpClass::LoadGlobal) + K.op(OpClass::LoadGeneric) +
                   K.op(OpClass::AtomicGlobal)) * S;

@@ -533,11 +533,11 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
 
 void collectFormLoads(KernelProfile &P) {
   P.FormLoads.clear();
+  P.FormStores.clear();
   for (const MemAccess &A : P.Accesses)
     if ((A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic) &&
-        !A.IsStore && !A.IsAtomic && A.Form.Known &&
-        !(A.BlockDims & AddrDependsOnData))
-      P.FormLoads.push_back(A);
+        !A.IsAtomic && A.Form.Known && !(A.BlockDims & AddrDependsOnData))
+      (A.IsStore ? P.FormStores : P.FormLoads).push_back(A);
 }
 
 void markInterBlockReuse(KernelProfile &P) {

@@ -62,6 +62,7 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   // block reads again): read off the final code (the IR front end has no
   // forms).
   Into.FormLoads = PTX.FormLoads;
+  Into.FormStores = PTX.FormStores;
   // The block a baked index is written for: the stores' address forms are
   // read off the final code, and are facts where the IR's shape was
   // unknown or inferred from a tile's dimensions or the launch bounds.

@@ -54,6 +54,74 @@ TEST(InterBlockReuse, DramBytesScaleByMissRate) {
   EXPECT_LE(P1.TimeS, P0.TimeS);
 }
 
+// The latency path's DRAM round trips are the waited-for accesses' own:
+// a load that other blocks read too (90% L2 hits) is as slow to wait for
+// whether the kernel's stores are one coalesced word or eight words a
+// sector apart per lane. Before session 20 the share was DRAM over L2
+// bytes with the stores' in both: 4.4 / 8 against 32.4 / 36.
+TEST(LatencyPath, StoresDoNotDelayLoads) {
+  GPUSpec G = handGPU();
+  KernelProfile One = copyKernel();
+  One.Accesses[0].ReusedAcrossBlocks = true;
+  KernelProfile Wide = One;
+  Wide.Accesses[1].Pattern = AccessPattern::Strided;
+  Wide.Accesses[1].StrideBytes = 32; // 32 sectors per request.
+  Wide.Accesses[1].SectorsPerRequest = 0;
+  finalizeProfile(Wide);
+  LaunchConfig C;
+  C.Block = {256, 1, 1};
+  C.TotalThreads = 1 << 20;
+  Prediction P0 = predict(One, G, C), P1 = predict(Wide, G, C);
+  ASSERT_TRUE(P0.Valid && P1.Valid);
+  EXPECT_GT(P1.DramBytes, 4 * P0.DramBytes);
+  EXPECT_NEAR(P1.TLatencyS, P0.TLatencyS, 1e-12);
+}
+
+// Stores of one array and form write whole sectors between them: a
+// thread's eight outputs `out[t * 8 + i]` (lanes 32 bytes apart, each
+// store 32 sectors per request) are charged 32 bytes each one by one, 256
+// per thread, but the block's eight stores fill 256 threads x 32 bytes:
+// 32 bytes per thread go to DRAM (and the load's 4).
+TEST(OverlapDram, StoresWriteTheirSectorsOnce) {
+  GPUSpec G = handGPU();
+  KernelProfile K;
+  K.Name = "eight";
+  MemAccess L = formLoad(1, 1, {4, 0, 0}, {1024, 0, 0}, 1, 0, 1);
+  L.Form.NumLoops = 0;
+  K.Accesses = {L};
+  for (int64_t I = 0; I < 8; ++I) {
+    MemAccess S = formLoad(1, 1, {32, 0, 0}, {8192, 0, 0}, 1, 0, 2);
+    S.IsStore = true;
+    S.Form.NumLoops = 0;
+    S.Form.Offset = 4 * I;
+    S.Pattern = AccessPattern::Strided;
+    S.StrideBytes = 32;
+    K.Accesses.push_back(S);
+  }
+  K.op(OpClass::LoadGlobal) = 1;
+  K.op(OpClass::StoreGlobal) = 8;
+  finalizeProfile(K);
+  LaunchConfig C;
+  C.Block = {256, 1, 1};
+  C.Grid = {4096, 1, 1};
+  C.TotalThreads = 256 * 4096;
+  Prediction P = predict(K, G, C);
+  ASSERT_TRUE(P.Valid);
+  EXPECT_NEAR(P.DramBytes / double(C.TotalThreads), 36.0, 1e-6);
+  // The plugin's route: the IR's accesses carry no forms, the PTX's
+  // stores come as FormStores.
+  KernelProfile Plugin = K;
+  for (MemAccess &A : Plugin.Accesses)
+    A.Form.Known = false;
+  collectFormLoads(K);
+  Plugin.FormLoads = K.FormLoads;
+  Plugin.FormStores = K.FormStores;
+  ASSERT_EQ(Plugin.FormStores.size(), 8u);
+  Prediction Q = predict(Plugin, G, C);
+  ASSERT_TRUE(Q.Valid);
+  EXPECT_NEAR(Q.DramBytes / double(C.TotalThreads), 36.0, 1e-6);
+}
+
 // A block of 32 threads sweeps 256 rows of 128 bytes (4 per thread, row
 // pitch 400000) and sweeps them again: `for r < 4: for c < 256: in[c *
 // 100000 + blockIdx.x * 32 + threadIdx.x]`. The hand GPU runs 32 blocks of

@@ -330,6 +330,10 @@ struct KernelProfile {
   /// that the L2 still holds, and which bytes neighbouring blocks read
   /// twice. From the PTX (the plugin takes them from the PTX it emits).
   std::vector<MemAccess> FormLoads;
+  /// The global, non-atomic stores of known address form (collectFormLoads):
+  /// the sectors a block's stores fill between them (PTX facts, for the
+  /// plugin as for the loads).
+  std::vector<MemAccess> FormStores;
   std::vector<LoopRecord> Loops;
   /// Bounds checks and the work behind them (empty: every launched thread
   /// does all the work). See activeFraction() in the model.
@@ -441,7 +445,8 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
                                             std::string &Why);
 
 /// Fills P.FormLoads from P.Accesses: the global, non-atomic loads of known
-/// address form whose address does not depend on loaded data.
+/// address form whose address does not depend on loaded data; and
+/// P.FormStores with the stores of the same kind.
 void collectFormLoads(KernelProfile &P);
 
 /// Recomputes the aggregate fields of \p P from its accesses.
