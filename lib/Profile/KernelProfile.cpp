@@ -384,10 +384,18 @@ bool splitByThreadSteps(const AddrForm &F, int64_t Delta,
                         const std::array<uint64_t, 3> &Span,
                         std::array<int64_t, 3> &K) {
   std::array<unsigned, 3> Order{0, 1, 2};
+  auto Mag = [](int64_t X) {
+    return X < 0 ? uint64_t(0) - uint64_t(X) : uint64_t(X);
+  };
   std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
-    return std::llabs(F.Tid[A]) > std::llabs(F.Tid[B]);
+    return Mag(F.Tid[A]) > Mag(F.Tid[B]);
   });
   K = {0, 0, 0};
+  // Steps and offsets beyond any array a kernel indexes are not a tile's
+  // (and would overflow below).
+  constexpr int64_t Far = int64_t(1) << 48;
+  if (Delta > Far || Delta < -Far)
+    return false;
   bool Largest = true;
   for (unsigned D : Order) {
     if (!F.Tid[D])
@@ -436,6 +444,8 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
     return A.Array && A.Array == B.Array && A.Tid == B.Tid &&
            A.Ctaid == B.Ctaid && A.Global == B.Global;
   };
+  constexpr int64_t Far = int64_t(1) << 48;
+  auto Near = [&](int64_t X) { return X > -Far && X < Far; };
   std::vector<bool> Done(Stores.size(), false);
   for (size_t I = 0; I < Stores.size(); ++I) {
     if (Done[I])
@@ -449,7 +459,8 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
     std::array<uint64_t, 3> Span{0, 0, 0};
     for (unsigned D = 0; D < 3; ++D)
       for (unsigned E = 0; E < 3; ++E)
-        if (F.Tid[D] && F.Ctaid[E] && !F.Global[E] &&
+        if (F.Tid[D] && F.Ctaid[E] && !F.Global[E] && Near(F.Tid[D]) &&
+            Near(F.Ctaid[E]) &&
             F.Ctaid[E] % F.Tid[D] == 0 && F.Ctaid[E] / F.Tid[D] > 0 &&
             (!Span[D] || uint64_t(F.Ctaid[E] / F.Tid[D]) < Span[D])) {
           Span[D] = static_cast<uint64_t>(F.Ctaid[E] / F.Tid[D]);
@@ -463,7 +474,8 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
         continue;
       Done[J] = true;
       std::array<int64_t, 3> K;
-      if (splitByThreadSteps(F, Stores[J]->Form.Offset - F.Offset, Span, K))
+      if (Near(F.Offset) && Near(Stores[J]->Form.Offset) &&
+          splitByThreadSteps(F, Stores[J]->Form.Offset - F.Offset, Span, K))
         for (unsigned D = 0; D < 3; ++D)
           Ks[D].insert(K[D]);
     }
@@ -477,10 +489,17 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
       for (unsigned D = 0; D < 3; ++D) {
         if (!K[D])
           continue;
+        // Displacements past the span are ignored below; the set stays
+        // small (a tile of at most 1024 threads' spacing).
         std::set<int64_t> Grown;
         for (int64_t V : Ks[D])
-          for (int64_t T = 0; T < static_cast<int64_t>(Trip) && T < 1024; ++T)
-            Grown.insert(V + T * K[D]);
+          for (int64_t T = 0; T < static_cast<int64_t>(Trip) && T < 1024; ++T) {
+            int64_t X = V + T * K[D];
+            if (Span[D] && static_cast<uint64_t>(std::llabs(X)) >= 2 * Span[D])
+              break;
+            if (Grown.size() < 4096)
+              Grown.insert(X);
+          }
         Ks[D] = std::move(Grown);
       }
     }
