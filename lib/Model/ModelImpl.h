@@ -206,12 +206,17 @@ double rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
 /// (docs/MODEL.md "Overlapping footprints").
 struct OverlapDram {
   double Saving = 0, Kept = 0, LoadDram = 0;
+  /// The L2 side: the loads' L2 bytes per thread one by one, and what the
+  /// L1 saves of them where a block's warps read each other's rows while
+  /// it holds the block's footprint (\p L1PerBlock bytes of it).
+  double LoadL2 = 0, L2Saving = 0;
   /// The stores': DRAM bytes per thread they are charged one by one, and
   /// what the sectors a block's stores fill between them save of it.
   double StoreDram = 0, StoreSaving = 0;
 };
 OverlapDram overlapDram(const KernelProfile &K, const GPUSpec &G,
-                        const LaunchConfig &C, double Resident);
+                        const LaunchConfig &C, double Resident,
+                        double L1PerBlock);
 /// L1 data-path wavefronts per warp (loop weighted) of the global and
 /// generic accesses, hits included.
 double globalWavefronts(const KernelProfile &K, const LaunchConfig &C);

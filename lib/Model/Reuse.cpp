@@ -312,7 +312,8 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
 }
 
 OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
-                                   const LaunchConfig &C, double Resident) {
+                                   const LaunchConfig &C, double Resident,
+                                   double L1PerBlock) {
   // The kernel's own accesses where they carry forms (the PTX front end),
   // so that each load's charge is the one globalTraffic made; else the
   // PTX's loads (the plugin: its accesses are the IR's).
@@ -340,6 +341,7 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   // and its loads.
   std::map<FamilyKey, std::pair<double, std::vector<size_t>>> Families,
       StoreFamilies;
+  std::map<FamilyKey, double> FamilyL2; // L2 bytes charged one by one.
   for (size_t I = 0; I < As.size(); ++I) {
     const MemAccess &A = As[I];
     if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
@@ -357,8 +359,10 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
       }
       continue;
     }
-    double Charged = accessTraffic(A, C, Share[I]).Dram;
+    GlobalTraffic T = accessTraffic(A, C, Share[I]);
+    double Charged = T.Dram;
     Out.LoadDram += Charged;
+    Out.LoadL2 += T.L2;
     // Loads that every block along a dimension reads have their own rule
     // (the inter-block hit rate); broadcasts move no DRAM bytes.
     if (!A.Form.Known || !A.Form.Array || A.ReusedAcrossBlocks ||
@@ -368,6 +372,7 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
     auto &[Dram, Members] = Families[familyKey(A)];
     Dram += Charged;
     Members.push_back(I);
+    FamilyL2[familyKey(A)] += T.L2;
   }
   // Per family, the DRAM bytes per thread with reuse across blocks along
   // none, x, x and y, all of the grid's dimensions: Bytes[0] >= ... >=
@@ -375,7 +380,10 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   struct Bound {
     double Charged;
     std::array<double, 4> Bytes;
+    double L2Charged; ///< Its loads' L2 bytes one by one.
+    double Union;     ///< One block's reads over its threads.
   };
+  double BlockFootprint = 0; // One block's reads, all families.
   std::vector<Bound> Bounds;
   // The blocks from one block to the nearest that reads its bytes again
   // along x, y, z (the next block, row of blocks, layer of blocks in
@@ -392,7 +400,8 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
     Lattice Box = blockLattice(As, Members, C);
     // The block's own re-reads follow at once: the L2 holds them (loops
     // that sweep more than it holds are rereadDramBytes's).
-    Bound B{Dram, {}};
+    Bound B{Dram, {}, FamilyL2[Key], Box.bytes() / BlockThreads};
+    BlockFootprint += Box.bytes();
     B.Bytes[0] = std::min(Dram, Box.bytes() / BlockThreads);
     B.Bytes[1] = std::min(B.Bytes[0], blocksBytes(Box, F, C, {Grid[0], 1, 1}) *
                                           Grid[1] * Grid[2] / Threads);
@@ -422,12 +431,20 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   for (unsigned D = 0; D < 3; ++D)
     Miss[D] = Reuse[D] > 0 ? std::clamp(1.0 - L2Cap / Reuse[D], 0.0, 1.0)
                            : 0.0;
+  // The block's own re-reads (its warps' overlapping rows) hit in the L1
+  // while it holds the block's footprint, its share of the SM's L1; the
+  // rest of them go to L2 as charged (random replacement, as above).
+  double L1Miss = BlockFootprint > 0
+                      ? std::clamp(1.0 - L1PerBlock / BlockFootprint, 0.0, 1.0)
+                      : 1.0;
   for (const Bound &B : Bounds) {
     double Dram = B.Bytes[3];
     for (unsigned D = 0; D < 3; ++D)
       Dram += (B.Bytes[D] - B.Bytes[D + 1]) * Miss[D];
     Out.Saving += B.Charged - Dram;
     Out.Kept += Dram;
+    if (B.L2Charged > B.Union)
+      Out.L2Saving += (B.L2Charged - B.Union) * (1.0 - L1Miss);
   }
   return Out;
 }

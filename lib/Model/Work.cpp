@@ -393,7 +393,15 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
   // exceed the IR's (clang's PTX splits a tile's strided loads that the IR
   // reads as siblings): the saving shrinks by the IR's loads' charge over
   // the PTX's, and keeps at least what the PTX's loads keep.
-  OverlapDram Ov = overlapDram(K, G, Cfg, Resident);
+  double L1Avail = std::max(16384.0, double(G.SharedPerSM) + mc::L1ExtraBytes -
+                                         double(Occ.SharedPerSMConfigured));
+  OverlapDram Ov = overlapDram(K, G, Cfg, Resident, L1Avail / std::max(1u, R));
+  // The L1 hits among a block's warps (plugin: scaled as the DRAM saving
+  // below), applied once the DRAM bytes are final (what goes to DRAM
+  // passed through the L2).
+  double L1Saved = Ov.L2Saving > 0 && Ov.LoadL2 > 0
+                       ? Ov.L2Saving * std::min(1.0, Tr.Global.ReadL2 / Ov.LoadL2)
+                       : 0.0;
   double WriteDram = Tr.Global.Dram - Tr.Global.ReadDram;
   if (Ov.StoreSaving > 0 && Ov.StoreDram > 0 && WriteDram > 0)
     Tr.Global.Dram -=
@@ -410,10 +418,13 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
   double Rereads = rereadDramBytes(K, G, Cfg, Resident);
   Tr.Global.Dram += Rereads;
   Tr.Global.ReadDram += Rereads;
+  // The latency path's share keeps the loads' bytes before these hits: it
+  // charges every load a round trip to L2 or DRAM (an L1 hit's shorter
+  // one is not modelled), in the proportion of the loads' bytes.
+  if (L1Saved > 0)
+    Tr.Global.L2 = std::max(Tr.Global.Dram, Tr.Global.L2 - L1Saved);
   Tr.LocalPerThread = K.LocalBytes + SpillAccesses * 4;
   double Frame = K.Res.StackFrameBytes + double(RB.Need - RB.Regs) * 4;
-  double L1Avail = std::max(16384.0, double(G.SharedPerSM) + mc::L1ExtraBytes -
-                                         double(Occ.SharedPerSMConfigured));
   double Footprint = Frame * R * Lanes;
   Tr.LocalHit = Footprint > 0 ? std::min(1.0, L1Avail / Footprint) : 1.0;
   return Tr;

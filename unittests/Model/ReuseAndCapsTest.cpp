@@ -229,6 +229,45 @@ TEST(OverlapDram, NeighboursReadTheWindowOnce) {
   EXPECT_NEAR(Dram(1), 18 * 6 * 32 / 128.0, 0.1);
 }
 
+// A 3-point stencil down the rows of a 32 x 8 block (rows of 16384
+// bytes): each warp reads its row and the rows above and below, 3 x 4
+// bytes per thread from L2 one load at a time, but the block's warps read
+// each other's rows, and the L1 holds the block's 10 rows of 128 bytes:
+// 1280 / 256 = 5 bytes per thread from L2, plus the store's 4. Walking the
+// column in a loop of 1000 passes 8 rows apart, the block's footprint
+// (8002 rows, 1 MB) outgrows its share of the L1 and nearly every row
+// above or below misses it again (session 20).
+TEST(OverlapDram, BlockRowsHitInL1) {
+  GPUSpec G = handGPU();
+  auto Stencil = [](double Trip) {
+    KernelProfile K;
+    K.Name = "stencil";
+    for (int64_t Row : {-1, 0, 1}) {
+      MemAccess A = formLoad(Trip, 3, {4, 16384, 0}, {128, 8 * 16384, 0},
+                             Trip, 8 * 16384, 4);
+      A.Form.Offset = Row * 16384;
+      K.Accesses.push_back(A);
+    }
+    K.Accesses.push_back(globalAccess(true, 4, 1));
+    K.op(OpClass::LoadGlobal) = 3 * Trip;
+    K.op(OpClass::StoreGlobal) = 1;
+    finalizeProfile(K);
+    return K;
+  };
+  LaunchConfig C;
+  C.Block = {32, 8, 1};
+  C.Grid = {128, 64, 1};
+  double Threads = 256.0 * 128 * 64;
+  Prediction P = predict(Stencil(1), G, C);
+  ASSERT_TRUE(P.Valid);
+  EXPECT_NEAR(P.L2Bytes / Threads, 5 + 4, 1e-6);
+  Prediction Q = predict(Stencil(1000), G, C);
+  ASSERT_TRUE(Q.Valid);
+  double Charged = 3 * 4 * 1000 + 4, Union = (8 * 1000 + 2) * 128 / 256.0 + 4;
+  EXPECT_LT(Q.L2Bytes / Threads, Charged);
+  EXPECT_GT(Q.L2Bytes / Threads, Union + 0.9 * (Charged - Union));
+}
+
 // A register cap below the kernel's need: without ptxas facts the model
 // estimates spills; with a ptxas fact saying the cap spills nothing, there
 // is no spill traffic at all; with a fact of 64 spill bytes per pass the
