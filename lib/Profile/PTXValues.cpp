@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "PTXAnalysis.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <optional>
 
@@ -646,6 +647,48 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
       std::optional<int64_t> Max = maxOverThreads(B, IterTrip);
       if (A.known() && Max && *Max < lowZeroSpan(A))
         return affCombine(A, B, 1, 1);
+    }
+  }
+  // Constants fold through the rest of the integer arithmetic: a stated
+  // argument divided in the signed-division idiom (`(n + (n >>> 31)) >> 1`,
+  // a pitch counted in vectors) is a constant of the address.
+  static const char *const Folded[] = {"and", "or",  "xor", "shr", "div",
+                                       "rem", "min", "max", "not"};
+  if (llvm::is_contained(Folded, Base)) {
+    AffVal A = Op(1),
+           B = I.Ops.size() > 2 ? Op(2) : AffVal::constant(0);
+    if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
+      return AffVal();
+    if (A.isConst() && B.isConst()) {
+      int64_t X = A.K, Y = B.K;
+      bool Wide = I.hasMod("u64") || I.hasMod("s64") || I.hasMod("b64");
+      bool Unsigned = I.hasMod("u32") || I.hasMod("u64") || I.hasMod("b32") ||
+                      I.hasMod("b64");
+      if (!Wide) {
+        X = Unsigned ? int64_t(uint32_t(X)) : int64_t(int32_t(X));
+        Y = Unsigned ? int64_t(uint32_t(Y)) : int64_t(int32_t(Y));
+      }
+      std::optional<int64_t> R;
+      if (Base == "and")
+        R = X & Y;
+      else if (Base == "or")
+        R = X | Y;
+      else if (Base == "xor")
+        R = X ^ Y;
+      else if (Base == "shr" && Y >= 0 && Y < (Wide ? 64 : 32))
+        R = Unsigned ? int64_t(uint64_t(X) >> Y) : X >> Y;
+      else if (Base == "div" && Y != 0 && !(X == INT64_MIN && Y == -1))
+        R = X / Y;
+      else if (Base == "rem" && Y != 0 && !(X == INT64_MIN && Y == -1))
+        R = X % Y;
+      else if (Base == "min")
+        R = std::min(X, Y);
+      else if (Base == "max")
+        R = std::max(X, Y);
+      else if (Base == "not")
+        R = ~X;
+      if (R && *R > -AffLimit && *R < AffLimit)
+        return AffVal::constant(*R);
     }
   }
   return AffVal::top();
