@@ -202,8 +202,11 @@ double rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
 /// window that the next block and the block's own threads read again): per
 /// thread, the DRAM bytes the L2 saves against charging every load's own,
 /// the DRAM bytes those loads keep, and what all the loads it read (the
-/// kernel's, or the PTX's for the plugin) are charged one by one
-/// (docs/MODEL.md "Overlapping footprints").
+/// kernel's, or the PTX's for the plugin) are charged one by one; the L2
+/// bytes the L1 saves where a block's warps read each other's rows; and
+/// the DRAM bytes a block's stores save by filling each other's sectors
+/// (docs/MODEL.md "Overlapping footprints", "Stores that fill each other's
+/// sectors").
 struct OverlapDram {
   double Saving = 0, Kept = 0, LoadDram = 0;
   /// The L2 side: the loads' L2 bytes per thread one by one, and what the

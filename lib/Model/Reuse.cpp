@@ -337,8 +337,8 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   }
   double Threads = BlockThreads * Grid[0] * Grid[1] * Grid[2];
   std::vector<double> Share = neighbourShares(As, C);
-  // Per family: the DRAM bytes per thread charged to its loads one by one,
-  // and its loads.
+  // Per family of loads (and of stores): the DRAM bytes per thread charged
+  // to its members one by one, and its members.
   std::map<FamilyKey, std::pair<double, std::vector<size_t>>> Families,
       StoreFamilies;
   std::map<FamilyKey, double> FamilyL2; // L2 bytes charged one by one.

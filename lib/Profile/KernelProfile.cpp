@@ -430,7 +430,7 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
   // Per dimension: the gcd over qualifying stores (0: none yet), and one
   // store's span and output spacing for the explanation.
   std::array<uint64_t, 3> Extent{0, 0, 0}, SpanSeen{0, 0, 0};
-  std::array<unsigned, 3> SpanDim{0, 1, 2}, SpanDimSeen{0, 1, 2};
+  std::array<unsigned, 3> SpanDimSeen{0, 1, 2};
   const char *Dim = "xyz";
   // Stores of one array and one form are a family: the offsets between
   // them are the tile's (an unrolled loop over a thread's outputs).
@@ -451,12 +451,11 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
     if (Done[I])
       continue;
     const AddrForm &F = Stores[I]->Form;
-    // Displacements from this store, in threadIdx steps per dimension:
-    // the family's offsets and its loops' iterations.
     // The span of threadIdx.d steps one block index step covers: the
     // blockIdx dimension that steps by the fewest of them (blockIdx.d but
     // for a transpose's writes, blockIdx.y over threadIdx.x).
     std::array<uint64_t, 3> Span{0, 0, 0};
+    std::array<unsigned, 3> SpanDim{0, 1, 2};
     for (unsigned D = 0; D < 3; ++D)
       for (unsigned E = 0; E < 3; ++E)
         if (F.Tid[D] && F.Ctaid[E] && !F.Global[E] && Near(F.Tid[D]) &&
@@ -466,6 +465,8 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
           Span[D] = static_cast<uint64_t>(F.Ctaid[E] / F.Tid[D]);
           SpanDim[D] = E;
         }
+    // Displacements from this store, in threadIdx steps per dimension:
+    // the family's offsets and its loops' iterations.
     std::array<std::set<int64_t>, 3> Ks;
     for (unsigned D = 0; D < 3; ++D)
       Ks[D].insert(0);
@@ -532,7 +533,7 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
   for (unsigned D = 0; D < 3; ++D) {
     if (!S.UsesTid[D])
       continue;
-    if (!Extent[D] || S.ReadsNTid[D])
+    if (!Extent[D] || S.ReadsNTid[D] || Extent[D] > 1024)
       return None;
     Out[D] = static_cast<unsigned>(Extent[D]);
     Threads *= Extent[D];
