@@ -224,7 +224,9 @@ struct ShapeInfo {
   std::array<bool, 3> UsesTid{false, false, false};
   std::array<bool, 3> ReadsNTid{false, false, false};
   bool ReadsGridDim = false;
-  /// A shared tile indexed by threadIdx fixes the block shape by design.
+  /// The code is written for one block shape (threadIdx indexes without
+  /// blockDim: a shared tile, a tile copy's loops, constant index
+  /// arithmetic); FixedBlock says which when something gives it.
   bool FixedByTile = false;
   std::array<unsigned, 3> FixedBlock{0, 0, 0}; ///< Shape it requires.
   std::string FixedReason;
