@@ -51,11 +51,14 @@ SweepResult recommend(KernelProfile &K, const GPUSpec &GPU, StringRef PTX,
   if (!Opts.RefineCaps || !Ptxas.Used || !K.Res.RegistersExact || PTX.empty() ||
       !R.Implausible.empty())
     return noteWarnings(K, std::move(R));
-  // Caps below what the kernel uses: only those can spill.
+  // Caps below what the kernel uses: only those can spill. A min-blocks
+  // cap, or the one a block of more threads than the kernel's registers
+  // allow implies (a held block of 1,024 threads: 64 registers).
   std::set<unsigned> Caps;
   for (size_t I : R.Pareto) {
     const Prediction &P = R.Configs[I];
-    if (P.RegisterCap && P.RegisterCap < K.Res.Registers && !K.capFact(P.RegsPerThread))
+    if (P.RegsPerThread && P.RegsPerThread < K.Res.Registers &&
+        !K.capFact(P.RegsPerThread))
       Caps.insert(P.RegsPerThread);
   }
   if (Caps.empty())
