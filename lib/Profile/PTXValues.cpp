@@ -364,6 +364,45 @@ AbsVal FunctionAnalysis::evalMulMad(const Instr &I) const {
   return R;
 }
 
+/// The integer operation \p I of constants \p X and \p Y (the second
+/// operand 0 for a unary one): and, or, xor, shr (by the type's signedness),
+/// div, rem, min, max, neg, not. \p ToWidth first cuts 32-bit operands to
+/// their width (the address forms); the trip counts' folding takes them as
+/// they are.
+static std::optional<int64_t> foldIntOp(const Instr &I, int64_t X, int64_t Y,
+                                        bool ToWidth) {
+  StringRef Base = I.Mods[0];
+  bool Wide = I.hasMod("u64") || I.hasMod("s64") || I.hasMod("b64");
+  bool U = I.hasMod("u32") || I.hasMod("u64") || I.hasMod("b32") ||
+           I.hasMod("b64");
+  if (ToWidth && !Wide) {
+    X = U ? int64_t(uint32_t(X)) : int64_t(int32_t(X));
+    Y = U ? int64_t(uint32_t(Y)) : int64_t(int32_t(Y));
+  }
+  bool Overflows = X == INT64_MIN && Y == -1;
+  if (Base == "and")
+    return X & Y;
+  if (Base == "or")
+    return X | Y;
+  if (Base == "xor")
+    return X ^ Y;
+  if (Base == "shr" && Y >= 0 && Y < (ToWidth && !Wide ? 32 : 63))
+    return U ? int64_t(uint64_t(X) >> Y) : X >> Y;
+  if (Base == "div" && Y != 0 && !Overflows)
+    return X / Y;
+  if (Base == "rem" && Y != 0 && !Overflows)
+    return X % Y;
+  if (Base == "min")
+    return std::min(X, Y);
+  if (Base == "max")
+    return std::max(X, Y);
+  if (Base == "neg" && X != INT64_MIN)
+    return -X;
+  if (Base == "not")
+    return ~X;
+  return std::nullopt;
+}
+
 /// Integer constants fold through the rest of the arithmetic (trip counts
 /// of unrolled loops over stated arguments: n & ~3, n >> 2, n % 4, ...).
 AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
@@ -372,34 +411,9 @@ AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
          B = I.Ops.size() > 2 ? opVal(I, 2) : AbsVal::constant(0);
   if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
     return AbsVal();
-  if (A.HasConst && B.HasConst) {
-    int64_t X = A.Const, Y = B.Const;
-    bool U = I.hasMod("u32") || I.hasMod("u64") || I.hasMod("b32") ||
-             I.hasMod("b64");
-    std::optional<int64_t> R;
-    if (Base == "and")
-      R = X & Y;
-    else if (Base == "or")
-      R = X | Y;
-    else if (Base == "xor")
-      R = X ^ Y;
-    else if (Base == "shr" && Y >= 0 && Y < 63)
-      R = U ? int64_t(uint64_t(X) >> Y) : X >> Y;
-    else if (Base == "div" && Y != 0)
-      R = X / Y;
-    else if (Base == "rem" && Y != 0)
-      R = X % Y;
-    else if (Base == "min")
-      R = std::min(X, Y);
-    else if (Base == "max")
-      R = std::max(X, Y);
-    else if (Base == "neg")
-      R = -X;
-    else if (Base == "not")
-      R = ~X;
-    if (R)
+  if (A.HasConst && B.HasConst)
+    if (std::optional<int64_t> R = foldIntOp(I, A.Const, B.Const, false))
       return AbsVal::constant(*R);
-  }
   // Compilers write an add of disjoint bits as `or` (a tile's column into
   // its row base, x | 1 of an even x): in an index it is that add.
   if (Base == "or" && A.known() && B.known() &&
@@ -659,37 +673,10 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
            B = I.Ops.size() > 2 ? Op(2) : AffVal::constant(0);
     if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
       return AffVal();
-    if (A.isConst() && B.isConst()) {
-      int64_t X = A.K, Y = B.K;
-      bool Wide = I.hasMod("u64") || I.hasMod("s64") || I.hasMod("b64");
-      bool Unsigned = I.hasMod("u32") || I.hasMod("u64") || I.hasMod("b32") ||
-                      I.hasMod("b64");
-      if (!Wide) {
-        X = Unsigned ? int64_t(uint32_t(X)) : int64_t(int32_t(X));
-        Y = Unsigned ? int64_t(uint32_t(Y)) : int64_t(int32_t(Y));
-      }
-      std::optional<int64_t> R;
-      if (Base == "and")
-        R = X & Y;
-      else if (Base == "or")
-        R = X | Y;
-      else if (Base == "xor")
-        R = X ^ Y;
-      else if (Base == "shr" && Y >= 0 && Y < (Wide ? 64 : 32))
-        R = Unsigned ? int64_t(uint64_t(X) >> Y) : X >> Y;
-      else if (Base == "div" && Y != 0 && !(X == INT64_MIN && Y == -1))
-        R = X / Y;
-      else if (Base == "rem" && Y != 0 && !(X == INT64_MIN && Y == -1))
-        R = X % Y;
-      else if (Base == "min")
-        R = std::min(X, Y);
-      else if (Base == "max")
-        R = std::max(X, Y);
-      else if (Base == "not")
-        R = ~X;
-      if (R && *R > -AffLimit && *R < AffLimit)
+    if (A.isConst() && B.isConst())
+      if (std::optional<int64_t> R = foldIntOp(I, A.K, B.K, true);
+          R && *R > -AffLimit && *R < AffLimit)
         return AffVal::constant(*R);
-    }
   }
   return AffVal::top();
 }
