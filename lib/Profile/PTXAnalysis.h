@@ -448,6 +448,9 @@ private:
   /// -1 when \p Op is no such copy (nvcc's header copy of a counter whose
   /// test reads it before the step: `header: mov X, R; latch: add R, X, 4`).
   int loopCopyOf(const Loop &L, const Operand &Op, int R) const;
+  /// The one instruction in loop \p L that defines register \p Reg; -1
+  /// when none or several do.
+  int soleLoopDef(const Loop &L, int Reg) const;
   bool traceIV(const Loop &L, const Operand &O, int &IV, int &IncIdx,
                int64_t &Offset, int &ChangeIdx, unsigned At0 = 0) const;
   std::optional<int64_t> ivStart(const Loop &L, unsigned IV,

@@ -151,13 +151,7 @@ int FunctionAnalysis::loopCopyOf(const Loop &L, const Operand &Op,
   int X = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
   if (X < 0 || R < 0)
     return -1;
-  int Def = -1;
-  for (unsigned K : DefSites[X])
-    if (L.Body.test(InstrBlock[K])) {
-      if (Def >= 0)
-        return -1;
-      Def = int(K);
-    }
+  int Def = soleLoopDef(L, X);
   if (Def < 0)
     return -1;
   const Instr &M = *Instrs[Def];
@@ -167,6 +161,17 @@ int FunctionAnalysis::loopCopyOf(const Loop &L, const Operand &Op,
   return Copy ? Def : -1;
 }
 
+int FunctionAnalysis::soleLoopDef(const Loop &L, int Reg) const {
+  int Def = -1;
+  for (unsigned K : DefSites[Reg])
+    if (L.Body.test(InstrBlock[K])) {
+      if (Def >= 0)
+        return -1;
+      Def = int(K);
+    }
+  return Def;
+}
+
 bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
                                int &IncIdx, int64_t &Offset, int &ChangeIdx,
                                unsigned At0) const {
@@ -174,16 +179,6 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
     return false;
   int R = regId(O.Name);
   Offset = 0;
-  auto InLoopDef = [&](int Reg) -> int {
-    int Def = -1;
-    for (unsigned K : DefSites[Reg])
-      if (L.Body.test(InstrBlock[K])) {
-        if (Def >= 0)
-          return -1;
-        Def = int(K);
-      }
-    return Def;
-  };
   for (unsigned Hop = 0; R >= 0 && Hop < 4; ++Hop) {
     SmallVector<unsigned, 2> InLoopDefs;
     for (unsigned K : DefSites[R])
@@ -197,7 +192,7 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
         D.Ops[1].Kind == Operand::Reg) {
       int Next = regId(D.Ops[1].Name);
       // R = copy of Next, Next = R + c: R is the IV, stepped through Next.
-      int NextDef = Next >= 0 ? InLoopDef(Next) : -1;
+      int NextDef = Next >= 0 ? soleLoopDef(L, Next) : -1;
       if (Offset == 0 && NextDef >= 0) {
         const Instr &A = *Instrs[NextDef];
         if ((A.Mods[0] == "add" || A.Mods[0] == "sub") && A.Ops.size() == 3 &&
