@@ -84,6 +84,21 @@ static double warpRun(const MemAccess &A, const LaunchConfig &C) {
   return Lanes * Stride + A.Bytes - Stride;
 }
 
+/// Bytes by which the rows among \p Lanes lanes (x first) of \p A spread
+/// its run apart: a data-scaled coordinate moves row d's address
+/// MemAccess::SmoothStepBytes[d] per step (0 without one).
+static double smoothSpread(const MemAccess &A, const LaunchConfig &C,
+                           double Lanes) {
+  double Spread = 0;
+  for (unsigned D = 0; D < 3; ++D) {
+    double Ext = std::max(1u, C.Block[D]);
+    double InSpan = std::min(Ext, std::max(1.0, Lanes));
+    Lanes /= Ext;
+    Spread += (InSpan - 1) * A.SmoothStepBytes[D];
+  }
+  return Spread;
+}
+
 /// Loads of one address but for a constant offset, each a coalesced run of
 /// a warp (a sliding window unrolled into loads at +0, +4, ..., the inner
 /// loop of a direct convolution or a stencil): their runs overlap, and the
@@ -184,6 +199,10 @@ GlobalTraffic modelimpl::accessTraffic(const MemAccess &A,
     double PerRow = std::ceil(BX * A.Bytes / 32.0);
     Sectors = std::max(Sectors, Rows * PerRow);
   }
+  // Rows of a data-scaled coordinate read a little apart: the warp's
+  // bytes spread over that many more sectors (on average, at any
+  // alignment).
+  Sectors += smoothSpread(A, C, 32) / 32.0;
   double InBlock = 1;
   if (Shared) {
     double WarpSpan = 32; // Lanes of a warp, x first.
@@ -286,6 +305,8 @@ double modelimpl::globalWavefronts(const KernelProfile &K,
         Distinct /= InPass;
     }
     Distinct = std::max(1.0, Distinct);
+    // Rows of a data-scaled coordinate: their run spreads over more lines.
+    double Spread = smoothSpread(A, C, PassLanes);
     double Lines;
     if ((A.Pattern == AccessPattern::Coalesced ||
          A.Pattern == AccessPattern::Strided) &&
@@ -299,7 +320,7 @@ double modelimpl::globalWavefronts(const KernelProfile &K,
                                                A.Pattern);
       Lines = Sectors / Passes * Distinct / PassLanes * 32.0 / 128.0;
     }
-    Waves += Count * Passes * std::max(1.0, Lines);
+    Waves += Count * Passes * (std::max(1.0, Lines) + Spread / 128.0);
   }
   return Waves;
 }

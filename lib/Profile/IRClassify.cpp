@@ -517,8 +517,11 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     A.ReadOnly = LdI->hasMetadata(LLVMContext::MD_invariant_load);
   if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
     A.BlockDims = BlockDeps.get(Ptr) & (7u | AddrDependsOnData);
-  A.ThreadDims = ThreadDeps.get(Ptr) & 7u;
+  unsigned TD = ThreadDeps.get(Ptr);
+  A.ThreadDims = TD & 7u;
   A.ThreadDimsKnown = true;
+  if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
+    A.SmoothDims = (TD >> BlockDepAnalysis::SmoothShift) & 6u & ~A.ThreadDims;
   // Siblings: the same base pointer plus a constant byte offset (as PTX's
   // [%rd+off]); values are unique in the module, so callees differ.
   int64_t Off = 0;

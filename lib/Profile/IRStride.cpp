@@ -440,7 +440,7 @@ unsigned BlockDepAnalysis::compute(const Value *V, unsigned Depth) {
   // end's smoothCoordinateTaint).
   if (isa<FPToSIInst>(I) || isa<FPToUIInst>(I))
     if ((M & Data) && !(M & DataVarying))
-      M &= ~(Data | 6u);
+      M = (M & ~(Data | 6u)) | ((M & 6u) << SmoothShift);
   return M;
 }
 

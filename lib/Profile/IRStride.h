@@ -143,6 +143,9 @@ public:
   /// Loaded from an address that varies along the analysed indices (or
   /// returned by a call): an arbitrary value per thread.
   static constexpr unsigned DataVarying = 16;
+  /// Bits 5..7: the value holds a data-scaled coordinate that follows
+  /// dimension 0..2 (dropped from bits 0..2 at the float-to-int conversion).
+  static constexpr unsigned SmoothShift = 5;
   unsigned get(const llvm::Value *V, unsigned Depth = 0) {
     auto It = Memo.find(V);
     if (It != Memo.end())

@@ -75,6 +75,25 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
     Shape.FixedGuessed = false;
     Shape.FixedReason += "; " + Shape.StoreBlockReason;
   }
+  // How far a data-scaled coordinate moves the rows of a warp is bounded by
+  // facts the PTX front end reads off the final code (bounds checks, row
+  // pitch): the IR's accesses of one such coordinate take the median step
+  // of the PTX's accesses of the same kind.
+  for (MemAccess &A : Into.Accesses)
+    for (unsigned D = 0; D < 3; ++D) {
+      if (!(A.SmoothDims & (1u << D)) || A.SmoothStepBytes[D] > 0)
+        continue;
+      std::vector<double> Steps;
+      for (const MemAccess &B : PTX.Accesses)
+        if ((B.SmoothDims & (1u << D)) && B.SmoothStepBytes[D] > 0 &&
+            B.Space == A.Space && B.Bytes == A.Bytes)
+          Steps.push_back(B.SmoothStepBytes[D]);
+      if (Steps.empty())
+        continue;
+      std::nth_element(Steps.begin(), Steps.begin() + Steps.size() / 2,
+                       Steps.end());
+      A.SmoothStepBytes[D] = Steps[Steps.size() / 2];
+    }
   // Parallelism is a property of the final instruction schedule.
   Into.MLP = PTX.MLP;
   Into.ILP = PTX.ILP;

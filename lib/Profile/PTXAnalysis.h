@@ -339,6 +339,28 @@ private:
   /// of register \p R's value from its one definition's arithmetic
   /// (PTXClassify.cpp).
   uint64_t provenAlign(unsigned R, unsigned Depth = 0) const;
+  /// The threadIdx.\p D coefficient of the integer a data-scaled
+  /// coordinate in register \p R's value was computed from (through a
+  /// float-to-int conversion back to the int-to-float one), and that
+  /// integer's register; none when the value has no such coordinate.
+  std::optional<std::pair<int64_t, unsigned>> smoothTidStep(unsigned R,
+                                                            unsigned D) const;
+  /// A global access whose address holds a data-scaled coordinate: its
+  /// threadIdx steps and the bounds on how far it moves the address.
+  struct SmoothCoordinate {
+    size_t Access = 0;                ///< Index into S.Accesses.
+    std::array<int64_t, 3> TidStep{}; ///< Coordinate units per threadIdx.d.
+    double Bound = 0;  ///< The coordinate stays below this (a bounds check).
+    double Extent = 0; ///< Bytes of the row the other index terms check.
+    double Pitch = 0;  ///< Smallest other step of the address >= Extent.
+    AffVal Addr;       ///< The address form; copies differ in Addr.K only.
+  };
+  /// (Sets \p A's SmoothDims.)
+  std::optional<SmoothCoordinate> smoothCoordinate(unsigned R, unsigned T,
+                                                   MemAccess &A) const;
+  /// Sets MemAccess::SmoothStepBytes of PendingSmooth's accesses.
+  void finishSmooth();
+  std::vector<SmoothCoordinate> PendingSmooth, SmoothSeen;
   bool predicateGuards(StringRef Reg, bool Want,
                        SmallVectorImpl<AffineGuard> &Out, unsigned Depth) const;
   /// A path from block \p From to block \p To exists.

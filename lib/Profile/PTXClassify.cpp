@@ -307,6 +307,13 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       A.BaseId = unsigned(R) + 1;
       A.Offset = AddrOp->Value;
       A.Form = addressForm(unsigned(R), X.BlockIdx, AddrOp->Value);
+      if (Sp == AddrSpace::Global || Sp == AddrSpace::Generic)
+        if (std::optional<SmoothCoordinate> SC =
+                smoothCoordinate(unsigned(R), T, A)) {
+          SC->Access = S.Accesses.size();
+          SC->Addr.K += AddrOp->Value;
+          PendingSmooth.push_back(*SC);
+        }
       if (A.Form.Known && A.Form.NumLoops > 0) {
         A.InnerLoopStep = A.Form.LoopStep[0];
         A.InnerLoopTrip = A.Form.LoopTrip[0];
@@ -864,6 +871,179 @@ uint64_t FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
   return 1;
 }
 
+/// Follows register \p R's definitions to a float-to-int conversion and,
+/// from its source, through the float arithmetic to the int-to-float
+/// conversion of an affine integer: that integer's threadIdx.D coefficient
+/// and register. Each (register, side of the conversion) is visited once.
+std::optional<std::pair<int64_t, unsigned>>
+FunctionAnalysis::smoothTidStep(unsigned R, unsigned D) const {
+  if (R >= DefSites.size() || D > 2)
+    return std::nullopt;
+  auto IsToFloat = [](const Instr &I) {
+    SmallVector<StringRef, 2> Types;
+    for (size_t K = 1; K < I.Mods.size(); ++K)
+      if (typeBits(I.Mods[K]) && I.Mods[K] != "pred")
+        Types.push_back(I.Mods[K]);
+    return Types.size() == 2 && Types[0][0] == 'f' &&
+           (Types[1][0] == 's' || Types[1][0] == 'u');
+  };
+  std::vector<bool> Seen(2 * DefSites.size(), false);
+  SmallVector<std::pair<unsigned, bool>, 16> Work{{R, false}};
+  Seen[2 * R] = true;
+  while (!Work.empty()) {
+    auto [Reg, InFloat] = Work.pop_back_val();
+    for (unsigned Site : DefSites[Reg]) {
+      const Instr &I = *Instrs[Site];
+      StringRef Base = I.Mods[0];
+      if (Base == "ld" || Base == "ldu" || Base == "atom" || Base == "tex")
+        continue; // Data, not the coordinate.
+      bool Cvt = Base == "cvt";
+      bool ToInt = Cvt && isFloatToInt(I);
+      bool ToFloat = Cvt && !ToInt && IsToFloat(I);
+      if (ToFloat && !InFloat)
+        continue; // An integer from a float outside a coordinate.
+      if (ToFloat) {
+        int Src = I.Ops.size() > 1 && I.Ops[1].Kind == Operand::Reg
+                      ? regId(I.Ops[1].Name)
+                      : -1;
+        if (Src >= 0 && Affs[Src].known() && Affs[Src].C[GVTid + D] != 0)
+          return std::make_pair(Affs[Src].C[GVTid + D], unsigned(Src));
+        continue;
+      }
+      for (size_t K = 1; K < I.Ops.size(); ++K) {
+        int Src = I.Ops[K].Kind == Operand::Reg ? regId(I.Ops[K].Name) : -1;
+        bool F = InFloat || ToInt;
+        if (Src < 0 || Seen[2 * Src + F])
+          continue;
+        Seen[2 * Src + F] = true;
+        Work.push_back({unsigned(Src), F});
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+/// A data-scaled coordinate in the address register \p R (taint \p T) and
+/// the facts that bound how far apart it moves the rows of a warp.
+std::optional<FunctionAnalysis::SmoothCoordinate>
+FunctionAnalysis::smoothCoordinate(unsigned R, unsigned T, MemAccess &A) const {
+  SmoothCoordinate SC;
+  int Coord = -1;
+  for (unsigned D = 1; D < 3; ++D) {
+    if (T & (TTidY << (D - 1)))
+      continue; // The rows differ anyway: no smooth coordinate to spread.
+    if (auto P = smoothTidStep(R, D)) {
+      A.SmoothDims |= 1u << D;
+      SC.TidStep[D] = std::llabs(P->first);
+      if (Coord < 0)
+        Coord = int(P->second);
+    }
+  }
+  if (Coord < 0 || R >= AddrAffs.size() || !AddrAffs[R].known())
+    return std::nullopt;
+  // The coordinate's range: a bounds check on the integer it was computed
+  // from (`dm < nr_dms`), u < Bound.
+  const AffVal &U = Affs[unsigned(Coord)];
+  const AffVal &Addr = AddrAffs[R];
+  SC.Addr = Addr;
+  // A check on a multiple of it counts too (clang tests y0 < 64 and
+  // converts y0 * 4): u = M * g + K with g < -Const.
+  auto Ratio = [&](const AffineGuard &G) -> double {
+    double M = 0;
+    for (unsigned V = 0; V < NumGuardVars; ++V) {
+      if ((G.Coef[V] == 0) != (U.C[V] == 0))
+        return 0;
+      if (G.Coef[V] == 0)
+        continue;
+      double MV = double(U.C[V]) / double(G.Coef[V]);
+      if (MV <= 0 || (M > 0 && MV != M))
+        return 0;
+      M = MV;
+    }
+    return M;
+  };
+  std::vector<bool> OnCoordinate(S.Guards.size(), false);
+  for (size_t GI = 0; GI < S.Guards.size(); ++GI) {
+    const AffineGuard &G = S.Guards[GI];
+    double M = Ratio(G);
+    if (M <= 0)
+      continue;
+    OnCoordinate[GI] = true;
+    double B = M * (-double(G.Const) - (G.Strict ? 1 : 0)) + double(U.K) + 1;
+    if (SC.Bound <= 0 || B < SC.Bound)
+      SC.Bound = B;
+  }
+  if (SC.Bound <= 0)
+    return std::nullopt;
+  // The row the coordinate shifts along: a bounds check on the address's
+  // other index terms (`sample < nr_samples`), in bytes, and the smallest
+  // of the address's remaining steps that clears it (a row pitch).
+  for (size_t GI = 0; GI < S.Guards.size(); ++GI) {
+    const AffineGuard &G = S.Guards[GI];
+    if (OnCoordinate[GI])
+      continue;
+    int64_t K = 0;
+    bool Match = true, Any = false;
+    for (unsigned V = 0; V < NumGuardVars && Match; ++V) {
+      if (G.Coef[V] == 0)
+        continue;
+      Any = true;
+      if (Addr.C[V] == 0 || Addr.C[V] % G.Coef[V] != 0)
+        Match = false;
+      else if (K == 0)
+        K = Addr.C[V] / G.Coef[V];
+      else if (Addr.C[V] != K * G.Coef[V])
+        Match = false;
+    }
+    if (!Any || !Match || K <= 0)
+      continue;
+    SC.Extent = double(K) * (-double(G.Const) + (G.Strict ? 0 : 1));
+    if (SC.Extent <= 0)
+      continue;
+    for (unsigned V = 0; V < NumGuardVars; ++V)
+      if (G.Coef[V] == 0 && Addr.C[V] != 0 &&
+          double(std::llabs(Addr.C[V])) >= SC.Extent)
+        SC.Pitch = SC.Pitch > 0
+                       ? std::min(SC.Pitch, double(std::llabs(Addr.C[V])))
+                       : double(std::llabs(Addr.C[V]));
+    return SC;
+  }
+  return std::nullopt;
+}
+
+/// MemAccess::SmoothStepBytes of the accesses PendingSmooth holds: the
+/// coordinate can move the address no further than the padding of its row
+/// (pitch minus the row's checked extent), over its whole range; a warp's
+/// rows are that slope times their coordinate steps apart, at half the
+/// bound on average (the slope's distribution is not in the code: a uniform
+/// prior). The pitch may also be the distance between copies of one load
+/// (an unrolled loop over rows).
+void FunctionAnalysis::finishSmooth() {
+  SmoothSeen.insert(SmoothSeen.end(), PendingSmooth.begin(),
+                    PendingSmooth.end());
+  for (const SmoothCoordinate &SC : PendingSmooth) {
+    if (SC.Access >= S.Accesses.size())
+      continue;
+    MemAccess &A = S.Accesses[SC.Access];
+    double Pitch = SC.Pitch;
+    for (const SmoothCoordinate &B : SmoothSeen) {
+      if (B.Addr.C != SC.Addr.C || B.Addr.K == SC.Addr.K)
+        continue;
+      double Apart = double(std::llabs(B.Addr.K - SC.Addr.K));
+      if (Apart >= SC.Extent)
+        Pitch = Pitch > 0 ? std::min(Pitch, Apart) : Apart;
+    }
+    if (Pitch <= SC.Extent)
+      continue;
+    double Slope = (Pitch - SC.Extent) / SC.Bound;
+    if (!std::isfinite(Slope) || Slope <= 0)
+      continue;
+    for (unsigned D = 0; D < 3; ++D)
+      A.SmoothStepBytes[D] = 0.5 * double(SC.TidStep[D]) * Slope;
+  }
+  PendingSmooth.clear();
+}
+
 FuncSummary FunctionAnalysis::run() {
   buildBlocks();
   computeLoops();
@@ -906,6 +1086,9 @@ FuncSummary FunctionAnalysis::run() {
           S.Shape.ReadsGridDim = true;
       }
     }
+    // How far apart a data-scaled coordinate moves a warp's rows, while
+    // this block's accesses still have their indices.
+    finishSmooth();
     // ptxas merges adjacent scalar shared accesses whose alignment it can
     // prove; a pointer parameter's alignment is not in the PTX, so nvcc's
     // scalar global loads stay scalar. Accesses nvcc already wrote as

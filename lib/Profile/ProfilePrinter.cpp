@@ -198,6 +198,14 @@ void printAccess(const MemAccess &A, raw_ostream &OS) {
     OS << " readonly";
   if (A.LoopInvariant)
     OS << " invariant";
+  if (A.SmoothDims) {
+    OS << " smooth=";
+    for (unsigned D = 0; D < 3; ++D)
+      if (A.SmoothDims & (1u << D))
+        OS << "xyz"[D];
+    OS << " smooth-step=" << Num{A.SmoothStepBytes[0]} << ','
+       << Num{A.SmoothStepBytes[1]} << ',' << Num{A.SmoothStepBytes[2]};
+  }
   OS << " line=" << A.Line;
   if (Global)
     printGlobalAddress(A, OS);

@@ -6,8 +6,9 @@
 // RUN: %profile %t.ll | FileCheck %s
 
 // CHECK-LABEL: kernel _Z6smoothPKhPfPKfii
-// CHECK:         access: global load bytes=1 {{.*}} tid=x ctaid=x reused
+// CHECK:         access: global load bytes=1 {{.*}} smooth=y {{.*}} tid=x ctaid=x reused
 // CHECK-LABEL: kernel _Z8indirectPKfPKiPfi
 // CHECK:         access: global load bytes=4 {{.*}} tid=xy ctaid=xy data
+// CHECK-NOT:     smooth
 // CHECK-LABEL: kernel _Z7pitchedPKfPKiPf
 // CHECK:         access: global load bytes=4 {{.*}} tid=xy ctaid=xy data

@@ -310,6 +310,36 @@ TEST(Traffic, SiblingLoadsShareTheirLines) {
   EXPECT_LT(Row.TimeS, Far.TimeS);
 }
 
+TEST(Traffic, DataScaledRowsSpreadTheirRun) {
+  // A byte load at x plus a data-scaled shift of the row (docs/MODEL.md,
+  // "Data-scaled coordinates"): in a block one column wide, a warp's 32
+  // rows read 32 bytes around one place when the shift does not move
+  // between rows, and a run of 1 + 31 x 4 bytes when it moves 4 bytes per
+  // row: 1 + 124 / 32 sectors per request on average, not 1.
+  GPUSpec G = handGPU();
+  auto Kernel = [](double Step) {
+    KernelProfile K = fmaKernel(64);
+    MemAccess A = globalAccess(false, 1, 16);
+    A.ThreadDims = 1;
+    A.ThreadDimsKnown = true;
+    A.SmoothDims = 2;
+    A.SmoothStepBytes[1] = Step;
+    K.Accesses = {A};
+    K.op(OpClass::LoadGlobal) = 16;
+    finalizeProfile(K);
+    return K;
+  };
+  LaunchConfig C = config(256, 204800);
+  C.Block = {1, 256, 1};
+  Prediction Flat = predict(Kernel(0), G, C), Moving = predict(Kernel(4), G, C);
+  EXPECT_NEAR(Moving.DramBytes / Flat.DramBytes, 1 + 124.0 / 32, 1e-9);
+  EXPECT_GT(Moving.TimeS, Flat.TimeS);
+  // A warp 32 wide along x has one row: nothing to spread.
+  C.Block = {32, 8, 1};
+  EXPECT_DOUBLE_EQ(predict(Kernel(4), G, C).DramBytes,
+                   predict(Kernel(0), G, C).DramBytes);
+}
+
 TEST(Time, L1DataPathBytesPerClock) {
   // Four 16-byte loads per row at lane stride 64: each pass of 8 lanes
   // touches 4 lines, 16 wavefronts per load per warp. Halving the data path

@@ -272,6 +272,29 @@ KernelProfile bakedKernel(bool Y) {
   return P;
 }
 
+TEST(MergePTXFacts, DataScaledStepFromThePTX) {
+  // The IR sees the data-scaled coordinate but not the bounds checks and
+  // pitch that bound it: its access takes the median step of the PTX's
+  // accesses of that kind (not the store's, not another width's).
+  KernelProfile IR, PTX;
+  MemAccess Smooth;
+  Smooth.Bytes = 1;
+  Smooth.SmoothDims = 2;
+  IR.Accesses = {Smooth};
+  for (double Step : {0.78, 0.79, 0.80}) {
+    MemAccess A = Smooth;
+    A.SmoothStepBytes[1] = Step;
+    PTX.Accesses.push_back(A);
+  }
+  MemAccess Wide = Smooth;
+  Wide.Bytes = 4;
+  Wide.SmoothStepBytes[1] = 9;
+  PTX.Accesses.push_back(Wide);
+  mergePTXFacts(IR, PTX);
+  EXPECT_DOUBLE_EQ(IR.Accesses[0].SmoothStepBytes[1], 0.79);
+  EXPECT_DOUBLE_EQ(IR.Accesses[0].SmoothStepBytes[2], 0);
+}
+
 TEST(StoreBlock, SpanOverTileSpacing) {
   std::string Why;
   // out[blockIdx.x * 512 + threadIdx.x + i * 128], i < 4, floats: the

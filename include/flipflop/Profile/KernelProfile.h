@@ -141,6 +141,13 @@ struct MemAccess {
   /// reads mostly what its previous pass brought into L1.
   int64_t InnerLoopStep = 0;
   double InnerLoopTrip = 0;
+  /// A data-scaled coordinate in the address (docs/MODEL.md, "Data-scaled
+  /// coordinates"): bit d set when it follows threadIdx.d (which ThreadDims
+  /// then leaves out), and the mean bytes it moves the address per
+  /// threadIdx.d step where a bound on it was found (0: none). Rows of a
+  /// warp read that far apart, not the same elements.
+  unsigned SmoothDims = 0;
+  std::array<double, 3> SmoothStepBytes{};
 };
 
 /// A loop and how its trip count was found.
