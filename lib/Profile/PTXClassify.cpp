@@ -941,13 +941,15 @@ FunctionAnalysis::smoothCoordinate(unsigned R, unsigned T, MemAccess &A) const {
   }
   if (Coord < 0 || R >= AddrAffs.size() || !AddrAffs[R].known())
     return std::nullopt;
-  // The coordinate's range: a bounds check on the integer it was computed
-  // from (`dm < nr_dms`), u < Bound.
+  // The coordinate's range: the widest bounds check on the integer it was
+  // computed from (`dm < nr_dms`), or on a multiple of it (clang tests
+  // y0 < 64 and converts y0 * 4 + r): u = M * g + K with g < -Const, up to
+  // M * (-Const - 1) + 1 over the paths (the copies of an unrolled loop
+  // check g + k and read u + k: K is left out, so every copy has the range
+  // of the widest check).
   const AffVal &U = Affs[unsigned(Coord)];
   const AffVal &Addr = AddrAffs[R];
   SC.Addr = Addr;
-  // A check on a multiple of it counts too (clang tests y0 < 64 and
-  // converts y0 * 4): u = M * g + K with g < -Const.
   auto Ratio = [&](const AffineGuard &G) -> double {
     double M = 0;
     for (unsigned V = 0; V < NumGuardVars; ++V) {
@@ -969,8 +971,8 @@ FunctionAnalysis::smoothCoordinate(unsigned R, unsigned T, MemAccess &A) const {
     if (M <= 0)
       continue;
     OnCoordinate[GI] = true;
-    double B = M * (-double(G.Const) - (G.Strict ? 1 : 0)) + double(U.K) + 1;
-    if (SC.Bound <= 0 || B < SC.Bound)
+    double B = M * (-double(G.Const) - (G.Strict ? 1 : 0)) + 1;
+    if (B > SC.Bound)
       SC.Bound = B;
   }
   if (SC.Bound <= 0)
