@@ -51,7 +51,10 @@ enum Taint : unsigned {
   TCtaIdX = 512, ///< With TCtaId: which dimension.
   TCtaIdY = 1024,
   TCtaIdZ = 2048,
-  TMemTid = 4096 ///< Loaded from an address that varies across threads.
+  TMemTid = 4096, ///< Loaded from an address that varies across threads.
+  /// Holds a data-scaled coordinate that followed threadIdx.y or .z
+  /// (smoothCoordinateTaint dropped them).
+  TSmooth = 8192
 };
 
 /// cvt from a floating-point to an integer type (cvt.rzi.s32.f32 etc.).

@@ -307,7 +307,8 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       A.BaseId = unsigned(R) + 1;
       A.Offset = AddrOp->Value;
       A.Form = addressForm(unsigned(R), X.BlockIdx, AddrOp->Value);
-      if (Sp == AddrSpace::Global || Sp == AddrSpace::Generic)
+      if ((Sp == AddrSpace::Global || Sp == AddrSpace::Generic) &&
+          (T & TSmooth))
         if (std::optional<SmoothCoordinate> SC =
                 smoothCoordinate(unsigned(R), T, A)) {
           SC->Access = S.Accesses.size();

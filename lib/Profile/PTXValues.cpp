@@ -30,7 +30,8 @@ bool isFloatToInt(const Instr &I) {
 unsigned smoothCoordinateTaint(unsigned T) {
   if (!(T & TMem) || (T & TMemTid))
     return T;
-  return T & ~unsigned(TMem | TTidY | TTidZ | TCtaIdY | TCtaIdZ);
+  return (T & ~unsigned(TMem | TTidY | TTidZ | TCtaIdY | TCtaIdZ)) |
+         ((T & (TTidY | TTidZ)) ? TSmooth : 0u);
 }
 
 AbsVal join(const AbsVal &A, const AbsVal &B) {
