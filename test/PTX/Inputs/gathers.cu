@@ -53,3 +53,19 @@ __global__ void shifted(const unsigned char *in, float *out,
     }
   }
 }
+
+// (5) As (4) with rows packed (pitch 1000 = the checked extent): no
+//     padding, so nothing bounds how far the shift moves a row's reads.
+__global__ void unpadded(const unsigned char *in, float *out,
+                         const float *coef) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < 1000 && y < 256) {
+    float acc = 0.0f;
+    for (int c = 0; c < 64; ++c) {
+      unsigned shift = (unsigned)((float)y * coef[c]);
+      acc += in[c * 1000 + x + shift];
+    }
+    out[y * 1000 + x] = acc;
+  }
+}
