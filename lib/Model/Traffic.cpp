@@ -99,6 +99,15 @@ static double smoothSpread(const MemAccess &A, const LaunchConfig &C,
   return Spread;
 }
 
+/// A coalesced or narrowly strided access that a data-scaled coordinate
+/// shifts (MemAccess::SmoothDims): its run starts anywhere in a sector.
+static bool smoothRun(const MemAccess &A) {
+  return A.SmoothDims &&
+         (A.Pattern == AccessPattern::Coalesced ||
+          A.Pattern == AccessPattern::Strided) &&
+         !A.LaneMod && A.StrideBytes != 0 && std::llabs(A.StrideBytes) < 32;
+}
+
 /// Loads of one address but for a constant offset, each a coalesced run of
 /// a warp (a sliding window unrolled into loads at +0, +4, ..., the inner
 /// loop of a direct convolution or a stencil): their runs overlap, and the
@@ -199,10 +208,6 @@ GlobalTraffic modelimpl::accessTraffic(const MemAccess &A,
     double PerRow = std::ceil(BX * A.Bytes / 32.0);
     Sectors = std::max(Sectors, Rows * PerRow);
   }
-  // Rows of a data-scaled coordinate read a little apart: the warp's
-  // bytes spread over that many more sectors (on average, at any
-  // alignment).
-  Sectors += smoothSpread(A, C, 32) / 32.0;
   double InBlock = 1;
   if (Shared) {
     double WarpSpan = 32; // Lanes of a warp, x first.
@@ -229,6 +234,19 @@ GlobalTraffic modelimpl::accessTraffic(const MemAccess &A,
     if (Step < Run)
       Sibling *= std::min(1.0, runSectors(0, Run + (Passes - 1) * Step) /
                                    (Passes * runSectors(0, Run)));
+  }
+  if (smoothRun(A)) {
+    // A data-scaled coordinate shifts the run by data: it starts anywhere
+    // in a sector (1 + (run - 1) / 32 sectors on average), and its rows
+    // read a little apart (smoothSpread), over that many more sectors.
+    // Where the block's warps share their sectors (InBlock), the L2
+    // delivers the union of all the block's rows, not one warp's.
+    Sectors = std::max(Sectors, 1 + (warpRun(A, C) - 1) / 32.0);
+    double SpreadLanes = 32;
+    if (InBlock > 1)
+      SpreadLanes = double(std::max(1u, C.Block[0])) *
+                    std::max(1u, C.Block[1]) * std::max(1u, C.Block[2]);
+    Sectors += smoothSpread(A, C, SpreadLanes) / 32.0;
   }
   double PerLane = Sectors * 32.0 / 32.0 * Sibling; // Bytes per lane.
   double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;

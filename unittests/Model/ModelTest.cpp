@@ -312,10 +312,12 @@ TEST(Traffic, SiblingLoadsShareTheirLines) {
 
 TEST(Traffic, DataScaledRowsSpreadTheirRun) {
   // A byte load at x plus a data-scaled shift of the row (docs/MODEL.md,
-  // "Data-scaled coordinates"): in a block one column wide, a warp's 32
-  // rows read 32 bytes around one place when the shift does not move
-  // between rows, and a run of 1 + 31 x 4 bytes when it moves 4 bytes per
-  // row: 1 + 124 / 32 sectors per request on average, not 1.
+  // "Data-scaled coordinates"): in a block one column wide, 256 rows read
+  // one place when the shift does not move between rows, and a run of
+  // 1 + 255 x 4 bytes when it moves 4 bytes per row. The block's eight
+  // warps share what they read (the L1), so the L2 delivers the block's
+  // union: 1 + 1020 / 32 sectors on average, not 1; a warp alone would
+  // have spread over 1 + 124 / 32.
   GPUSpec G = handGPU();
   auto Kernel = [](double Step) {
     KernelProfile K = fmaKernel(64);
@@ -332,12 +334,15 @@ TEST(Traffic, DataScaledRowsSpreadTheirRun) {
   LaunchConfig C = config(256, 204800);
   C.Block = {1, 256, 1};
   Prediction Flat = predict(Kernel(0), G, C), Moving = predict(Kernel(4), G, C);
-  EXPECT_NEAR(Moving.DramBytes / Flat.DramBytes, 1 + 124.0 / 32, 1e-9);
+  EXPECT_NEAR(Moving.DramBytes / Flat.DramBytes, 1 + 1020.0 / 32, 1e-9);
   EXPECT_GT(Moving.TimeS, Flat.TimeS);
-  // A warp 32 wide along x has one row: nothing to spread.
+  // A warp 32 wide along x is one row of 32 bytes, which the data shift
+  // starts anywhere in a sector (1 + 31 / 32 sectors on average); the
+  // block's 8 rows spread its union by 7 x 4 bytes.
   C.Block = {32, 8, 1};
-  EXPECT_DOUBLE_EQ(predict(Kernel(4), G, C).DramBytes,
-                   predict(Kernel(0), G, C).DramBytes);
+  EXPECT_NEAR(predict(Kernel(4), G, C).DramBytes /
+                  predict(Kernel(0), G, C).DramBytes,
+              (1 + 31.0 / 32 + 28.0 / 32) / (1 + 31.0 / 32), 1e-9);
 }
 
 TEST(Time, L1DataPathBytesPerClock) {
