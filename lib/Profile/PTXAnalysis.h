@@ -409,6 +409,9 @@ private:
   /// affEval drops block-uniform unknowns (Opaque) and data-scaled
   /// coordinates: address forms, never guards.
   bool AddrMode = false;
+  /// The instruction affEval is evaluating in affineFixpoint (-1 elsewhere):
+  /// affOf reads an induction register outside its loop as its start there.
+  int EvalAt = -1;
   /// Induction registers of counted loops (analyseAffine): their value is
   /// Start + Step * iteration inside Loop only.
   struct IVInfo {

@@ -574,8 +574,23 @@ AffVal FunctionAnalysis::affOf(const Operand &O) const {
   if (O.Kind != Operand::Reg)
     return AffVal::top();
   int Id = regId(O.Name);
-  if (Id >= 0)
+  if (Id >= 0) {
+    // An induction register read outside its loop where only its start
+    // reaches (nvcc reuses a register as a later loop's counter): its
+    // value there is the start's, iteration 0.
+    if (EvalAt >= 0) {
+      auto IV = IVRegs.find(unsigned(Id));
+      if (IV != IVRegs.end() && Affs[Id].known() &&
+          !Loops[IV->second.Loop].Body.test(InstrBlock[EvalAt]) &&
+          reachingDef(unsigned(Id), unsigned(EvalAt)) ==
+              int(IV->second.StartDef)) {
+        AffVal V = Affs[Id];
+        V.C[GVIter + IV->second.Slot] = 0;
+        return V;
+      }
+    }
     return Affs[Id];
+  }
   for (unsigned D = 0; D < 3; ++D) {
     char C = "xyz"[D];
     StringRef N = O.Name;
@@ -758,7 +773,9 @@ void FunctionAnalysis::affineFixpoint() {
       }
     };
     for (auto &[R, IV] : IVs) {
+      EvalAt = int(IV.StartDef);
       AffVal Start = affEval(*Instrs[IV.StartDef]);
+      EvalAt = -1;
       if (Start.State == AffVal::Bottom)
         continue;
       // The start is set before the loop, where its own iterations are 0:
@@ -770,12 +787,15 @@ void FunctionAnalysis::affineFixpoint() {
       AffVal Iter = AffVal::var(GVIter + IV.Slot);
       Set(R, affCombine(Start, Iter, 1, IV.Step));
     }
-    for (const Instr *IP : Instrs) {
+    for (unsigned K = 0; K < Instrs.size(); ++K) {
+      const Instr *IP = Instrs[K];
       SmallVector<unsigned, 4> D;
       defsOf(*IP, D);
       if (D.empty())
         continue;
+      EvalAt = int(K);
       AffVal V = D.size() == 1 ? affEval(*IP) : AffVal::top();
+      EvalAt = -1;
       if (V.State == AffVal::Bottom)
         continue;
       for (unsigned R : D)
