@@ -59,6 +59,8 @@ enum Taint : unsigned {
 
 /// cvt from a floating-point to an integer type (cvt.rzi.s32.f32 etc.).
 bool isFloatToInt(const Instr &I);
+/// cvt from an integer to a floating-point type (cvt.rn.f32.s32 etc.).
+bool isIntToFloat(const Instr &I);
 
 /// Data-scaled coordinates: a float value computed from thread or block
 /// indices and data loaded from a warp-uniform address (a table of

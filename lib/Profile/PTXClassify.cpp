@@ -880,14 +880,6 @@ std::optional<std::pair<int64_t, unsigned>>
 FunctionAnalysis::smoothTidStep(unsigned R, unsigned D) const {
   if (R >= DefSites.size() || D > 2)
     return std::nullopt;
-  auto IsToFloat = [](const Instr &I) {
-    SmallVector<StringRef, 2> Types;
-    for (size_t K = 1; K < I.Mods.size(); ++K)
-      if (typeBits(I.Mods[K]) && I.Mods[K] != "pred")
-        Types.push_back(I.Mods[K]);
-    return Types.size() == 2 && Types[0][0] == 'f' &&
-           (Types[1][0] == 's' || Types[1][0] == 'u');
-  };
   std::vector<bool> Seen(2 * DefSites.size(), false);
   SmallVector<std::pair<unsigned, bool>, 16> Work{{R, false}};
   Seen[2 * R] = true;
@@ -898,9 +890,8 @@ FunctionAnalysis::smoothTidStep(unsigned R, unsigned D) const {
       StringRef Base = I.Mods[0];
       if (Base == "ld" || Base == "ldu" || Base == "atom" || Base == "tex")
         continue; // Data, not the coordinate.
-      bool Cvt = Base == "cvt";
-      bool ToInt = Cvt && isFloatToInt(I);
-      bool ToFloat = Cvt && !ToInt && IsToFloat(I);
+      bool ToInt = isFloatToInt(I);
+      bool ToFloat = isIntToFloat(I);
       if (ToFloat && !InFloat)
         continue; // An integer from a float outside a coordinate.
       if (ToFloat) {
@@ -951,30 +942,34 @@ FunctionAnalysis::smoothCoordinate(unsigned R, unsigned T, MemAccess &A) const {
   const AffVal &U = Affs[unsigned(Coord)];
   const AffVal &Addr = AddrAffs[R];
   SC.Addr = Addr;
-  auto Ratio = [&](const AffineGuard &G) -> double {
+  // Values 0 .. Count - 1 of a check's form, and M with C = M x its form on
+  // the check's terms (with no other terms when \p Only).
+  auto Count = [](const AffineGuard &G) {
+    return -double(G.Const) + (G.Strict ? 0 : 1);
+  };
+  auto Multiple = [](const std::array<int64_t, NumGuardVars> &C,
+                     const AffineGuard &G, bool Only) {
     double M = 0;
     for (unsigned V = 0; V < NumGuardVars; ++V) {
-      if ((G.Coef[V] == 0) != (U.C[V] == 0))
-        return 0;
-      if (G.Coef[V] == 0)
+      if (G.Coef[V] == 0) {
+        if (Only && C[V] != 0)
+          return 0.0;
         continue;
-      double MV = double(U.C[V]) / double(G.Coef[V]);
+      }
+      double MV = double(C[V]) / double(G.Coef[V]);
       if (MV <= 0 || (M > 0 && MV != M))
-        return 0;
+        return 0.0;
       M = MV;
     }
     return M;
   };
   std::vector<bool> OnCoordinate(S.Guards.size(), false);
   for (size_t GI = 0; GI < S.Guards.size(); ++GI) {
-    const AffineGuard &G = S.Guards[GI];
-    double M = Ratio(G);
+    double M = Multiple(U.C, S.Guards[GI], true);
     if (M <= 0)
       continue;
     OnCoordinate[GI] = true;
-    double B = M * (-double(G.Const) - (G.Strict ? 1 : 0)) + 1;
-    if (B > SC.Bound)
-      SC.Bound = B;
+    SC.Bound = std::max(SC.Bound, M * (Count(S.Guards[GI]) - 1) + 1);
   }
   if (SC.Bound <= 0)
     return std::nullopt;
@@ -983,24 +978,8 @@ FunctionAnalysis::smoothCoordinate(unsigned R, unsigned T, MemAccess &A) const {
   // of the address's remaining steps that clears it (a row pitch).
   for (size_t GI = 0; GI < S.Guards.size(); ++GI) {
     const AffineGuard &G = S.Guards[GI];
-    if (OnCoordinate[GI])
-      continue;
-    int64_t K = 0;
-    bool Match = true, Any = false;
-    for (unsigned V = 0; V < NumGuardVars && Match; ++V) {
-      if (G.Coef[V] == 0)
-        continue;
-      Any = true;
-      if (Addr.C[V] == 0 || Addr.C[V] % G.Coef[V] != 0)
-        Match = false;
-      else if (K == 0)
-        K = Addr.C[V] / G.Coef[V];
-      else if (Addr.C[V] != K * G.Coef[V])
-        Match = false;
-    }
-    if (!Any || !Match || K <= 0)
-      continue;
-    SC.Extent = double(K) * (-double(G.Const) + (G.Strict ? 0 : 1));
+    double K = OnCoordinate[GI] ? 0 : Multiple(Addr.C, G, false);
+    SC.Extent = K * Count(G);
     if (SC.Extent <= 0)
       continue;
     for (unsigned V = 0; V < NumGuardVars; ++V)

@@ -17,14 +17,24 @@ using namespace llvm;
 namespace flipflop {
 namespace ptx {
 
-/// cvt from a floating-point to an integer type (cvt.rzi.s32.f32 etc.).
-bool isFloatToInt(const Instr &I) {
+/// A conversion from a type whose name starts with \p From to one that
+/// starts with one of \p To (cvt.rzi.s32.f32: to "su", from "f").
+static bool isCvtBetween(const Instr &I, StringRef To, char From) {
   SmallVector<StringRef, 2> Types;
   for (size_t K = 1; K < I.Mods.size(); ++K)
     if (typeBits(I.Mods[K]) && I.Mods[K] != "pred")
       Types.push_back(I.Mods[K]);
-  return Types.size() == 2 && (Types[0][0] == 's' || Types[0][0] == 'u') &&
-         Types[1][0] == 'f';
+  return Types.size() == 2 && To.contains(Types[0][0]) && Types[1][0] == From;
+}
+
+/// cvt from a floating-point to an integer type (cvt.rzi.s32.f32 etc.).
+bool isFloatToInt(const Instr &I) {
+  return I.Mods[0] == "cvt" && isCvtBetween(I, "su", 'f');
+}
+
+bool isIntToFloat(const Instr &I) {
+  return I.Mods[0] == "cvt" &&
+         (isCvtBetween(I, "f", 's') || isCvtBetween(I, "f", 'u'));
 }
 
 unsigned smoothCoordinateTaint(unsigned T) {
