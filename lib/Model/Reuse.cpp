@@ -237,12 +237,46 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
     if (As[AI].Form.Array)
       FamilyOffsets[familyKey(As[AI])].push_back(As[AI].Form.Offset);
   }
+  // A loop the compiler unrolled whole around an inner loop leaves one copy
+  // of the inner loop per iteration, its loads a few bytes further on in
+  // each (a tile loop stepping one element: nvcc keeps `for (ti)` with a
+  // step of 1, clang writes four channel loops at +0, +1, +2, +3). Copies
+  // in loops of their own within a sector of the group's first (Groups is
+  // ordered by offset within a family) read the same sectors one after the
+  // other: one group, counted as the loop would be. Loads at such offsets
+  // in one loop body are siblings the L1 serves (neighbourShares).
+  auto OwnLoops = [&](const std::vector<size_t> &X,
+                      const std::vector<size_t> &Y) {
+    for (size_t I : X)
+      for (size_t J : Y)
+        if (As[I].Form.LoopId[0] == As[J].Form.LoopId[0])
+          return false;
+    return true;
+  };
+  std::vector<std::vector<size_t>> Copies;
+  for (auto &[Key, Members] : Groups) {
+    const MemAccess &A = As[Members.front()];
+    if (!Copies.empty() && A.Form.Array && A.Form.NumLoops > 0) {
+      const MemAccess &First = As[Copies.back().front()];
+      if (familyKey(A) == familyKey(First) &&
+          A.Form.Offset - First.Form.Offset < 32 &&
+          OwnLoops(Copies.back(), Members)) {
+        Copies.back().insert(Copies.back().end(), Members.begin(),
+                             Members.end());
+        continue;
+      }
+    }
+    Copies.push_back(Members);
+  }
   std::map<uint64_t, double> LoopBytes;
   std::set<std::pair<FamilyKey, uint64_t>> Counted;
   std::vector<std::pair<double, std::vector<RereadLevel>>> Work;
-  for (auto &[Key, Members] : Groups) {
+  for (const std::vector<size_t> &Members : Copies) {
     const MemAccess &A = As[Members.front()];
     const AddrForm &F = A.Form;
+    double Span = 0; // Bytes between the copies' first and last offsets.
+    for (size_t M : Members)
+      Span = std::max(Span, double(As[M].Form.Offset - F.Offset));
     // Where the copies meet: the innermost loop around all of them.
     unsigned Common = F.NumLoops;
     for (unsigned L = 0; L < F.NumLoops && Common == F.NumLoops; ++L)
@@ -280,17 +314,31 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
     };
     for (unsigned L = 0; L <= F.NumLoops; ++L) {
       // The copies read the same data one after the other, within one
-      // iteration of the loop around them all.
-      if (L == Common && Members.size() > 1)
-        Reread(L < F.NumLoops ? 2 * uint64_t(F.LoopId[L]) + 1 : ~uint64_t(0),
-               double(Members.size()));
+      // iteration of the loop around them all; copies a few bytes apart
+      // read the sectors their span leaves in common (as a loop of that
+      // step, below).
+      if (L == Common && Members.size() > 1) {
+        double Times = double(Members.size()) * sectors(B.Extent) /
+                       sectors(B.Extent + Span);
+        if (Times > 1)
+          Reread(L < F.NumLoops ? 2 * uint64_t(F.LoopId[L]) + 1
+                                : ~uint64_t(0),
+                 Times);
+      }
       if (L == F.NumLoops)
         break;
       double Step = std::fabs(double(F.LoopStep[L]));
       double Trip = std::max(1.0, std::floor(F.LoopTrip[L]));
-      // Its next iteration reads the sectors this one read.
-      if (Trip > 1 && Step < sectors(B.Extent))
-        Reread(2 * uint64_t(F.LoopId[L]), Trip);
+      // Its next iterations read the sectors this one read: each sector
+      // Trip times at step 0; at a step below the run's sectors, as often
+      // as the loop's reads cover it (a table read 16 bytes a pass is read
+      // twice a sector, not Trip times).
+      if (Trip > 1 && Step < sectors(B.Extent)) {
+        double Times = Trip * sectors(B.Extent) /
+                       sectors(B.Extent + Step * (Trip - 1));
+        if (Times > 1)
+          Reread(2 * uint64_t(F.LoopId[L]), Times);
+      }
       B.add(Step, Trip);
     }
     if (Levels.empty())

@@ -180,6 +180,103 @@ TEST(Rereads, MissesWhenTheSweepExceedsTheL2) {
   EXPECT_NEAR(Dram(Copies, 2048) - 1024, 2457.6, 1e-6);
 }
 
+// The sweep above with its outer loop stepping one float (`for t < 4: for
+// c < 256: in[c * 100000 + blockIdx.x * 32 + threadIdx.x + t]`), as nvcc
+// keeps it (one load, loops 256 x 4) and as clang writes it when it
+// unrolls the tile loop whole (four loads at +0, +4, +8, +12, each in a
+// channel loop of its own). Both read the same bytes in the same order:
+// the copies are the loop's re-reads (before session 22 they were not:
+// no DRAM re-reads at all for clang's code). Each sweep's 128-byte runs
+// shift by 12 bytes over the four, within 160 bytes: 4 x 128 / 160 = 3.2
+// reads of each sector.
+TEST(Rereads, CopiesOfAnUnrolledTileLoopAreItsRereads) {
+  GPUSpec G = handGPU();
+  MemAccess A = formLoad(1024, 1, {4, 0, 0}, {128, 0, 0}, 256, 400000, 7);
+  A.Form.NumLoops = 2;
+  A.Form.LoopTrip = {256, 4, 1, 1};
+  A.Form.LoopStep = {400000, 4, 0, 0};
+  KernelProfile Loop;
+  Loop.Name = "tiles";
+  Loop.Accesses = {A};
+  Loop.FormLoads = {A};
+  KernelProfile Unrolled;
+  Unrolled.Name = "tiles";
+  for (unsigned T = 0; T < 4; ++T) {
+    MemAccess U = formLoad(256, 1, {4, 0, 0}, {128, 0, 0}, 256, 400000, 7);
+    U.Form.Offset = 4 * T;
+    U.Form.LoopId = {2 + T, 0, 0, 0};
+    Unrolled.Accesses.push_back(U);
+  }
+  Unrolled.FormLoads = Unrolled.Accesses;
+  LaunchConfig C;
+  C.Block = {32, 1, 1};
+  C.Grid = {3125, 1, 1};
+  auto Dram = [&](const KernelProfile &P, double L2KB) {
+    GPUSpec H = G;
+    H.L2SizeKB = L2KB;
+    Prediction R = predict(P, H, C);
+    EXPECT_TRUE(R.Valid);
+    return R.DramBytes / (32.0 * 3125);
+  };
+  double LoopFits = Dram(Loop, 65536), LoopSpills = Dram(Loop, 2048);
+  EXPECT_GT(LoopSpills, LoopFits + 1000);
+  EXPECT_NEAR(Dram(Unrolled, 65536), LoopFits, 1e-6);
+  // (The copies' data between two reads holds their 12 bytes of shift.)
+  EXPECT_NEAR(Dram(Unrolled, 2048), LoopSpills, 1e-3 * LoopSpills);
+  // Loads of one loop body at such offsets are not re-reads of each other
+  // (the L1 serves them as siblings): one channel loop holding all four.
+  KernelProfile Body = Unrolled;
+  for (MemAccess &U : Body.FormLoads)
+    U.Form.LoopId = {2, 0, 0, 0};
+  Body.Accesses = Body.FormLoads;
+  EXPECT_LT(Dram(Body, 2048) - Dram(Body, 65536),
+            0.05 * (LoopSpills - LoopFits));
+}
+
+// A loop that steps a warp-uniform table 16 bytes a pass (clang's channel
+// loop unrolled by 4 reading `shifts[c]`) reads each 32-byte sector twice,
+// not once per pass: of the 4 x 2 reads of each sector by an outer loop
+// of 4 that sweeps the table again, 3 / 8 of the table's traffic are the
+// outer loop's re-reads; stepping 32 bytes (nvcc's unroll by 8) each pass
+// reads sectors of its own and 3 / 4 are; stepping 0 (one entry read
+// again), 3 / (4 x 256). Alongside the sweep of the first test (10 MB
+// between two sweeps, a 2 MB L2) the same share of those re-reads misses.
+// Before session 22 a step of 16 counted like a step of 0.
+TEST(Rereads, ATableSteppedWithinASectorIsReadTwicePerSector) {
+  GPUSpec G = handGPU();
+  G.L2SizeKB = 2048;
+  MemAccess A = formLoad(1024, 1, {4, 0, 0}, {128, 0, 0}, 256, 400000, 7);
+  A.Form.NumLoops = 2;
+  A.Form.LoopTrip = {256, 4, 1, 1};
+  KernelProfile Sweep;
+  Sweep.Name = "table";
+  Sweep.Accesses = {A};
+  Sweep.FormLoads = {A};
+  LaunchConfig C;
+  C.Block = {32, 1, 1};
+  C.Grid = {3125, 1, 1};
+  Prediction S = predict(Sweep, G, C);
+  ASSERT_TRUE(S.Valid);
+  // DRAM bytes the table adds with the table stepped \p Step a pass.
+  auto Extra = [&](int64_t Step) {
+    MemAccess T = formLoad(1024, 0, {0, 0, 0}, {0, 0, 0}, 256, Step, 8);
+    T.Pattern = AccessPattern::Uniform;
+    T.StrideBytes = 0;
+    T.Form.NumLoops = 2;
+    T.Form.LoopTrip = {256, 4, 1, 1};
+    KernelProfile Both = Sweep;
+    Both.Accesses.push_back(T);
+    Both.FormLoads.push_back(T);
+    Prediction B = predict(Both, G, C);
+    EXPECT_TRUE(B.Valid);
+    return (B.DramBytes - S.DramBytes) / (32.0 * 3125);
+  };
+  double Own = Extra(32);
+  ASSERT_GT(Own, 100);
+  EXPECT_NEAR(Extra(16), Own / 2, 1e-3 * Own);
+  EXPECT_NEAR(Extra(0), Own / 256, 1e-3 * Own);
+}
+
 // A direct 2-D filter, 15 rows by 15 taps, on rows of 1038 floats: `for i
 // < 15: in[(by * 4 + ty + i) * 1038 + bx * 32 + tx + j]`, j = 0..14
 // unrolled (offsets 0..56), blocks of 32 x 4. Each load alone moves its
