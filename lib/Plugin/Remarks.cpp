@@ -230,6 +230,27 @@ Argument numArg(StringRef Key, double V) {
   return Argument(Key, formatv("{0}", llvm::format("%.4g", V)).str());
 }
 
+/// A figure shown with the unit that keeps it short: \p V in \p Base
+/// units scaled by 1000 up to \p Units' last ("156.5 us", "20.72 ms",
+/// "3.412 s"), 4 significant digits.
+Argument unitArg(StringRef Key, double V, ArrayRef<const char *> Units) {
+  size_t U = 0;
+  while (U + 1 < Units.size() && std::fabs(V) >= 1000) {
+    V /= 1000;
+    ++U;
+  }
+  return Argument(
+      Key, formatv("{0} {1}", llvm::format("%.4g", V), Units[U]).str());
+}
+
+/// A time (seconds) and an energy (joules) as shown in the text.
+Argument timeArg(StringRef Key, double Seconds) {
+  return unitArg(Key, Seconds * 1e6, {"us", "ms", "s"});
+}
+Argument energyArg(StringRef Key, double Joules) {
+  return unitArg(Key, Joules * 1e6, {"uJ", "mJ", "J"});
+}
+
 /// A signed percentage change, one decimal ("+3.1", "-21.4").
 Argument pctArg(StringRef Key, double V) {
   return Argument(Key, formatv("{0}", llvm::format("%+.1f", V)).str());
@@ -329,8 +350,8 @@ void streamPick(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
   Rem << "; at block " << blockShapeText(C.Block) << ", grid "
       << ore::NV(remark::Grid, blockShapeText(C.Grid)) << ", "
       << std::to_string(watts(C.PowerLimitW))
-      << " W: " << numArg(remark::TimeUs, Best.TimeS * 1e6) << " us, "
-      << numArg(remark::EnergyMJ, Best.EnergyJ * 1e3) << " mJ, "
+      << " W: " << timeArg(remark::Time, Best.TimeS) << ", "
+      << energyArg(remark::Energy, Best.EnergyJ) << ", "
       << ore::NV(remark::Bottleneck, bottleneckName(Best.Bound))
       << "-bound, occupancy "
       << intArg(remark::OccupancyPct, Best.Occ.Occupancy * 100) << "%, "
@@ -343,9 +364,9 @@ void streamPick(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
       << ", grid " << ore::NV(remark::HeuristicGrid, blockShapeText(Heur.Config.Grid))
       << ", "
       << ore::NV(remark::HeuristicPowerLimitW, watts(Heur.Config.PowerLimitW))
-      << " W: " << numArg(remark::HeuristicTimeUs, Heur.TimeS * 1e6) << " us, "
-      << numArg(remark::HeuristicEnergyMJ, Heur.EnergyJ * 1e3)
-      << " mJ (recommendation "
+      << " W: " << timeArg(remark::HeuristicTime, Heur.TimeS) << ", "
+      << energyArg(remark::HeuristicEnergy, Heur.EnergyJ)
+      << " (recommendation "
       << pctArg(remark::EnergyChangePct, pct(Best.EnergyJ, Heur.EnergyJ))
       << "% energy, "
       << pctArg(remark::TimeChangePct, pct(Best.TimeS, Heur.TimeS));
@@ -389,7 +410,11 @@ void streamSummaryRecord(OptimizationRemarkAnalysis &Rem,
                          const KernelProfile &K, const KernelResult &R) {
   const Prediction &Best = R.best(), &Heur = R.heuristic();
   const LaunchConfig &C = Best.Config;
-  Rem << ore::setExtraArgs() << intArg(remark::TimeNs, Best.TimeS * 1e9)
+  Rem << ore::setExtraArgs() << numArg(remark::TimeUs, Best.TimeS * 1e6)
+      << numArg(remark::EnergyMJ, Best.EnergyJ * 1e3)
+      << numArg(remark::HeuristicTimeUs, Heur.TimeS * 1e6)
+      << numArg(remark::HeuristicEnergyMJ, Heur.EnergyJ * 1e3)
+      << intArg(remark::TimeNs, Best.TimeS * 1e9)
       << intArg(remark::EnergyUJ, Best.EnergyJ * 1e6)
       << intArg(remark::PowerMW, Best.AvgPowerW * 1e3)
       << intArg(remark::PowerLimitMW, C.PowerLimitW * 1e3)
@@ -422,9 +447,11 @@ void emitPareto(KernelRemarks &Remarks, const SweepResult &S) {
                << ", min-blocks "
                << ore::NV(remark::MinBlocks, Pt.Config.MinBlocksPerSM) << ", "
                << ore::NV(remark::PowerLimitW, watts(Pt.Config.PowerLimitW))
-               << " W: " << numArg(remark::TimeUs, Pt.TimeS * 1e6) << " us, "
-               << numArg(remark::EnergyMJ, Pt.EnergyJ * 1e3) << " mJ"
-               << ore::setExtraArgs() << intArg(remark::TimeNs, Pt.TimeS * 1e9)
+               << " W: " << timeArg(remark::Time, Pt.TimeS) << ", "
+               << energyArg(remark::Energy, Pt.EnergyJ) << ore::setExtraArgs()
+               << numArg(remark::TimeUs, Pt.TimeS * 1e6)
+               << numArg(remark::EnergyMJ, Pt.EnergyJ * 1e3)
+               << intArg(remark::TimeNs, Pt.TimeS * 1e9)
                << intArg(remark::EnergyUJ, Pt.EnergyJ * 1e6)
                << intArg(remark::PowerMW, Pt.AvgPowerW * 1e3)
                << intArg(remark::PowerLimitMW, Pt.Config.PowerLimitW * 1e3)
@@ -547,16 +574,19 @@ void emitAuthorBounds(KernelRemarks &Remarks, const KernelProfile &K,
               << ore::NV(remark::Invalid, AuthorP.Invalid) << ")";
           return Rem;
         }
-        Rem << ": predicted "
-            << numArg(remark::AuthorTimeUs, AuthorP.TimeS * 1e6) << " us, "
-            << numArg(remark::AuthorEnergyMJ, AuthorP.EnergyJ * 1e3)
-            << " mJ at block "
+        Rem << ": predicted " << timeArg(remark::AuthorTime, AuthorP.TimeS)
+            << ", " << energyArg(remark::AuthorEnergy, AuthorP.EnergyJ)
+            << " at block "
             << ore::NV(remark::AuthorBlock, blockShapeText(AuthorP.Config.Block))
             << ", " << std::to_string(watts(Best.Config.PowerLimitW))
             << " W against the recommendation's "
-            << numArg(remark::TimeUs, Best.TimeS * 1e6) << " us, "
-            << numArg(remark::EnergyMJ, Best.EnergyJ * 1e3) << " mJ at block "
+            << timeArg(remark::Time, Best.TimeS) << ", "
+            << energyArg(remark::Energy, Best.EnergyJ) << " at block "
             << blockShapeText(Best.Config.Block) << ore::setExtraArgs()
+            << numArg(remark::AuthorTimeUs, AuthorP.TimeS * 1e6)
+            << numArg(remark::AuthorEnergyMJ, AuthorP.EnergyJ * 1e3)
+            << numArg(remark::TimeUs, Best.TimeS * 1e6)
+            << numArg(remark::EnergyMJ, Best.EnergyJ * 1e3)
             << intArg(remark::AuthorTimeNs, AuthorP.TimeS * 1e9)
             << intArg(remark::AuthorEnergyUJ, AuthorP.EnergyJ * 1e6)
             << intArg(remark::TimeNs, Best.TimeS * 1e9)

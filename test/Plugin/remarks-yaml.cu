@@ -15,11 +15,15 @@
 // CHECK:        - Block:           '{{[0-9]+}}'
 // CHECK:        - MinBlocks:       '{{[0-9]+}}'
 // CHECK:        - PowerLimitW:     '{{[0-9]+}}'
-// CHECK:        - TimeUs:          '{{[0-9.e+-]+}}'
-// CHECK:        - EnergyMJ:        '{{[0-9.e+-]+}}'
+// CHECK:        - Time:            {{[0-9.e+-]+ [um]?s$}}
+// CHECK:        - Energy:          {{[0-9.e+-]+ [um]?J$}}
 // CHECK:        - Bottleneck:      {{[a-z0-9]+}}
 // CHECK:        - Registers:       '{{[0-9]+}}'
 // CHECK:        - RegisterSource:  {{ptxas|estimated}}
 // CHECK:        - HeuristicBlock:  '{{[0-9]+}}'
 // CHECK:        - EnergyChangePct: '{{-?[0-9.e+-]+}}'
+// The same figures in fixed units, in the record only.
+// CHECK:        - TimeUs:          '{{[0-9.e+-]+}}'
+// CHECK:        - EnergyMJ:        '{{[0-9.e+-]+}}'
+// CHECK:        - TimeNs:          '{{[0-9]+}}'
 // COUNT: _Z5saxpyfPKfPfi,1

@@ -12,7 +12,7 @@
 
 // CHECK: remark: [FF001] kernel 'tiled(float*, float const*)' on A100-SXM4-40GB: for energy use block 16x16
 // CHECK: remark: [FF002] why: {{.*}}block shape held: indexes by threadIdx without reading blockDim; shared tile [16][16]
-// CHECK: remark: [FF003] pareto 0: block 16x16, min-blocks {{[0-9]+}}, {{[0-9]+}} W: {{[0-9.e+]+}} us, {{[0-9.e+]+}} mJ
+// CHECK: remark: [FF003] pareto 0: block 16x16, min-blocks {{[0-9]+}}, {{[0-9]+}} W: {{[0-9.e+]+ [um]?s}}, {{[0-9.e+]+ [um]?J}}
 // CHECK: remark: [FF010] kernel 'tiled(float*, float const*)': block shape kept at 16x16: indexes by threadIdx without reading blockDim; shared tile [16][16]; only register caps and power limits are tuned [-Rpass-missed=flipflop]
 __global__ void tiled(float *out, const float *in) {
   __shared__ float t[16][16];
@@ -33,7 +33,7 @@ __global__ void dyn(float *x, int n) {
 }
 
 // CHECK: remark: [FF001] kernel 'bounded(float*)' on A100-SXM4-40GB
-// CHECK: remark: [FF020] kernel 'bounded(float*)' has __launch_bounds__(128, 2): predicted {{[0-9.e+]+}} us, {{[0-9.e+]+}} mJ at block 128, [[P:[0-9]+]] W against the recommendation's {{[0-9.e+]+}} us, {{[0-9.e+]+}} mJ at block {{[0-9x]+}} [-Rpass-analysis=flipflop]
+// CHECK: remark: [FF020] kernel 'bounded(float*)' has __launch_bounds__(128, 2): predicted {{[0-9.e+]+ [um]?s}}, {{[0-9.e+]+ [um]?J}} at block 128, [[P:[0-9]+]] W against the recommendation's {{[0-9.e+]+ [um]?s}}, {{[0-9.e+]+ [um]?J}} at block {{[0-9x]+}} [-Rpass-analysis=flipflop]
 __global__ void __launch_bounds__(128, 2) bounded(float *x) {
   x[blockIdx.x * blockDim.x + threadIdx.x] *= 2.0f;
 }
