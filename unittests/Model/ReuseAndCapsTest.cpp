@@ -31,6 +31,25 @@ MemAccess formLoad(double Count, unsigned Dims, std::array<int64_t, 3> Tid,
   return A;
 }
 
+/// The sweep of the Rereads tests: `for r < 4: for c < 256: in[c * 100000 +
+/// blockIdx.x * 32 + threadIdx.x + r * OuterStep / 4]`, 1024 loads.
+MemAccess sweepLoad(int64_t OuterStep = 0) {
+  MemAccess A = formLoad(1024, 1, {4, 0, 0}, {128, 0, 0}, 256, 400000, 7);
+  A.Form.NumLoops = 2;
+  A.Form.LoopTrip = {256, 4, 1, 1};
+  A.Form.LoopStep = {400000, OuterStep, 0, 0};
+  return A;
+}
+
+/// A kernel of these loads, each with its form (the PTX front end's).
+KernelProfile formKernel(const char *Name, std::vector<MemAccess> Loads) {
+  KernelProfile K;
+  K.Name = Name;
+  K.Accesses = Loads;
+  K.FormLoads = std::move(Loads);
+  return K;
+}
+
 // A load that other blocks also read moves (1 - hit rate) of its sectors
 // from DRAM; the rest hits in L2. With the copy kernel's load marked reused,
 // DRAM bytes per thread fall from 4 (load) + 4 (store) = 8 to
@@ -191,23 +210,15 @@ TEST(Rereads, MissesWhenTheSweepExceedsTheL2) {
 // reads of each sector.
 TEST(Rereads, CopiesOfAnUnrolledTileLoopAreItsRereads) {
   GPUSpec G = handGPU();
-  MemAccess A = formLoad(1024, 1, {4, 0, 0}, {128, 0, 0}, 256, 400000, 7);
-  A.Form.NumLoops = 2;
-  A.Form.LoopTrip = {256, 4, 1, 1};
-  A.Form.LoopStep = {400000, 4, 0, 0};
-  KernelProfile Loop;
-  Loop.Name = "tiles";
-  Loop.Accesses = {A};
-  Loop.FormLoads = {A};
-  KernelProfile Unrolled;
-  Unrolled.Name = "tiles";
+  KernelProfile Loop = formKernel("tiles", {sweepLoad(4)});
+  std::vector<MemAccess> Copies;
   for (unsigned T = 0; T < 4; ++T) {
     MemAccess U = formLoad(256, 1, {4, 0, 0}, {128, 0, 0}, 256, 400000, 7);
     U.Form.Offset = 4 * T;
     U.Form.LoopId = {2 + T, 0, 0, 0};
-    Unrolled.Accesses.push_back(U);
+    Copies.push_back(U);
   }
-  Unrolled.FormLoads = Unrolled.Accesses;
+  KernelProfile Unrolled = formKernel("tiles", Copies);
   LaunchConfig C;
   C.Block = {32, 1, 1};
   C.Grid = {3125, 1, 1};
@@ -245,13 +256,7 @@ TEST(Rereads, CopiesOfAnUnrolledTileLoopAreItsRereads) {
 TEST(Rereads, ATableSteppedWithinASectorIsReadTwicePerSector) {
   GPUSpec G = handGPU();
   G.L2SizeKB = 2048;
-  MemAccess A = formLoad(1024, 1, {4, 0, 0}, {128, 0, 0}, 256, 400000, 7);
-  A.Form.NumLoops = 2;
-  A.Form.LoopTrip = {256, 4, 1, 1};
-  KernelProfile Sweep;
-  Sweep.Name = "table";
-  Sweep.Accesses = {A};
-  Sweep.FormLoads = {A};
+  KernelProfile Sweep = formKernel("table", {sweepLoad()});
   LaunchConfig C;
   C.Block = {32, 1, 1};
   C.Grid = {3125, 1, 1};
