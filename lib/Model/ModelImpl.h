@@ -181,6 +181,11 @@ struct GlobalTraffic {
 /// sectors per request, rows of narrow blocks, in-block and inter-block
 /// reuse, with \p Share the share of its lines its neighbouring loads
 /// leave it (neighbourShares).
+/// The share of an access's sectors that its innermost loop's passes move
+/// to L2 when they step a coalesced run by less than its length (the L1
+/// serves the rest); 1 otherwise.
+double l1PassShare(const MemAccess &A, const LaunchConfig &C);
+
 GlobalTraffic accessTraffic(const MemAccess &A, const LaunchConfig &C,
                             double Share);
 /// Per access of \p As, the share of its lines that its sibling loads

@@ -332,10 +332,13 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
       // Its next iterations read the sectors this one read: each sector
       // Trip times at step 0; at a step below the run's sectors, as often
       // as the loop's reads cover it (a table read 16 bytes a pass is read
-      // twice a sector, not Trip times).
-      if (Trip > 1 && Step < sectors(B.Extent)) {
-        double Times = Trip * sectors(B.Extent) /
-                       sectors(B.Extent + Step * (Trip - 1));
+      // twice a sector, not Trip times). Above the copies the run holds
+      // their span. Passes the L1 serves (l1PassShare) never reach the L2:
+      // its traffic is already their union.
+      double Run = B.Extent + (L >= Common ? Span : 0);
+      bool L1Passes = L == 0 && l1PassShare(A, C) < 1;
+      if (Trip > 1 && Step < sectors(Run) && !L1Passes) {
+        double Times = Trip * sectors(Run) / sectors(Run + Step * (Trip - 1));
         if (Times > 1)
           Reread(2 * uint64_t(F.LoopId[L]), Times);
       }

@@ -187,6 +187,26 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
   return Share;
 }
 
+double modelimpl::l1PassShare(const MemAccess &A, const LaunchConfig &C) {
+  // A loop that steps a coalesced run by less than its length: each pass
+  // reads mostly what the previous one brought into L1, and the passes
+  // together move the union of their runs (docs/MODEL.md "Overlapping
+  // windows").
+  double Passes = std::floor(A.InnerLoopTrip);
+  if (A.IsStore || A.IsAtomic || A.Pattern != AccessPattern::Coalesced ||
+      A.LaneMod || A.StrideBytes == 0 ||
+      std::llabs(A.StrideBytes) > int64_t(A.Bytes) ||
+      (A.BlockDims & AddrDependsOnData) || A.InnerLoopStep == 0 ||
+      !(Passes >= 2))
+    return 1.0;
+  double Run = warpRun(A, C);
+  double Step = double(std::llabs(A.InnerLoopStep));
+  if (Step >= Run)
+    return 1.0;
+  return std::min(1.0, runSectors(0, Run + (Passes - 1) * Step) /
+                           (Passes * runSectors(0, Run)));
+}
+
 GlobalTraffic modelimpl::accessTraffic(const MemAccess &A,
                                        const LaunchConfig &C, double Sibling) {
   double Sectors = A.SectorsPerRequest > 0
@@ -219,22 +239,7 @@ GlobalTraffic modelimpl::accessTraffic(const MemAccess &A,
         InBlock *= Ext / InWarp;
     }
   }
-  // A loop that steps a coalesced run by less than its length: each pass
-  // reads mostly what the previous one brought into L1, and the passes
-  // together move the union of their runs (docs/MODEL.md "Overlapping
-  // windows").
-  double Passes = std::floor(A.InnerLoopTrip);
-  if (!A.IsStore && !A.IsAtomic && A.Pattern == AccessPattern::Coalesced &&
-      !A.LaneMod && A.StrideBytes != 0 &&
-      std::llabs(A.StrideBytes) <= int64_t(A.Bytes) &&
-      !(A.BlockDims & AddrDependsOnData) && A.InnerLoopStep != 0 &&
-      Passes >= 2) {
-    double Run = warpRun(A, C);
-    double Step = double(std::llabs(A.InnerLoopStep));
-    if (Step < Run)
-      Sibling *= std::min(1.0, runSectors(0, Run + (Passes - 1) * Step) /
-                                   (Passes * runSectors(0, Run)));
-  }
+  Sibling *= l1PassShare(A, C);
   if (smoothRun(A)) {
     // A data-scaled coordinate shifts the run by data: it starts anywhere
     // in a sector (1 + (run - 1) / 32 sectors on average), and its rows

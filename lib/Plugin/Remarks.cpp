@@ -235,7 +235,8 @@ Argument numArg(StringRef Key, double V) {
 /// "3.412 s"), 4 significant digits.
 Argument unitArg(StringRef Key, double V, ArrayRef<const char *> Units) {
   size_t U = 0;
-  while (U + 1 < Units.size() && std::fabs(V) >= 1000) {
+  // 999.96 prints as 1000 at 4 digits: the next unit's 1.
+  while (U + 1 < Units.size() && std::fabs(V) >= 999.95) {
     V /= 1000;
     ++U;
   }
