@@ -10,6 +10,7 @@
 #include "flipflop/Plugin/Options.h"
 #include "flipflop/Report/Explain.h"
 #include "flipflop/Support/BlockShape.h"
+#include "flipflop/Support/Units.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -234,12 +235,8 @@ Argument numArg(StringRef Key, double V) {
 /// units scaled by 1000 up to \p Units' last ("156.5 us", "20.72 ms",
 /// "3.412 s"), 4 significant digits.
 Argument unitArg(StringRef Key, double V, ArrayRef<const char *> Units) {
-  size_t U = 0;
-  // 999.96 prints as 1000 at 4 digits: the next unit's 1.
-  while (U + 1 < Units.size() && std::fabs(V) >= 999.95) {
-    V /= 1000;
-    ++U;
-  }
+  unsigned U = unitSteps(V, Units.size());
+  V /= std::pow(1000.0, U);
   return Argument(
       Key, formatv("{0} {1}", llvm::format("%.4g", V), Units[U]).str());
 }

@@ -24,6 +24,7 @@
 #include "flipflop/Report/AppAdvice.h"
 #include "flipflop/Report/HTMLReport.h"
 #include "flipflop/Support/BlockShape.h"
+#include "flipflop/Support/Units.h"
 #include "flipflop/Support/WriteFile.h"
 #include "flipflop/Report/JSONReport.h"
 #include "flipflop/Report/Picks.h"
@@ -40,6 +41,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -258,17 +260,21 @@ static void summary(const Report &R, raw_ostream &OS) {
       if (Rec && !Rec->Command.empty())
         OS << ": " << Rec->Command << " (" << Rec->NVML
            << "); needs root/admin";
+      // A band in one unit, the one its upper end fits (Units.h); \p Scale
+      // takes it to the first unit of \p Units.
       auto Band = [&](const std::optional<std::array<double, 2>> &B,
-                      double Scale) {
+                      double Scale, ArrayRef<const char *> Units) {
         if (!B)
-          return std::string("?");
-        return formatv("{0}-{1}", format("%.4g", (*B)[0] * Scale),
-                       format("%.4g", (*B)[1] * Scale))
+          return std::string("? ") + Units[0];
+        unsigned U = unitSteps((*B)[1] * Scale, Units.size());
+        double F = Scale / std::pow(1000.0, U);
+        return formatv("{0}-{1} {2}", format("%.4g", (*B)[0] * F),
+                       format("%.4g", (*B)[1] * F), Units[U])
             .str();
       };
-      OS << "; band: time " << Band(C->TimeBandS, 1e6) << " us, energy "
-         << Band(C->EnergyBandJ, 1e3) << " mJ, power "
-         << Band(C->PowerBandW, 1) << " W";
+      OS << "; band: time " << Band(C->TimeBandS, 1e6, {"us", "ms", "s"})
+         << ", energy " << Band(C->EnergyBandJ, 1e6, {"uJ", "mJ", "J"})
+         << ", power " << Band(C->PowerBandW, 1, {"W"});
       if (Rec && !Rec->Note.empty())
         OS << "; " << Rec->Note;
       OS << "\n";
