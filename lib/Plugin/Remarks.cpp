@@ -231,9 +231,9 @@ Argument numArg(StringRef Key, double V) {
   return Argument(Key, formatv("{0}", llvm::format("%.4g", V)).str());
 }
 
-/// A figure shown with the unit that keeps it short: \p V in \p Base
-/// units scaled by 1000 up to \p Units' last ("156.5 us", "20.72 ms",
-/// "3.412 s"), 4 significant digits.
+/// A figure shown with the unit that keeps it short (flipflop/Support/
+/// Units.h): \p V, in the first of \p Units, scaled by 1000 per step up
+/// the ladder ("156.5 us", "20.72 ms", "3.412 s"), 4 significant digits.
 Argument unitArg(StringRef Key, double V, ArrayRef<const char *> Units) {
   unsigned U = unitSteps(V, Units.size());
   V /= std::pow(1000.0, U);
