@@ -489,7 +489,7 @@ static std::optional<int64_t> stepPerPass(const SCEV *S, const Loop *L,
 void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
                                bool IsStore, bool IsAtomic, double W,
                                StrideAnalysis &SA, LoopInfo &LI,
-                               ScalarEvolution &SE) {
+                               ScalarEvolution &SE, int64_t ByteOffset) {
   // Private variables that the optimiser left in memory in their own
   // function live in registers once ptxas has run (constant indices only):
   // no traffic, no instruction. A private array passed to a device function
@@ -529,7 +529,7 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   auto Key = siblingKey(Ptr, Off, DL, &SharedAlign);
   if (Key.first) {
     A.BaseId = BaseIds.try_emplace(Key, BaseIds.size() + 1).first->second;
-    A.Offset = Off;
+    A.Offset = Off + ByteOffset;
   }
   Stride S = SA.get(Ptr);
   switch (S.Kind) {
@@ -1001,11 +1001,22 @@ void ProfileBuilder::classifyMemIntrinsic(Instruction &I, CallBase &CB,
         Chunk, MT->getSourceAlign() ? MT->getSourceAlign()->value() : 1);
   while (L % Chunk)
     Chunk /= 2;
-  double N = double(L / Chunk);
   Type *T = IntegerType::get(I.getContext(), unsigned(Chunk * 8));
+  // The pieces are the back end's loads and stores at +0, +Chunk, ... of
+  // one base: siblings that share their sectors, as the PTX front end reads
+  // them (a float8 read from global is eight 4-byte loads of one 32-byte
+  // run, not eight requests of its own each). They keep their own width:
+  // the back end lowers the copy after the load/store vectorizer.
+  auto Pieces = [&](Value *Ptr, Type *Ty, uint64_t Width, bool IsStore) {
+    size_t First = P.Accesses.size();
+    for (uint64_t K = 0; K < L / Width; ++K)
+      addAccess(I, Ptr, Ty, IsStore, false, W, SA, LI, SE,
+                int64_t(K * Width));
+    for (size_t A = First; A < P.Accesses.size(); ++A)
+      AccessAlign[A] = Width;
+  };
   if (const auto *MT = dyn_cast<MemTransferInst>(&MI))
-    addAccess(I, const_cast<Value *>(MT->getRawSource()), T, false, false,
-              W * N, SA, LI, SE);
+    Pieces(const_cast<Value *>(MT->getRawSource()), T, Chunk, false);
   // A shared destination whose alignment ptxas proves takes 16-byte
   // stores where the copy is 4-byte scalars (ptxas merges them, as the PTX
   // front end reads them; clang's 8-byte halves stay as they are).
@@ -1019,10 +1030,9 @@ void ProfileBuilder::classifyMemIntrinsic(Instruction &I, CallBase &CB,
     if (Chunk == 4 && L % 16 == 0 && Off % 16 == 0 &&
         ptxasSharedAlign(MI.getRawDest(), SharedAlign, SE) >= 16) {
       Chunk = 16;
-      N = double(L / 16);
       T = FixedVectorType::get(Type::getInt32Ty(I.getContext()), 4);
     }
-  addAccess(I, MI.getRawDest(), T, true, false, W * N, SA, LI, SE);
+  Pieces(MI.getRawDest(), T, Chunk, true);
 }
 
 /// llvm.nvvm.*: tensor ops, fragment loads and stores, barriers, warp

@@ -134,9 +134,12 @@ private:
   void classifyNVVM(llvm::Instruction &I, llvm::CallBase &CB,
                     llvm::StringRef N, double W, StrideAnalysis &SA,
                     llvm::LoopInfo &LI, llvm::ScalarEvolution &SE);
+  /// One access of \p ValTy at \p Ptr plus \p ByteOffset (a piece of a
+  /// copy), counted \p W times.
   void addAccess(llvm::Instruction &I, llvm::Value *Ptr, llvm::Type *ValTy,
                  bool IsStore, bool IsAtomic, double W, StrideAnalysis &SA,
-                 llvm::LoopInfo &LI, llvm::ScalarEvolution &SE);
+                 llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
+                 int64_t ByteOffset = 0);
   void noteSharedUse(const llvm::Value *Ptr);
   void mergeVectorSiblings(size_t Begin);
   unsigned lineOf(const llvm::Instruction &I) const;

@@ -5,7 +5,9 @@
 // pointer on the stack, so the caller's own initialisation and final read
 // of it are local accesses too); its loop bound is a kernel argument the user stated,
 // and the loop (k += 32, which ScalarEvolution cannot count) is counted from
-// its latch condition; a struct copy (memcpy) is its loads and stores; a
+// its latch condition; a struct copy (memcpy) is its loads and stores, one
+// per piece at its own offset of one base (siblings, as clang's PTX has
+// them: ld.global.b32 at +0 .. +12, not four requests at +0); a
 // contracted multiply-add is one FMA; scalar loads of consecutive floats
 // become one 16-byte vector load where their alignment allows it, as NVPTX's
 // load/store vectorizer makes them (align 16: v4; align 4: scalar, as in
@@ -39,8 +41,11 @@ __global__ void kern(const float *a, float *out, int K) {
 // CHECK: ops: fp32=2049 {{.*}}load.global=512 store.global=1 load.shared=4096 store.shared=512 load.local=257 store.local=2049 branch
 // CHECK: flops: fp32=4097
 // CHECK: loop: depth=2 {{.*}}trip=128 exact=no guessed=no
-// CHECK: access: global load bytes=4 count=512
-// CHECK-NEXT: access: shared store bytes=4 count=512
+// CHECK: access: global load bytes=4 count=128 {{.*}} base=[[A:[0-9]+]]+0{{$}}
+// CHECK-NEXT: access: global load bytes=4 count=128 {{.*}} base=[[A]]+4{{$}}
+// CHECK-NEXT: access: global load bytes=4 count=128 {{.*}} base=[[A]]+8{{$}}
+// CHECK-NEXT: access: global load bytes=4 count=128 {{.*}} base=[[A]]+12{{$}}
+// CHECK-COUNT-4: access: shared store bytes=4 count=128 pattern=strided
 // CHECK-NEXT: access: local load bytes=4 count=128
 // CHECK: access: shared load bytes=4 count=128 pattern=strided stride=16 bank-ways=4
 
@@ -57,6 +62,8 @@ __global__ void kern16(const f4a *a, float *out) {
 }
 // CHECK-LABEL: kernel _Z6kern16PK3f4aPf
 // CHECK: ops: {{.*}}load.global=2 store.global=1 load.shared=1 store.shared=2
-// CHECK: access: global load bytes=8 count=2
-// CHECK: access: shared store bytes=8 count=2
-// CHECK: access: shared load bytes=16 count=1
+// CHECK: access: global load bytes=8 count=1 {{.*}} base=[[C:[0-9]+]]+0{{$}}
+// CHECK-NEXT: access: global load bytes=8 count=1 {{.*}} base=[[C]]+8{{$}}
+// CHECK-NEXT: access: shared store bytes=8 count=1
+// CHECK-NEXT: access: shared store bytes=8 count=1
+// CHECK-NEXT: access: shared load bytes=16 count=1
