@@ -456,7 +456,26 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
 # The run
 # ---------------------------------------------------------------------------
 
-def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, jobs, log):
+def parse_where(items):
+    """{parameter: set of values} from --where NAME=V[/V...][,NAME=V...]."""
+    where = {}
+    for item in items:
+        for term in item.split(","):
+            if not term.strip():
+                continue
+            name, sep, values = term.partition("=")
+            if not sep or not name.strip():
+                raise ValueError("--where: expected NAME=VALUE, got '%s'" % term)
+            try:
+                vals = {int(float(v)) for v in values.split("/")}
+            except ValueError:
+                raise ValueError("--where: '%s' is not a number or NUMBER/NUMBER" % values)
+            where.setdefault(name.strip(), set()).update(vals)
+    return where
+
+
+def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, jobs, log,
+             where=None):
     gpus = [g for g in recipe["gpus"] if not only_gpus or g["gpu"] in only_gpus]
     measured, fastest = {}, {}
     names = None
@@ -468,6 +487,19 @@ def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, 
     if not gpus:
         return []
     common = set.intersection(*(set(r) for r in measured.values()))
+    if where:
+        # A family of the measured space (every value of the others): the
+        # population the sample is drawn from.
+        unknown = sorted(set(where) - set(names))
+        if unknown:
+            raise ValueError("--where: %s has no parameter %s (it has %s)" % (
+                recipe["name"], ", ".join(unknown), ", ".join(names)))
+        col = {n: k for k, n in enumerate(names)}
+        common = {c for c in common
+                  if all(c[col[n]] in vals for n, vals in where.items())}
+        log("  %s: %d measured configurations match --where" % (recipe["name"], len(common)))
+        if not common:
+            return []
     rng = random.Random("%s:%d" % (recipe["name"], seed))
     configs = rng.sample(sorted(common), min(sample, len(common)))
     by_arch = {}
@@ -644,6 +676,11 @@ def main():
     ap.add_argument("--frontends", default="ptx,plugin")
     ap.add_argument("--only", action="append", default=[],
                     help="KERNEL or KERNEL:GPU (repeatable)")
+    ap.add_argument("--where", action="append", default=[],
+                    help="draw the sample from the measured configurations whose "
+                         "parameters have these values only: NAME=V[/V...][,NAME=V...] "
+                         "(repeatable; a family of the space, e.g. to read one "
+                         "parameter's paired effect with residuals.py --pair)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", help="write every figure and sample here")
     ap.add_argument("--markdown", help="write the table (with the command) here")
@@ -678,6 +715,12 @@ def main():
         a.only = guard["only"]
         a.frontends = guard.get("frontends", a.frontends)
     frontends = [f for f in a.frontends.split(",") if f]
+    try:
+        where = parse_where(a.where)
+    except ValueError as e:
+        sys.exit("fidelity: %s" % e)
+    if where and guard:
+        sys.exit("fidelity: --where does not go with --guard (the guard's sample is fixed)")
     tools = Tools(a.build)
     needs = [(tools.ptx_tool, "flipflop-ptx", "ptx"), (tools.ptx_tool, "flipflop-ptx", "clang-ptx"),
              (tools.plugin, "FlipFlop.so", "plugin")]
@@ -717,8 +760,11 @@ def main():
         gpus = {o.split(":", 1)[1] for o in sel if ":" in o}
         log("fidelity: %s, %d configurations, front ends %s" % (r["name"], a.sample,
                                                                ",".join(frontends)))
-        rows += evaluate(r, data_dir, tools, work, a.sample, a.seed, frontends, gpus,
-                         a.jobs, log)
+        try:
+            rows += evaluate(r, data_dir, tools, work, a.sample, a.seed, frontends, gpus,
+                             a.jobs, log, where)
+        except ValueError as e:  # a --where naming no parameter of the kernel
+            sys.exit("fidelity: %s" % e)
 
     print(table(rows))
     if a.json:

@@ -10,8 +10,16 @@ the feature the model gets wrong (docs/FIDELITY.md, "What is still wrong").
 Also prints the same grouping of the *measured* time (log2 over the sample's
 median), to see which parameters matter in reality.
 
+With --pair NAME, prints instead the paired effect of one parameter: over
+the configurations of the sample that differ in NAME only, the median
+log2(time at NAME = v / time at NAME's lowest value), measured and
+predicted, per value v (split by the values of --by NAME2,... if given). A
+model can have flat residuals and still miss an effect that the data show
+only between otherwise equal configurations; a sample drawn from one family
+of the space (`fidelity.py --where`) holds enough such pairs.
+
 Usage: residuals.py fidelity.json [--only kernel:GPU] [--frontend ptx]
-       [--param NAME] [--worst N]
+       [--param NAME] [--worst N] [--pair NAME [--by NAME2,...]]
 """
 import argparse
 import json
@@ -35,6 +43,40 @@ def quantile(v, q):
     return s[i]
 
 
+def paired(key, frontend, samples, name, by):
+    """Prints the paired effect of parameter \p name (module docstring)."""
+    if name not in samples[0]["config"]:
+        print("== %s %s: no parameter %s" % (key, frontend, name))
+        return
+    groups = {}
+    for s in samples:
+        rest = tuple(sorted((k, v) for k, v in s["config"].items() if k != name))
+        groups.setdefault(rest, {})[s["config"][name]] = s
+    cells = {}
+    for rest, by_value in groups.items():
+        if len(by_value) < 2:
+            continue
+        ref = by_value[min(by_value)]
+        split = tuple(dict(rest).get(b) for b in by)
+        for v, s in by_value.items():
+            if s is ref:
+                continue
+            cells.setdefault((split, v), []).append((
+                math.log2(s["measured_ms"] / ref["measured_ms"]),
+                math.log2(s["predicted_ms"] / ref["predicted_ms"])))
+    print("== %s %s: paired effect of %s, median log2 measured / predicted "
+          "against %s's lowest value" % (key, frontend, name, name))
+    if not cells:
+        print("  no configurations differ in %s only (draw a family with --where)" % name)
+        return
+    for (split, v) in sorted(cells, key=lambda c: (str(c[0]), c[1])):
+        c = cells[(split, v)]
+        head = " ".join("%s=%s" % (b, x) for b, x in zip(by, split))
+        print("  %s%s=%s: measured %+.2f predicted %+.2f (n%d)" % (
+            head + " " if head else "", name, v, median([x[0] for x in c]),
+            median([x[1] for x in c]), len(c)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json")
@@ -45,6 +87,9 @@ def main():
                     help="only these parameters (repeatable)")
     ap.add_argument("--worst", type=int, default=0,
                     help="also list the N configurations with the largest |residual|")
+    ap.add_argument("--pair", help="paired effect of this parameter (see above)")
+    ap.add_argument("--by", default="",
+                    help="with --pair: split the pairs by these parameters (NAME,NAME)")
     a = ap.parse_args()
     with open(a.json) as f:
         rows = json.load(f)
@@ -57,6 +102,10 @@ def main():
         samples = [s for s in r.get("samples", [])
                    if s.get("predicted_ms") and s.get("measured_ms")]
         if not samples:
+            continue
+        if a.pair:
+            paired(key, r["frontend"], samples, a.pair,
+                   [b for b in a.by.split(",") if b])
             continue
         res = [math.log2(s["predicted_ms"] / s["measured_ms"]) for s in samples]
         mmed = median([s["measured_ms"] for s in samples])

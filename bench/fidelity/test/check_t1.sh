@@ -16,3 +16,26 @@ out=$(python3 "$here/../fidelity.py" --build "$build" --work "$build/fidelity-t1
 echo "$out"
 echo "$out" | grep -Eq '^\| dedispersion_kernel \| A100-PCIE-40GB \| ptx \| 16 \| -?[0-9]' || {
   echo "fidelity.t1: expected a scored row of 16 configurations"; exit 1; }
+
+# --where: the sample is drawn from one family of the space only (10 of the
+# 16 rows have block_size_x 1 or 2), and a parameter the kernel lacks is a
+# one-line error, not a traceback.
+t1=(--build "$build" --work "$build/fidelity-t1" --t1 "$src/dedispersion_milo.json"
+    --cache "$here/dedispersion-A100-16.json" --source "$src/dedispersion.cu"
+    --gpu A100-PCIE-40GB --arch sm_80 --sample 16 --frontends ptx --jobs 2)
+out=$(python3 "$here/../fidelity.py" "${t1[@]}" --where block_size_x=1/2 --json "$build/fidelity-t1/where.json")
+echo "$out"
+echo "$out" | grep -Eq '^\| dedispersion_kernel \| A100-PCIE-40GB \| ptx \| 10 \| -?[0-9]' || {
+  echo "fidelity.t1: --where block_size_x=1/2 should score the 10 matching rows"; exit 1; }
+python3 - "$build/fidelity-t1/where.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+xs = {s["config"]["block_size_x"] for r in rows for s in r["samples"]}
+assert xs == {1, 2}, "--where let in block_size_x %s" % sorted(xs)
+PY
+if err=$(python3 "$here/../fidelity.py" "${t1[@]}" --where nosuch=1 2>&1); then
+  echo "fidelity.t1: --where nosuch=1 should fail"; exit 1
+fi
+[ "$(echo "$err" | grep -c .)" -le 2 ] && echo "$err" | grep -q "has no parameter nosuch" || {
+  echo "fidelity.t1: --where nosuch=1 should say so in one line, got:"; echo "$err"; exit 1; }
+echo "fidelity.t1: --where checks passed"
