@@ -591,7 +591,13 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     Alignment = std::max(Alignment, St->getAlign().value());
   else if (isa<MemIntrinsic>(I))
     Alignment = std::max<uint64_t>(Alignment, A.Bytes);
-  if (A.Space == AddrSpace::Shared)
+  // ptxas's own proof, for 32-bit scalars only, as the PTX front end
+  // takes it (PTXClassify.cpp, mergeVectorRuns there): clang's 8-byte
+  // halves of a copy stay 8-byte accesses unless the IR's alignment makes
+  // them a vector (ptxas 13.0 merges those pairs too; the measured
+  // binaries behave as if not: docs/MODEL.md, "What ptxas 13.0 does with
+  // them").
+  if (A.Space == AddrSpace::Shared && A.Bytes == 4)
     Alignment = std::max(Alignment, ptxasSharedAlign(Ptr, SharedAlign, SE));
   AccessAlign[P.Accesses.size()] = Alignment;
   P.Accesses.push_back(A);

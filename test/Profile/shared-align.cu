@@ -21,6 +21,15 @@
 // CHECK-NOT: access: shared store bytes=4
 // CHECK-LABEL: kernel _Z7steppedPKfPfi
 // CHECK: access: shared store bytes=4
+// Two 8-byte halves at +0 and +8 of an address ptxas proves 16-byte
+// aligned (clang's PTX: two st.shared.b64): the PTX front end merges 32-bit
+// scalars only, and since session 23 so does the IR front end's use of
+// ptxas's proof (before, the IR made them one 16-byte store: 2 shared
+// wavefronts against the PTX front end's 5 on the same binary).
+// CHECK-LABEL: kernel _Z6halvesPK2f2Pf
+// CHECK: access: shared store bytes=8 count=1
+// CHECK: access: shared store bytes=8 count=1
+// CHECK: shared-wavefronts=5
 __global__ void fixed(const float *in, float *out) {
   __shared__ float s[1024];
   int t = threadIdx.x;
@@ -44,4 +53,15 @@ __global__ void stepped(const float *in, float *out, int n) {
   }
   __syncthreads();
   out[t] = s[(t * 7) % 4096];
+}
+
+struct __attribute__((aligned(8))) f2 { float x, y; };
+__global__ void halves(const f2 *b, float *out) {
+  __shared__ f2 tile[512];
+  int t = threadIdx.x;
+  tile[2 * t] = b[2 * t];
+  tile[2 * t + 1] = b[2 * t + 1];
+  __syncthreads();
+  f2 v = tile[(t + 1) % 512];
+  out[t] = v.x * v.y;
 }
