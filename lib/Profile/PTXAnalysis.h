@@ -344,6 +344,18 @@ private:
   /// of register \p R's value from its one definition's arithmetic
   /// (PTXClassify.cpp).
   uint64_t provenAlign(unsigned R, unsigned Depth = 0) const;
+  /// Register \p R's value as a polynomial over opaque registers (those of
+  /// several definitions, loads, special registers), through adds, products
+  /// by registers or constants, shifts by constants and integer
+  /// conversions, taken as not wrapping (address arithmetic): the key of
+  /// its non-constant part and, in \p Constant, its constant term. Two
+  /// addresses that differ by a constant only get one key (PTXClassify.cpp,
+  /// siblingBase). Empty when the value is too large to follow.
+  std::optional<std::string> addressKey(unsigned R, int64_t &Constant) const;
+  /// The sibling base of global address register \p R (addressKey), its
+  /// constant term added to \p Offset; R's own id when it has no key.
+  unsigned siblingBase(unsigned R, int64_t &Offset);
+  StringMap<unsigned> AddressBases; ///< addressKey -> sibling base id.
   /// The threadIdx.\p D coefficient of the integer a data-scaled
   /// coordinate in register \p R's value was computed from (through a
   /// float-to-int conversion back to the int-to-float one), and that
