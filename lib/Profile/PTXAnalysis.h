@@ -356,6 +356,10 @@ private:
   /// constant term added to \p Offset; R's own id when it has no key.
   unsigned siblingBase(unsigned R, int64_t &Offset);
   StringMap<unsigned> AddressBases; ///< addressKey -> sibling base id.
+  /// addressKey's polynomials by register (monomial of sorted leaf names ->
+  /// coefficient; nullopt: too large), computed once each.
+  using AddressPoly = std::map<std::vector<std::string>, int64_t>;
+  mutable std::map<unsigned, std::optional<AddressPoly>> AddressPolys;
   /// The threadIdx.\p D coefficient of the integer a data-scaled
   /// coordinate in register \p R's value was computed from (through a
   /// float-to-int conversion back to the int-to-float one), and that

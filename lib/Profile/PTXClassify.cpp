@@ -884,8 +884,7 @@ uint64_t FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
 
 std::optional<std::string> FunctionAnalysis::addressKey(unsigned R,
                                                         int64_t &Constant) const {
-  // A polynomial: monomials (sorted leaf names) -> coefficient.
-  using Poly = std::map<std::vector<std::string>, int64_t>;
+  using Poly = AddressPoly;
   constexpr size_t MaxTerms = 24, MaxDegree = 4;
   constexpr int64_t MaxCoeff = int64_t(1) << 40;
   auto Leaf = [](std::string Name) { return Poly{{{std::move(Name)}, 1}}; };
@@ -902,6 +901,7 @@ std::optional<std::string> FunctionAnalysis::addressKey(unsigned R,
       return std::nullopt;
     return A;
   };
+  std::function<Poly(unsigned, unsigned)> OfDef;
   auto Product = [&](const Poly &A, const Poly &B) -> std::optional<Poly> {
     Poly Out;
     for (const auto &[MA, CA] : A)
@@ -926,6 +926,15 @@ std::optional<std::string> FunctionAnalysis::addressKey(unsigned R,
     Poly Opaque = Leaf("r" + std::to_string(Reg));
     if (Depth > 16 || Reg >= DefSites.size() || DefSites[Reg].size() != 1)
       return Opaque;
+    // Each register once (a DAG of shared subexpressions stays linear).
+    if (auto It = AddressPolys.find(Reg); It != AddressPolys.end())
+      return It->second ? *It->second : Opaque;
+    Poly Result = OfDef(Reg, Depth);
+    AddressPolys[Reg] = Result;
+    return Result;
+  };
+  OfDef = [&](unsigned Reg, unsigned Depth) -> Poly {
+    Poly Opaque = Leaf("r" + std::to_string(Reg));
     const Instr &I = *Instrs[DefSites[Reg][0]];
     auto Op = [&](size_t K) -> std::optional<Poly> {
       if (K >= I.Ops.size())
