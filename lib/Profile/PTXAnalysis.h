@@ -344,22 +344,23 @@ private:
   /// of register \p R's value from its one definition's arithmetic
   /// (PTXClassify.cpp).
   uint64_t provenAlign(unsigned R, unsigned Depth = 0) const;
-  /// Register \p R's value as a polynomial over opaque registers (those of
-  /// several definitions, loads, special registers), through adds, products
-  /// by registers or constants, shifts by constants and integer
-  /// conversions, taken as not wrapping (address arithmetic): the key of
-  /// its non-constant part and, in \p Constant, its constant term. Two
-  /// addresses that differ by a constant only get one key (PTXClassify.cpp,
-  /// siblingBase). Empty when the value is too large to follow.
-  std::optional<std::string> addressKey(unsigned R, int64_t &Constant) const;
-  /// The sibling base of global address register \p R (addressKey), its
-  /// constant term added to \p Offset; R's own id when it has no key.
-  unsigned siblingBase(unsigned R, int64_t &Offset);
-  StringMap<unsigned> AddressBases; ///< addressKey -> sibling base id.
-  /// addressKey's polynomials by register (monomial of sorted leaf names ->
-  /// coefficient; nullopt: too large), computed once each.
+  /// A register's value as a polynomial: monomials (sorted names of opaque
+  /// registers "rN" and symbols "s:NAME") -> integer coefficient; the empty
+  /// monomial is the constant term.
   using AddressPoly = std::map<std::vector<std::string>, int64_t>;
-  mutable std::map<unsigned, std::optional<AddressPoly>> AddressPolys;
+  /// Register \p R's value as an AddressPoly through its single
+  /// definitions: mov, integer cvt and cvta (taken as not wrapping: address
+  /// arithmetic), add, sub, mul (not .hi), shl by a constant and mad. A
+  /// register of several definitions, any other instruction, or a result
+  /// beyond 24 terms, degree 4 or coefficients of 2^40 is opaque (a leaf of
+  /// its own). Computed once per register (AddressPolys).
+  const AddressPoly &addressPoly(unsigned R, unsigned Depth = 0) const;
+  /// The sibling base of global address register \p R: one id per
+  /// addressPoly without its constant term, which is added to \p Offset.
+  /// Two addresses that differ by a constant only are siblings.
+  unsigned siblingBase(unsigned R, int64_t &Offset);
+  StringMap<unsigned> AddressBases; ///< Non-constant part -> base id.
+  mutable std::map<unsigned, AddressPoly> AddressPolys;
   /// The threadIdx.\p D coefficient of the integer a data-scaled
   /// coordinate in register \p R's value was computed from (through a
   /// float-to-int conversion back to the int-to-float one), and that

@@ -17,7 +17,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <map>
 
 using namespace llvm;
@@ -312,10 +311,8 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       // computes each guarded tap of a stencil afresh (%rd5 = %rd4 + 4x,
       // %rd6 = %rd4 + 4(x + 1)), which are one base 4 bytes apart. Shared
       // accesses keep their register, whose alignment ptxas proves.
-      if (Sp == AddrSpace::Global || Sp == AddrSpace::Generic) {
-        A.Offset = AddrOp->Value;
+      if (Sp == AddrSpace::Global || Sp == AddrSpace::Generic)
         A.BaseId = siblingBase(unsigned(R), A.Offset);
-      }
       A.Form = addressForm(unsigned(R), X.BlockIdx, AddrOp->Value);
       if ((Sp == AddrSpace::Global || Sp == AddrSpace::Generic) &&
           (T & TSmooth))
@@ -882,112 +879,105 @@ uint64_t FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
   return 1;
 }
 
-std::optional<std::string> FunctionAnalysis::addressKey(unsigned R,
-                                                        int64_t &Constant) const {
-  using Poly = AddressPoly;
-  constexpr size_t MaxTerms = 24, MaxDegree = 4;
-  constexpr int64_t MaxCoeff = int64_t(1) << 40;
-  auto Leaf = [](std::string Name) { return Poly{{{std::move(Name)}, 1}}; };
-  auto Sum = [&](Poly A, const Poly &B, int64_t Sign) -> std::optional<Poly> {
-    for (const auto &[M, C] : B) {
-      int64_t &D = A[M];
-      D += Sign * C;
-      if (D == 0)
-        A.erase(M);
-      else if (std::llabs(D) > MaxCoeff)
-        return std::nullopt;
-    }
-    if (A.size() > MaxTerms)
+namespace {
+using AddressPoly = std::map<std::vector<std::string>, int64_t>;
+constexpr size_t MaxPolyTerms = 24, MaxPolyDegree = 4;
+constexpr int64_t MaxPolyCoeff = int64_t(1) << 40;
+
+/// \p A + \p Sign * \p B, or none beyond the limits.
+std::optional<AddressPoly> polySum(AddressPoly A, const AddressPoly &B,
+                                   int64_t Sign) {
+  for (const auto &[M, C] : B) {
+    int64_t &D = A[M];
+    D += Sign * C;
+    if (std::llabs(D) > MaxPolyCoeff)
       return std::nullopt;
-    return A;
-  };
-  std::function<Poly(unsigned, unsigned)> OfDef;
-  auto Product = [&](const Poly &A, const Poly &B) -> std::optional<Poly> {
-    Poly Out;
-    for (const auto &[MA, CA] : A)
-      for (const auto &[MB, CB] : B) {
-        if (MA.size() + MB.size() > MaxDegree || std::llabs(CA) > MaxCoeff ||
-            std::llabs(CB) > MaxCoeff)
-          return std::nullopt;
-        std::vector<std::string> M(MA);
-        M.insert(M.end(), MB.begin(), MB.end());
-        llvm::sort(M);
-        int64_t &D = Out[M];
-        D += CA * CB;
-        if (std::llabs(D) > MaxCoeff || Out.size() > MaxTerms)
-          return std::nullopt;
-        if (D == 0)
-          Out.erase(M);
-      }
-    return Out;
-  };
-  std::function<Poly(unsigned, unsigned)> Of = [&](unsigned Reg,
-                                                   unsigned Depth) -> Poly {
-    Poly Opaque = Leaf("r" + std::to_string(Reg));
-    if (Depth > 16 || Reg >= DefSites.size() || DefSites[Reg].size() != 1)
-      return Opaque;
-    // Each register once (a DAG of shared subexpressions stays linear).
-    if (auto It = AddressPolys.find(Reg); It != AddressPolys.end())
-      return It->second ? *It->second : Opaque;
-    Poly Result = OfDef(Reg, Depth);
-    AddressPolys[Reg] = Result;
-    return Result;
-  };
-  OfDef = [&](unsigned Reg, unsigned Depth) -> Poly {
-    Poly Opaque = Leaf("r" + std::to_string(Reg));
-    const Instr &I = *Instrs[DefSites[Reg][0]];
-    auto Op = [&](size_t K) -> std::optional<Poly> {
+    if (D == 0)
+      A.erase(M);
+  }
+  if (A.size() > MaxPolyTerms)
+    return std::nullopt;
+  return A;
+}
+
+/// \p A * \p B, or none beyond the limits.
+std::optional<AddressPoly> polyProduct(const AddressPoly &A,
+                                       const AddressPoly &B) {
+  AddressPoly Out;
+  for (const auto &[MA, CA] : A)
+    for (const auto &[MB, CB] : B) {
+      if (MA.size() + MB.size() > MaxPolyDegree ||
+          std::llabs(CA) > MaxPolyCoeff || std::llabs(CB) > MaxPolyCoeff)
+        return std::nullopt;
+      std::vector<std::string> M(MA);
+      M.insert(M.end(), MB.begin(), MB.end());
+      llvm::sort(M);
+      int64_t &D = Out[M];
+      D += CA * CB;
+      if (std::llabs(D) > MaxPolyCoeff || Out.size() > MaxPolyTerms)
+        return std::nullopt;
+      if (D == 0)
+        Out.erase(M);
+    }
+  return Out;
+}
+
+AddressPoly polyLeaf(std::string Name) { return {{{std::move(Name)}, 1}}; }
+} // namespace
+
+const FunctionAnalysis::AddressPoly &
+FunctionAnalysis::addressPoly(unsigned R, unsigned Depth) const {
+  if (auto It = AddressPolys.find(R); It != AddressPolys.end())
+    return It->second;
+  AddressPoly Opaque = polyLeaf("r" + std::to_string(R));
+  std::optional<AddressPoly> P;
+  // The recursion guard of a long chain: its head stays opaque.
+  if (Depth <= 16 && R < DefSites.size() && DefSites[R].size() == 1) {
+    const Instr &I = *Instrs[DefSites[R][0]];
+    auto Op = [&](size_t K) -> std::optional<AddressPoly> {
       if (K >= I.Ops.size())
         return std::nullopt;
       const Operand &O = I.Ops[K];
       if (O.Kind == Operand::Imm)
-        return O.Value ? Poly{{{}, O.Value}} : Poly{};
+        return O.Value ? AddressPoly{{{}, O.Value}} : AddressPoly{};
       if (O.Kind == Operand::Sym)
-        return Leaf("s:" + O.Name.str());
-      if (O.Kind == Operand::Reg) {
-        int Id = regId(O.Name);
-        if (Id >= 0)
-          return Of(unsigned(Id), Depth + 1);
-      }
+        return polyLeaf("s:" + O.Name.str());
+      if (int Id = O.Kind == Operand::Reg ? regId(O.Name) : -1; Id >= 0)
+        return addressPoly(unsigned(Id), Depth + 1);
       return std::nullopt;
     };
     StringRef Base = I.Mods[0];
-    bool Float = I.hasMod("f16") || I.hasMod("f32") || I.hasMod("f64") ||
-                 I.hasMod("hi");
-    std::optional<Poly> P;
-    if (Float)
-      return Opaque;
-    // Integer conversions and address-space conversions keep the value
-    // (an address's arithmetic does not wrap).
-    if (Base == "mov" || Base == "cvt" || Base == "cvta")
+    if (I.hasMod("f16") || I.hasMod("f32") || I.hasMod("f64") ||
+        I.hasMod("hi")) {
+      // Floating point and high halves: not address arithmetic.
+    } else if (Base == "mov" || Base == "cvt" || Base == "cvta") {
       P = Op(1);
-    else if (Base == "add" || Base == "sub") {
-      auto A = Op(1), B = Op(2);
-      if (A && B)
-        P = Sum(*A, *B, Base == "add" ? 1 : -1);
+    } else if (Base == "add" || Base == "sub") {
+      if (auto A = Op(1), B = Op(2); A && B)
+        P = polySum(*A, *B, Base == "add" ? 1 : -1);
     } else if (Base == "mul") {
-      auto A = Op(1), B = Op(2);
-      if (A && B)
-        P = Product(*A, *B);
+      if (auto A = Op(1), B = Op(2); A && B)
+        P = polyProduct(*A, *B);
     } else if (Base == "shl" && I.Ops.size() > 2 &&
                I.Ops[2].Kind == Operand::Imm && I.Ops[2].Value >= 0 &&
                I.Ops[2].Value < 32) {
       if (auto A = Op(1))
-        P = Product(*A, Poly{{{}, int64_t(1) << I.Ops[2].Value}});
+        P = polyProduct(*A, AddressPoly{{{}, int64_t(1) << I.Ops[2].Value}});
     } else if (Base == "mad") {
-      auto A = Op(1), B = Op(2), C = Op(3);
-      if (A && B && C)
-        if (auto M = Product(*A, *B))
-          P = Sum(*M, *C, 1);
+      if (auto A = Op(1), B = Op(2), C = Op(3); A && B && C)
+        if (auto M = polyProduct(*A, *B))
+          P = polySum(*M, *C, 1);
     }
-    return P ? *P : Opaque;
-  };
-  Poly P = Of(R, 0);
-  Constant = 0;
+  }
+  return AddressPolys.try_emplace(R, P ? std::move(*P) : std::move(Opaque))
+      .first->second;
+}
+
+unsigned FunctionAnalysis::siblingBase(unsigned R, int64_t &Offset) {
   std::string Key;
-  for (const auto &[M, C] : P) {
+  for (const auto &[M, C] : addressPoly(R)) {
     if (M.empty()) {
-      Constant = C;
+      Offset += C;
       continue;
     }
     Key += std::to_string(C);
@@ -995,18 +985,9 @@ std::optional<std::string> FunctionAnalysis::addressKey(unsigned R,
       Key += "*" + L;
     Key += ";";
   }
-  return Key;
-}
-
-unsigned FunctionAnalysis::siblingBase(unsigned R, int64_t &Offset) {
-  int64_t C = 0;
-  std::optional<std::string> Key = addressKey(R, C);
-  if (!Key)
-    return R + 1;
-  Offset += C;
   // Ids above any register's (R + 1), so the two kinds never meet.
   return AddressBases
-      .try_emplace(*Key, (1u << 30) + unsigned(AddressBases.size()))
+      .try_emplace(Key, (1u << 30) + unsigned(AddressBases.size()))
       .first->second;
 }
 
