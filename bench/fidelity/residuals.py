@@ -44,7 +44,7 @@ def quantile(v, q):
 
 
 def paired(key, frontend, samples, name, by):
-    """Prints the paired effect of parameter \p name (module docstring)."""
+    """Prints the paired effect of parameter `name` (module docstring)."""
     if name not in samples[0]["config"]:
         print("== %s %s: no parameter %s" % (key, frontend, name))
         return

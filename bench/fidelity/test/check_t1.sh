@@ -39,3 +39,19 @@ fi
 [ "$(echo "$err" | grep -c .)" -le 2 ] && echo "$err" | grep -q "has no parameter nosuch" || {
   echo "fidelity.t1: --where nosuch=1 should say so in one line, got:"; echo "$err"; exit 1; }
 echo "fidelity.t1: --where checks passed"
+
+# residuals.py --pair: two configurations that differ in block_size_x only
+# (measured 2x slower, predicted 1.41x) and one without a partner.
+cat > "$build/fidelity-t1/pair.json" <<'JSON'
+[{"kernel": "k", "gpu": "G", "frontend": "ptx", "samples": [
+ {"config": {"block_size_x": 1, "tile": 2}, "measured_ms": 1.0, "predicted_ms": 1.0},
+ {"config": {"block_size_x": 4, "tile": 2}, "measured_ms": 2.0, "predicted_ms": 1.41421356},
+ {"config": {"block_size_x": 4, "tile": 3}, "measured_ms": 9.0, "predicted_ms": 1.0}]}]
+JSON
+out=$(python3 "$here/../residuals.py" "$build/fidelity-t1/pair.json" --pair block_size_x --by tile)
+echo "$out"
+echo "$out" | grep -q "tile=2 block_size_x=4: measured +1.00 predicted +0.50 (n1)" || {
+  echo "fidelity.t1: residuals.py --pair should read the one pair"; exit 1; }
+[ "$(echo "$out" | grep -c "block_size_x=")" -eq 1 ] || {
+  echo "fidelity.t1: residuals.py --pair counted a configuration without a partner"; exit 1; }
+echo "fidelity.t1: --pair checks passed"
