@@ -98,8 +98,13 @@ ShapeChoice sweepimpl::chooseShapes(const KernelProfile &K, const GPUSpec &G) {
     std::array<unsigned, 3> S{SI.FixedBlock[0], std::max(1u, SI.FixedBlock[1]),
                               std::max(1u, SI.FixedBlock[2])};
     if (!S[0]) {
+      // The bounds' threads (256 without), in rows of a warp when the
+      // kernel indexes by threadIdx.y.
       unsigned M = LB.maxThreads();
-      S = {M ? M : 256u, 1, 1};
+      unsigned T = M ? M : 256u;
+      unsigned X =
+          SI.UsesTid[1] && !SI.UsesTid[2] && T > 32 && T % 32 == 0 ? 32u : T;
+      S = {X, T / X, 1};
       SC.Source = M ? ShapeSource::TileBounds : ShapeSource::TileUnknown;
     }
     SC.Shapes.push_back(S);

@@ -478,6 +478,98 @@ std::array<unsigned, 3> ProfileBuilder::blockFromStrides() {
   return Out;
 }
 
+/// The coefficients of threadIdx.x, .y, .z in \p V's value through integer
+/// casts, adds, subtracts, disjoint ors, products and shifts by constants
+/// and GEP offsets; any other value is opaque and taken as free of thread
+/// indices (as the PTX front end's addressPoly leaves). A walk of its own,
+/// not ScalarEvolution: queries made here would change what later SCEV
+/// queries of the profile answer (its caches keep flags and ranges).
+static std::array<int64_t, 3> tidCoefficients(const Value *V,
+                                              const DataLayout &DL,
+                                              unsigned Depth = 0) {
+  std::array<int64_t, 3> Out{0, 0, 0};
+  unsigned Dim;
+  if (specialRegister(V, Dim) == SReg::Tid && Dim < 3) {
+    Out[Dim] = 1;
+    return Out;
+  }
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 16)
+    return Out;
+  auto Of = [&](const Value *X) { return tidCoefficients(X, DL, Depth + 1); };
+  auto Const = [](const Value *X) -> std::optional<int64_t> {
+    const auto *C = dyn_cast<ConstantInt>(X);
+    if (!C || C->getValue().getSignificantBits() > 40)
+      return std::nullopt;
+    return C->getSExtValue();
+  };
+  auto Scaled = [](std::array<int64_t, 3> A, int64_t K) {
+    for (int64_t &X : A)
+      X *= K;
+    return A;
+  };
+  auto Sum = [](std::array<int64_t, 3> A, const std::array<int64_t, 3> &B,
+                int64_t Sign) {
+    for (unsigned D = 0; D < 3; ++D)
+      A[D] += Sign * B[D];
+    return A;
+  };
+  switch (I->getOpcode()) {
+  case Instruction::ZExt:
+  case Instruction::SExt:
+  case Instruction::Trunc:
+    return Of(I->getOperand(0));
+  case Instruction::Add:
+  case Instruction::Sub:
+    return Sum(Of(I->getOperand(0)), Of(I->getOperand(1)),
+               I->getOpcode() == Instruction::Add ? 1 : -1);
+  case Instruction::Or:
+    if (cast<PossiblyDisjointInst>(I)->isDisjoint())
+      return Sum(Of(I->getOperand(0)), Of(I->getOperand(1)), 1);
+    return Out;
+  case Instruction::Mul:
+    if (auto K = Const(I->getOperand(1)))
+      return Scaled(Of(I->getOperand(0)), *K);
+    if (auto K = Const(I->getOperand(0)))
+      return Scaled(Of(I->getOperand(1)), *K);
+    return Out;
+  case Instruction::Shl:
+    if (auto K = Const(I->getOperand(1)); K && *K >= 0 && *K < 32)
+      return Scaled(Of(I->getOperand(0)), int64_t(1) << *K);
+    return Out;
+  case Instruction::GetElementPtr: {
+    const auto *GEP = cast<GetElementPtrInst>(I);
+    unsigned Bits = DL.getIndexTypeSizeInBits(GEP->getType());
+    SmallMapVector<Value *, APInt, 4> Vars;
+    APInt Offset(Bits, 0);
+    if (!GEP->collectOffset(DL, Bits, Vars, Offset))
+      return Out;
+    Out = Of(GEP->getPointerOperand());
+    for (const auto &[X, Scale] : Vars)
+      if (Scale.getSignificantBits() <= 40)
+        Out = Sum(Out, Scaled(Of(X), Scale.getSExtValue()), 1);
+    return Out;
+  }
+  default:
+    return Out;
+  }
+}
+
+unsigned ProfileBuilder::tidPitch() {
+  unsigned Best = 0;
+  for (const Instruction &I : instructions(Kernel)) {
+    if (!I.getType()->isIntOrPtrTy())
+      continue;
+    std::array<int64_t, 3> C = tidCoefficients(&I, DL);
+    if (C[2] || C[0] <= 0 || C[1] <= 0 || C[1] % C[0])
+      continue;
+    int64_t Pitch = C[1] / C[0];
+    if (Pitch >= 2 && Pitch <= 1024 && (!Best || unsigned(Pitch) < Best))
+      Best = unsigned(Pitch);
+  }
+  return Best;
+}
+
 void ProfileBuilder::decideShape() {
   ShapeInfo &S = P.Shape;
   // A kernel that indexes by threadIdx.x without reading blockDim.x has its
@@ -492,6 +584,7 @@ void ProfileBuilder::decideShape() {
   if (!Baked)
     return;
   S.FixedByTile = true;
+  S.TidPitch = tidPitch();
   // Find the tile that gives the shape: the largest static shared array.
   const GlobalVariable *Tile = nullptr;
   uint64_t Best = 0;
@@ -539,6 +632,8 @@ void ProfileBuilder::decideShape() {
   }
   ByStrides = ByStrides && StridedThreads <= 1024 &&
               (!Max || StridedThreads <= Max);
+  std::string GuessWhy;
+  std::array<unsigned, 3> Guess = guessTileBlock(S, Max, GuessWhy);
   if (P.Bounds.ReqNTid[0]) {
     S.FixedBlock = {P.Bounds.ReqNTid[0], std::max(1u, P.Bounds.ReqNTid[1]),
                     std::max(1u, P.Bounds.ReqNTid[2])};
@@ -547,6 +642,10 @@ void ProfileBuilder::decideShape() {
     Reason += "; block-stride loops step " + std::to_string(Strided[0]) +
               " x " + std::to_string(Strided[1]) + " x " +
               std::to_string(Strided[2]);
+  } else if (Guess[0]) {
+    S.FixedBlock = Guess;
+    S.FixedGuessed = true;
+    Reason += "; " + GuessWhy;
   } else if (Tile && TwoD && D1 > 1 && D0 * D1 <= 1024 &&
              (!Max || D0 * D1 == Max)) {
     Set(D0, D1);

@@ -104,6 +104,9 @@ private:
   void markBlockReuse();
   void decideShape();
   std::array<unsigned, 3> blockFromStrides();
+  /// ShapeInfo::TidPitch from the SCEVs of the kernel's integer and
+  /// pointer values.
+  unsigned tidPitch();
   unsigned estimateRegisters(llvm::Function &F);
 
   // IRClassify.cpp: op classes and memory accesses, by instruction family.

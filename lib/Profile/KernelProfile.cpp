@@ -250,6 +250,48 @@ unsigned KernelProfile::registersNeeded() const {
   return 32;
 }
 
+std::array<unsigned, 3> guessTileBlock(const ShapeInfo &S,
+                                       unsigned MaxThreads, std::string &Why) {
+  std::array<unsigned, 3> None{0, 0, 0};
+  if (!MaxThreads || MaxThreads > 1024)
+    return None;
+  // A flattened thread id or a tile row: rows of C threads, as many as the
+  // bounds hold (a pitch that does not divide them is a padded row).
+  unsigned C = S.TidPitch;
+  if (S.UsesTid[1] && !S.UsesTid[2] && C >= 2 && MaxThreads % C == 0 &&
+      MaxThreads / C >= 2) {
+    Why = "threadIdx.y * " + std::to_string(C) +
+          " + threadIdx.x indexes rows of " + std::to_string(C) +
+          " threads, __launch_bounds__ " + std::to_string(MaxThreads) +
+          " of them";
+    return {C, MaxThreads / C, 1};
+  }
+  // Block-stride loops give every used dimension but one.
+  std::array<unsigned, 3> B{1, 1, 1};
+  int Missing = -1;
+  unsigned Known = 1;
+  for (unsigned D = 0; D < 3; ++D) {
+    if (!S.UsesTid[D])
+      continue;
+    if (S.StrideBlock[D]) {
+      B[D] = S.StrideBlock[D];
+      Known *= B[D];
+    } else if (Missing < 0) {
+      Missing = int(D);
+    } else {
+      return None;
+    }
+  }
+  if (Missing < 0 || Known < 2 || MaxThreads % Known || MaxThreads / Known < 2)
+    return None;
+  B[Missing] = MaxThreads / Known;
+  Why = "block-stride loops step " + std::to_string(Known) +
+        " threads, __launch_bounds__ " + std::to_string(MaxThreads) +
+        " give threadIdx." + "xyz"[Missing] + " " +
+        std::to_string(B[Missing]);
+  return B;
+}
+
 bool ShapeInfo::anyCheck() const {
   for (unsigned D = 0; D < 3; ++D)
     if (CheckedDim[D] || CheckedMax[D] || CheckedMin[D])

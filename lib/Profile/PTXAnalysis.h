@@ -345,8 +345,9 @@ private:
   /// (PTXClassify.cpp).
   uint64_t provenAlign(unsigned R, unsigned Depth = 0) const;
   /// A register's value as a polynomial: monomials (sorted names of opaque
-  /// registers "rN" and symbols "s:NAME") -> integer coefficient; the empty
-  /// monomial is the constant term.
+  /// registers "rN", symbols "s:NAME" and the thread and block indices
+  /// "%tid.x" ... "%ctaid.z") -> integer coefficient; the empty monomial is
+  /// the constant term.
   using AddressPoly = std::map<std::vector<std::string>, int64_t>;
   /// Register \p R's value as an AddressPoly through its single
   /// definitions: mov, integer cvt and cvta (taken as not wrapping: address
@@ -360,6 +361,10 @@ private:
   /// Two addresses that differ by a constant only are siblings.
   unsigned siblingBase(unsigned R, int64_t &Offset);
   StringMap<unsigned> AddressBases; ///< Non-constant part -> base id.
+  /// ShapeInfo::TidPitch from the addressPoly of every register defined by
+  /// address arithmetic (an opaque register is taken as free of thread
+  /// indices).
+  unsigned tidPitch() const;
   mutable std::map<unsigned, AddressPoly> AddressPolys;
   /// The threadIdx.\p D coefficient of the integer a data-scaled
   /// coordinate in register \p R's value was computed from (through a

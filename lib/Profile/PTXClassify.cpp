@@ -944,6 +944,9 @@ FunctionAnalysis::addressPoly(unsigned R, unsigned Depth) const {
         return polyLeaf("s:" + O.Name.str());
       if (int Id = O.Kind == Operand::Reg ? regId(O.Name) : -1; Id >= 0)
         return addressPoly(unsigned(Id), Depth + 1);
+      if (O.Kind == Operand::Reg &&
+          (O.Name.starts_with("%tid.") || O.Name.starts_with("%ctaid.")))
+        return polyLeaf(O.Name.str());
       return std::nullopt;
     };
     StringRef Base = I.Mods[0];
@@ -989,6 +992,36 @@ unsigned FunctionAnalysis::siblingBase(unsigned R, int64_t &Offset) {
   return AddressBases
       .try_emplace(Key, (1u << 30) + unsigned(AddressBases.size()))
       .first->second;
+}
+
+unsigned FunctionAnalysis::tidPitch() const {
+  unsigned Best = 0;
+  for (unsigned R = 0; R < DefSites.size(); ++R) {
+    if (DefSites[R].size() != 1)
+      continue;
+    StringRef Base = Instrs[DefSites[R][0]]->Mods[0];
+    if (Base != "add" && Base != "mad" && Base != "shl" && Base != "mul")
+      continue;
+    int64_t Coeff[2] = {0, 0};
+    bool Linear = true;
+    for (const auto &[M, C] : addressPoly(R)) {
+      bool Thread = llvm::any_of(
+          M, [](const std::string &L) { return L.rfind("%tid.", 0) == 0; });
+      if (!Thread)
+        continue;
+      if (M.size() != 1 || M[0] == "%tid.z") {
+        Linear = false;
+        break;
+      }
+      Coeff[M[0] == "%tid.y"] = C;
+    }
+    if (!Linear || Coeff[0] <= 0 || Coeff[1] <= 0 || Coeff[1] % Coeff[0])
+      continue;
+    int64_t Pitch = Coeff[1] / Coeff[0];
+    if (Pitch >= 2 && Pitch <= 1024 && (!Best || unsigned(Pitch) < Best))
+      Best = unsigned(Pitch);
+  }
+  return Best;
 }
 
 /// Follows register \p R's definitions to a float-to-int conversion and,
@@ -1160,6 +1193,7 @@ FuncSummary FunctionAnalysis::run() {
   if (F.IsEntry) // Loads in called functions have no forms.
     analyseAddressForms();
   analyseShapeChecks();
+  S.Shape.TidPitch = tidPitch();
   analyseParallelism();
   std::vector<bool> FoldedAdds = findFoldedAdds();
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {

@@ -62,6 +62,8 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
   S.ReadsGridDim |= O.ReadsGridDim;
   S.GridStrideLoop |= O.GridStrideLoop;
   S.WorkScalesWithBlock |= O.WorkScalesWithBlock;
+  if (O.TidPitch && (!S.TidPitch || O.TidPitch < S.TidPitch))
+    S.TidPitch = O.TidPitch;
   for (unsigned D = 0; D < 3; ++D) {
     S.UsesTid[D] = S.UsesTid[D] || O.UsesTid[D];
     S.ReadsNTid[D] = S.ReadsNTid[D] || O.ReadsNTid[D];
@@ -214,6 +216,13 @@ void fixShape(const Function &F, KernelProfile &K) {
                              std::to_string(B[2]);
     }
   }
+  // Otherwise as the IR front end guesses (guessTileBlock), below the facts
+  // of the stores' forms.
+  std::string GuessWhy;
+  std::array<unsigned, 3> Guess =
+      K.Shape.FixedByTile && !K.Shape.FixedBlock[0]
+          ? guessTileBlock(K.Shape, F.Bounds.maxThreads(), GuessWhy)
+          : std::array<unsigned, 3>{0, 0, 0};
   // A kernel indexed by threadIdx that never reads blockDim is written for
   // one block: its stores' addresses say which (`blockIdx.x * 128 +
   // threadIdx.x`, a tile's outputs 128 apart).
@@ -231,6 +240,11 @@ void fixShape(const Function &F, KernelProfile &K) {
                : K.Shape.FixedReason) +
           "; " + K.Shape.StoreBlockReason;
     }
+  }
+  if (Guess[0] && !K.Shape.FixedBlock[0]) {
+    K.Shape.FixedBlock = Guess;
+    K.Shape.FixedGuessed = true;
+    K.Shape.FixedReason += "; " + GuessWhy;
   }
   if (F.Bounds.ReqNTid[0]) {
     K.Shape.FixedBlock = F.Bounds.ReqNTid;

@@ -242,6 +242,11 @@ struct ShapeInfo {
   /// r < 22; r += 4)`, a tile copy with the block a compile-time constant):
   /// the block's extent along d. 0 = no such loop.
   std::array<unsigned, 3> StrideBlock{0, 0, 0};
+  /// The smallest C of an index whose thread terms are `threadIdx.y * C +
+  /// threadIdx.x` (both scaled alike, other terms free of thread indices):
+  /// a flattened thread id (`ty * 16 + tx`) or a tile row `Tile[ty][tx]`,
+  /// whose pitch is at least the block's width. 0 = none.
+  unsigned TidPitch = 0;
   /// The block the global stores' address forms are written for
   /// (blockFromStoreForms), {0, 0, 0} when they do not say, and the
   /// evidence in words.
@@ -449,6 +454,15 @@ void markInterBlockReuse(KernelProfile &P);
 /// {0, 0, 0} when a used dimension has no such store, the forms disagree
 /// or the block would exceed \p MaxThreads (1024 when 0). \p Why gets the
 /// evidence in words.
+/// The block a kernel written for one shape (ShapeInfo::FixedByTile) that
+/// no fact fixes is most likely launched with, from what both front ends
+/// read alike: a 2-D index's pitch (ShapeInfo::TidPitch) that divides the
+/// launch bounds' \p MaxThreads into rows, or the block-stride loops along
+/// all but one used dimension, the bounds giving the last. {0, 0, 0} when
+/// neither applies; \p Why gets the evidence in words.
+std::array<unsigned, 3> guessTileBlock(const ShapeInfo &S,
+                                       unsigned MaxThreads, std::string &Why);
+
 std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
                                             unsigned MaxThreads,
                                             std::string &Why);
