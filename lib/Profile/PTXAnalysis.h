@@ -292,6 +292,12 @@ private:
     bool BlockStride = false;
   };
   std::vector<Loop> Loops;
+  /// Instruction indices a `.pragma "nounroll"` precedes (buildBlocks).
+  std::vector<unsigned> NoUnrollAt;
+  /// Per block, the factor by which ptxas unrolls the innermost loop it
+  /// belongs to (1: not unrolled); docs/MODEL.md, "Loads in flight after
+  /// ptxas".
+  std::vector<unsigned> ptxasUnrollFactors() const;
   StringMap<unsigned> RegIds;
   StringMap<unsigned> LabelBlock;
   std::vector<unsigned> RegWidth;

@@ -68,7 +68,12 @@ void FunctionAnalysis::assignRegisterIds() {
 void FunctionAnalysis::buildBlocks() {
   assignRegisterIds();
   bool StartNew = true;
-  for (const Stmt &St : F.Body) {
+  size_t NextPragma = 0;
+  for (size_t SI = 0; SI < F.Body.size(); ++SI) {
+    const Stmt &St = F.Body[SI];
+    for (; NextPragma < F.NoUnroll.size() && F.NoUnroll[NextPragma] <= SI;
+         ++NextPragma)
+      NoUnrollAt.push_back(Instrs.size());
     if (St.IsLabel) {
       if (Blocks.empty() || Blocks.back().End != Blocks.back().Begin ||
           !StartNew) {

@@ -452,7 +452,11 @@ Error Parser::parseBody(Function &F) {
       } else if (D == "file" || D == "section") {
         skipLine(T.Line);
       } else {
-        // .pragma and anything else: skip the statement.
+        // .pragma and anything else: skip the statement, noting where a
+        // loop may not be unrolled.
+        if (D == "pragma" && peek().Kind == TokKind::String &&
+            peek().Text.contains("nounroll"))
+          F.NoUnroll.push_back(F.Body.size());
         skipStatement();
       }
       continue;

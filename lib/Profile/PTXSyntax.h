@@ -122,6 +122,9 @@ struct Function {
   std::vector<VarDecl> Vars;
   std::vector<RegDecl> Regs;
   StringMap<std::vector<StringRef>> BranchTargets;
+  /// Positions in Body of `.pragma "nounroll";` (before the statement at
+  /// that position: NVPTX and nvcc put it after a loop header's label).
+  std::vector<size_t> NoUnroll;
 };
 
 /// Width in bits of a PTX type name ("f32" -> 32), 0 when not a type.

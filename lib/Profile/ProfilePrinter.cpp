@@ -109,7 +109,7 @@ void printOps(const KernelProfile &P, raw_ostream &OS) {
   OS << "  flops: fp32=" << Num{P.Flops32} << " fp64=" << Num{P.Flops64}
      << " fp16=" << Num{P.Flops16} << " tensor=" << Num{P.TensorFlops}
      << " tensor-type=" << (P.TensorType.empty() ? "none" : P.TensorType)
-     << "\n";
+     << " ilp=" << Num{P.ILP} << " mlp=" << Num{P.MLP} << "\n";
 }
 
 void printLoop(const LoopRecord &L, raw_ostream &OS) {
