@@ -753,6 +753,12 @@ void FunctionAnalysis::classifyOther(const InstrCtx &X) {
               nullptr);
   } else if (Base == "bra" || Base == "brx" || Base == "ret" ||
              Base == "exit") {
+    // An unconditional branch is the layout of the PTX's blocks, which
+    // ptxas lays out again (a loop's `@p bra exit; bra.uni head` is one
+    // bottom-tested BRA in the SASS): not counted, as the IR front end
+    // counts conditional branches only (docs/MODEL.md, "Branches").
+    if (Base == "bra" && I.Guard.empty())
+      return;
     addOp(X, OpClass::Branch);
     if (Base == "bra" && !I.Guard.empty())
       if (int P = regId(I.Guard);
