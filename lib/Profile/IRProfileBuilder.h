@@ -104,8 +104,8 @@ private:
   void markBlockReuse();
   void decideShape();
   std::array<unsigned, 3> blockFromStrides();
-  /// ShapeInfo::TidPitch from the SCEVs of the kernel's integer and
-  /// pointer values.
+  /// ShapeInfo::TidPitch from the thread-index coefficients of the
+  /// kernel's integer and pointer values (tidCoefficients).
   unsigned tidPitch();
   unsigned estimateRegisters(llvm::Function &F);
 
