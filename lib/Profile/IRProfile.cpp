@@ -506,7 +506,8 @@ static std::array<int64_t, 3> tidCoefficients(const Value *V,
   // A product past 2^40 makes the value opaque (no pitch is that large).
   auto Scaled = [](std::array<int64_t, 3> A, int64_t K) {
     for (int64_t &X : A)
-      if (__builtin_mul_overflow(X, K, &X) || std::llabs(X) > (int64_t(1) << 40))
+      if (__builtin_mul_overflow(X, K, &X) ||
+          std::llabs(X) > (int64_t(1) << 40))
         return std::array<int64_t, 3>{0, 0, 0};
     return A;
   };
