@@ -484,9 +484,30 @@ std::array<unsigned, 3> ProfileBuilder::blockFromStrides() {
 /// indices (as the PTX front end's addressPoly leaves). A walk of its own,
 /// not ScalarEvolution: queries made here would change what later SCEV
 /// queries of the profile answer (its caches keep flags and ranges).
+/// \p Memo keeps each value's coefficients (a value shared by many
+/// addresses is walked once).
+using TidCoefficientMemo = DenseMap<const Value *, std::array<int64_t, 3>>;
+static std::array<int64_t, 3> tidCoefficientsOf(const Value *V,
+                                                const DataLayout &DL,
+                                                TidCoefficientMemo &Memo,
+                                                unsigned Depth);
 static std::array<int64_t, 3> tidCoefficients(const Value *V,
                                               const DataLayout &DL,
+                                              TidCoefficientMemo &Memo,
                                               unsigned Depth = 0) {
+  if (auto It = Memo.find(V); It != Memo.end())
+    return It->second;
+  // Kept at any depth (a value past the depth limit stays opaque wherever
+  // it is reached from; the walk is linear in the kernel's size).
+  std::array<int64_t, 3> C = tidCoefficientsOf(V, DL, Memo, Depth);
+  Memo[V] = C;
+  return C;
+}
+
+static std::array<int64_t, 3> tidCoefficientsOf(const Value *V,
+                                                const DataLayout &DL,
+                                                TidCoefficientMemo &Memo,
+                                                unsigned Depth) {
   std::array<int64_t, 3> Out{0, 0, 0};
   unsigned Dim;
   if (specialRegister(V, Dim) == SReg::Tid && Dim < 3) {
@@ -496,7 +517,9 @@ static std::array<int64_t, 3> tidCoefficients(const Value *V,
   const auto *I = dyn_cast<Instruction>(V);
   if (!I || Depth > 16)
     return Out;
-  auto Of = [&](const Value *X) { return tidCoefficients(X, DL, Depth + 1); };
+  auto Of = [&](const Value *X) {
+    return tidCoefficients(X, DL, Memo, Depth + 1);
+  };
   auto Const = [](const Value *X) -> std::optional<int64_t> {
     const auto *C = dyn_cast<ConstantInt>(X);
     if (!C || C->getValue().getSignificantBits() > 40)
@@ -560,10 +583,11 @@ static std::array<int64_t, 3> tidCoefficients(const Value *V,
 
 unsigned ProfileBuilder::tidPitch() {
   unsigned Best = 0;
+  TidCoefficientMemo Memo;
   for (const Instruction &I : instructions(Kernel)) {
     if (!I.getType()->isIntOrPtrTy())
       continue;
-    std::array<int64_t, 3> C = tidCoefficients(&I, DL);
+    std::array<int64_t, 3> C = tidCoefficients(&I, DL, Memo);
     if (C[2] || C[0] <= 0 || C[1] <= 0 || C[1] % C[0])
       continue;
     int64_t Pitch = C[1] / C[0];

@@ -103,11 +103,6 @@ void FunctionAnalysis::estimateRegisters() {
   S.EstimatedRegs = std::min(255u, std::max(MaxLive + RegisterReserve, 8u));
 }
 
-/// Parallelism within a thread, per basic block from its dependence graph:
-/// ILP = instructions / longest dependence chain; MLP = global loads /
-/// most global loads on one chain. Both averaged over blocks by their
-/// loop-weighted instruction (load) counts; capped where the hardware stops
-/// gaining (docs/MODEL.md, "Latency").
 /// What ptxas (13.0; sm_75, sm_80, sm_86 alike) does with an innermost
 /// loop of a small body: a loop of k independent global loads and 4 + 2k +
 /// e instructions, its trip count a kernel argument, comes out of ptxas
@@ -150,29 +145,35 @@ std::vector<unsigned> FunctionAnalysis::ptxasUnrollFactors() const {
       continue;
     // Unrolling adds loads in flight only when no load's address waits for
     // a load of an earlier pass (a pointer chase): two passes over the
-    // body, a register tainted while it holds loaded data.
-    std::vector<bool> Tainted(RegWidth.size(), false), Seen(Instrs.size());
+    // body (at most PtxasUnrollMaxBody instructions), a register tainted
+    // while it holds loaded data.
+    SmallDenseSet<unsigned, 16> Tainted;
+    SmallVector<bool, PtxasUnrollMaxBody> Seen(N, false);
     bool Carried = false;
-    for (unsigned Pass = 0; Pass < 2 && !Carried; ++Pass)
+    for (unsigned Pass = 0; Pass < 2 && !Carried; ++Pass) {
+      unsigned At = 0; // Position in the body.
       for (unsigned BI : Body)
-        for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+        for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K, ++At) {
           const Instr &I = *Instrs[K];
           Us.clear();
           Ds.clear();
           usesOf(I, Us);
           defsOf(I, Ds);
-          bool In = llvm::any_of(
-              Us, [&](unsigned R) { return R < Tainted.size() && Tainted[R]; });
+          bool In = llvm::any_of(Us,
+                                 [&](unsigned R) { return Tainted.count(R); });
           bool Load = I.Mods[0] == "ld" || I.Mods[0] == "ldu";
           if (Load && In) {
-            if (Pass == 1 && !Seen[K])
+            if (Pass == 1 && !Seen[At])
               Carried = true;
-            Seen[K] = true;
+            Seen[At] = true;
           }
           for (unsigned R : Ds)
-            if (R < Tainted.size())
-              Tainted[R] = Load || In;
+            if (Load || In)
+              Tainted.insert(R);
+            else
+              Tainted.erase(R);
         }
+    }
     if (Carried)
       continue;
     unsigned F = unsigned(std::min<double>(PtxasUnrollFactor, L.Trip));
@@ -182,6 +183,12 @@ std::vector<unsigned> FunctionAnalysis::ptxasUnrollFactors() const {
   return Out;
 }
 
+/// Parallelism within a thread, per basic block from its dependence graph:
+/// ILP = instructions / longest dependence chain; MLP = global loads /
+/// most global loads on one chain. Both averaged over blocks by their
+/// loop-weighted instruction (load) counts; capped where the hardware stops
+/// gaining (docs/MODEL.md, "Latency"). A small innermost loop's blocks
+/// count their load chains over ptxas's unroll factor (ptxasUnrollFactors).
 void FunctionAnalysis::analyseParallelism() {
   std::vector<unsigned> Unroll = ptxasUnrollFactors();
   double InstrW = 0, ChainW = 0, LoadW = 0, LoadChainW = 0;
