@@ -216,13 +216,6 @@ void fixShape(const Function &F, KernelProfile &K) {
                              std::to_string(B[2]);
     }
   }
-  // Otherwise as the IR front end guesses (guessTileBlock), below the facts
-  // of the stores' forms.
-  std::string GuessWhy;
-  std::array<unsigned, 3> Guess =
-      K.Shape.FixedByTile && !K.Shape.FixedBlock[0]
-          ? guessTileBlock(K.Shape, F.Bounds.maxThreads(), GuessWhy)
-          : std::array<unsigned, 3>{0, 0, 0};
   // A kernel indexed by threadIdx that never reads blockDim is written for
   // one block: its stores' addresses say which (`blockIdx.x * 128 +
   // threadIdx.x`, a tile's outputs 128 apart).
@@ -241,10 +234,16 @@ void fixShape(const Function &F, KernelProfile &K) {
           "; " + K.Shape.StoreBlockReason;
     }
   }
-  if (Guess[0] && !K.Shape.FixedBlock[0]) {
-    K.Shape.FixedBlock = Guess;
-    K.Shape.FixedGuessed = true;
-    K.Shape.FixedReason += "; " + GuessWhy;
+  // Otherwise as the IR front end guesses (guessTileBlock).
+  if (K.Shape.FixedByTile && !K.Shape.FixedBlock[0]) {
+    std::string Why;
+    std::array<unsigned, 3> Guess =
+        guessTileBlock(K.Shape, F.Bounds.maxThreads(), Why);
+    if (Guess[0]) {
+      K.Shape.FixedBlock = Guess;
+      K.Shape.FixedGuessed = true;
+      K.Shape.FixedReason += "; " + Why;
+    }
   }
   if (F.Bounds.ReqNTid[0]) {
     K.Shape.FixedBlock = F.Bounds.ReqNTid;
