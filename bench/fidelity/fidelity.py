@@ -361,6 +361,8 @@ def predict_ptx(tools, ptx, recipe, gpu, block, grid):
            "registers": int(row["registers"]), "bound": row["bottleneck"]}
     if "t_issue_s" in row:  # the components, for reading residuals
         out["parts_ms"] = {k: float(row["t_%s_s" % k]) * 1e3 for k in PARTS}
+    if row.get("busiest_pipe"):  # the issue time's busiest pipe and its share
+        out["pipe"] = [row["busiest_pipe"], float(row["busiest_pipe_share"])]
     return out
 
 
@@ -449,6 +451,9 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
                 if "time_parts_s" in p:
                     res[l["gpu"]]["parts_ms"] = {k: p["time_parts_s"].get(k, 0) * 1e3
                                                  for k in PARTS}
+                if "busiest_pipe" in p:
+                    res[l["gpu"]]["pipe"] = [p["busiest_pipe"]["pipe"],
+                                             p["busiest_pipe"]["share"]]
     return res
 
 
@@ -604,7 +609,7 @@ def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, 
                 "samples": [dict({"config": dict(zip(names, configs[i])), "measured_ms": m,
                                   "predicted_ms": p},
                                  **{k: results[(i, arch)][(fe, gpu)][k]
-                                    for k in ("parts_ms", "occupancy", "registers", "bound")
+                                    for k in ("parts_ms", "pipe", "occupancy", "registers", "bound")
                                     if k in results[(i, arch)][(fe, gpu)]})
                             for i, m, p in zip(idx, meas, pred)],
             })

@@ -30,6 +30,23 @@ const char *flipflop::bottleneckName(Bottleneck B) {
   return "unknown";
 }
 
+const char *flipflop::issuePipeName(IssuePipe U) {
+  switch (U) {
+  case IssuePipe::FP32: return "fp32";
+  case IssuePipe::FP64: return "fp64";
+  case IssuePipe::FP16: return "fp16";
+  case IssuePipe::Int: return "int";
+  case IssuePipe::IntMul: return "int_mul";
+  case IssuePipe::SFU: return "sfu";
+  case IssuePipe::Conversion: return "conversion";
+  case IssuePipe::Shuffle: return "shuffle";
+  case IssuePipe::Memory: return "memory";
+  case IssuePipe::Tensor: return "tensor";
+  case IssuePipe::Dispatch: return "dispatch";
+  }
+  return "dispatch";
+}
+
 const char *flipflop::leverName(Lever L) {
   switch (L) {
   case Lever::None: return "none";
@@ -201,6 +218,21 @@ static void setBottleneck(const Context &X, const Eval &E, Prediction &P) {
       Best = Pt.T;
       P.Bound = Pt.B;
     }
+  // The busiest pipe (modelimpl::Unit order, then the schedulers).
+  static_assert(unsigned(IssuePipe::Conversion) == UConv &&
+                    unsigned(IssuePipe::Memory) == ULdSt &&
+                    unsigned(IssuePipe::Tensor) == UTensor &&
+                    unsigned(IssuePipe::Dispatch) == NumUnits,
+                "IssuePipe follows modelimpl::Unit");
+  double PipeMax = X.W.SchedCycles;
+  P.BusiestPipe = IssuePipe::Dispatch;
+  for (unsigned I = 0; I < NumUnits; ++I)
+    if (X.W.UnitCycles[I] > PipeMax) {
+      PipeMax = X.W.UnitCycles[I];
+      P.BusiestPipe = IssuePipe(I);
+    }
+  P.BusiestPipeShare =
+      X.W.IssueCycles > 0 ? std::min(1.0, PipeMax / X.W.IssueCycles) : 0;
   if (P.Bound == Bottleneck::Issue && X.W.SharedLeads)
     P.Bound = Bottleneck::SharedMemory;
   P.BoundShare = E.T > 0 ? std::min(1.0, Best / E.T) : 0;

@@ -57,6 +57,31 @@ static const char *boundPhrase(Bottleneck B) {
   return "?";
 }
 
+/// The busiest pipe of an issue-bound configuration, in words a CUDA
+/// programmer maps to instructions.
+static const char *issuePipePhrase(IssuePipe U) {
+  switch (U) {
+  case IssuePipe::FP32: return "the FP32 pipe (fadd/fmul/ffma)";
+  case IssuePipe::FP64: return "the FP64 pipe";
+  case IssuePipe::FP16: return "the FP16 pipe";
+  case IssuePipe::Int: return "the integer pipe (index and address arithmetic)";
+  case IssuePipe::IntMul: return "the integer multiply pipe";
+  case IssuePipe::SFU:
+    return "the special-function unit (sin/cos/exp/rsqrt/division)";
+  case IssuePipe::Conversion:
+    return "the conversion pipe (int<->float and width conversions)";
+  case IssuePipe::Shuffle: return "warp shuffles";
+  case IssuePipe::Memory:
+    return "the load/store pipe (memory instructions and their L1/shared "
+           "wavefronts)";
+  case IssuePipe::Tensor: return "the tensor cores";
+  case IssuePipe::Dispatch:
+    return "instruction dispatch (one warp instruction per scheduler per "
+           "clock)";
+  }
+  return "?";
+}
+
 static const char *energyPartPhrase(EnergyPart E) {
   switch (E) {
   case EnergyPart::Static: return "static power";
@@ -133,6 +158,10 @@ static void printBottlenecks(llvm::raw_ostream &OS, const Prediction &P) {
                        (P.TailFactor - 1) * 100);
   else if (P.Bound != Bottleneck::Launch)
     OS << llvm::format(" (%.0f%% of the time)", P.BoundShare * 100);
+  if (P.Bound == Bottleneck::Issue && P.BusiestPipeShare > 0)
+    OS << "; busiest: " << issuePipePhrase(P.BusiestPipe)
+       << llvm::format(", %.0f%% of the issue time",
+                       P.BusiestPipeShare * 100);
   if (P.PowerCapped && P.PowerLever == Lever::LockedClock)
     OS << "; the default power limit holds the clock below the lock, at "
        << llvm::format("%.0f MHz", P.ClockMHz);

@@ -84,6 +84,10 @@ json::Value predictionToJSON(const Prediction &P) {
                                      {"l2", round10(P.TL2S)},
                                      {"dram", round10(P.TDramS)},
                                      {"latency", round10(P.TLatencyS)}};
+  if (P.Valid && P.BusiestPipeShare > 0)
+    O["busiest_pipe"] =
+        json::Object{{"pipe", issuePipeName(P.BusiestPipe)},
+                     {"share", round10(P.BusiestPipeShare)}};
   if (P.LimitUnreachable)
     O["limit_unreachable"] = true;
   if (P.LimitOutOfRange) {

@@ -265,7 +265,8 @@ void printCSVHeader(raw_ostream &OS) {
         "min_blocks_per_sm,power_limit_w,occupancy,blocks_per_sm,registers,"
         "time_s,avg_power_w,energy_j,clock_mhz,bottleneck,limiter,valid,"
         "pareto,picks,lever,lever_value,t_issue_s,t_shared_s,t_l2_s,"
-        "t_dram_s,t_latency_s,dram_bytes,l2_bytes\n";
+        "t_dram_s,t_latency_s,dram_bytes,l2_bytes,busiest_pipe,"
+        "busiest_pipe_share\n";
 }
 
 void printCSV(const KernelProfile &K, const SweepResult &R, raw_ostream &OS) {
@@ -295,7 +296,8 @@ void printCSV(const KernelProfile &K, const SweepResult &R, raw_ostream &OS) {
        << format(",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", P.TComputeS,
                  P.TSharedS, P.TL2S, P.TDramS, P.TLatencyS, P.DramBytes,
                  P.L2Bytes)
-       << "\n";
+       << ',' << issuePipeName(P.BusiestPipe)
+       << format(",%.4g", P.BusiestPipeShare) << "\n";
   }
 }
 

@@ -171,6 +171,30 @@ TEST(Explain, LockedClockAndLaunchBound) {
       << S;
 }
 
+TEST(Explain, IssueBoundNamesItsBusiestPipe) {
+  SweepResult R;
+  Prediction P = pred(256, 0, 100, 2e-3, 0.1);
+  P.AvgPowerW = 50;
+  P.ClockMHz = 1400;
+  P.Bound = Bottleneck::Issue;
+  P.BoundShare = 0.9;
+  P.BusiestPipe = IssuePipe::SFU;
+  P.BusiestPipeShare = 0.8;
+  R.Configs = {P};
+  std::string S = explainConfig(R, 0, KernelProfile());
+  EXPECT_NE(S.find("Bound by instruction issue (90% of the time); busiest: "
+                   "the special-function unit (sin/cos/exp/rsqrt/division), "
+                   "80% of the issue time. "),
+            std::string::npos)
+      << S;
+  // Not named when another part bounds the time.
+  R.Configs[0].Bound = Bottleneck::DRAM;
+  EXPECT_EQ(explainConfig(R, 0, KernelProfile()).find("busiest"),
+            std::string::npos);
+  EXPECT_STREQ(issuePipeName(IssuePipe::Conversion), "conversion");
+  EXPECT_STREQ(issuePipeName(IssuePipe::Dispatch), "dispatch");
+}
+
 TEST(Explain, PickWithItsTie) {
   SweepResult R = handSweep();
   KernelProfile K = guessingKernel();

@@ -44,6 +44,16 @@ enum class Bottleneck : unsigned {
 };
 const char *bottleneckName(Bottleneck B);
 
+/// The pipe (or the schedulers' dispatch) with the most busy cycles in a
+/// block's issue time: what to cut when a kernel is bound by issue.
+enum class IssuePipe : unsigned {
+  FP32, FP64, FP16, Int, IntMul, SFU, Conversion, Shuffle, Memory, Tensor,
+  Dispatch
+};
+/// "fp32", "fp64", "fp16", "int", "int_mul", "sfu", "conversion",
+/// "shuffle", "memory", "tensor", "dispatch".
+const char *issuePipeName(IssuePipe U);
+
 /// The components of a prediction's energy (Prediction::PStaticW,
 /// PComputeW, PMemoryW).
 enum class EnergyPart : unsigned { Static, SMDynamic, DRAM };
@@ -62,6 +72,11 @@ struct Prediction {
   double TComputeS = 0, TDramS = 0, TL2S = 0, TSharedS = 0, TLatencyS = 0,
          TBarrierS = 0, TLaunchS = 0, TailFactor = 1;
   Bottleneck Bound = Bottleneck::Issue;
+  /// The busiest pipe of the issue time, and its busy cycles over the issue
+  /// time (0..1; the issue time is a soft maximum over the pipes, so it is
+  /// at least their largest).
+  IssuePipe BusiestPipe = IssuePipe::Dispatch;
+  double BusiestPipeShare = 0;
   // Components of the power (watts).
   double PStaticW = 0, PComputeW = 0, PMemoryW = 0;
   bool PowerCapped = false;      ///< The limit lowered the clock.
