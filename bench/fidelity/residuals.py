@@ -8,7 +8,9 @@ model that ranks well has flat medians across every parameter; a slope names
 the feature the model gets wrong (docs/FIDELITY.md, "What is still wrong").
 
 Also prints the same grouping of the *measured* time (log2 over the sample's
-median), to see which parameters matter in reality.
+median), to see which parameters matter in reality, and the same grouping by
+what the model said of each sample: its bottleneck and the issue time's
+busiest pipe (`fidelity.py --json` records both).
 
 With --pair NAME, prints instead the paired effect of one parameter: over
 the configurations of the sample that differ in NAME only, the median
@@ -115,10 +117,21 @@ def main():
         params = sorted(samples[0]["config"].keys())
         if a.param:
             params = [p for p in params if p in a.param]
-        for p in params:
+        # The tunable parameters, then what the model says of each sample:
+        # its bottleneck and the issue time's busiest pipe (when the run
+        # recorded them), so that a residual can be read against the part of
+        # the model that set the time.
+        keys = [(p, lambda s, p=p: s["config"][p]) for p in params]
+        if not a.param:
+            keys += [("(model) bottleneck", lambda s: s.get("bound")),
+                     ("(model) busiest pipe", lambda s: (s.get("pipe") or [None])[0])]
+        for p, value in keys:
             groups = {}
             for s, e in zip(samples, res):
-                groups.setdefault(s["config"][p], []).append(
+                v = value(s)
+                if v is None:
+                    continue
+                groups.setdefault(v, []).append(
                     (e, math.log2(s["measured_ms"] / mmed)))
             if len(groups) < 2:
                 continue

@@ -32,6 +32,15 @@ import json, sys
 rows = json.load(open(sys.argv[1]))
 xs = {s["config"]["block_size_x"] for r in rows for s in r["samples"]}
 assert xs == {1, 2}, "--where let in block_size_x %s" % sorted(xs)
+# Every sample records what the model said of it: the bottleneck and the
+# issue time's busiest pipe with its share.
+pipes = {"fp32", "fp64", "fp16", "int", "int_mul", "sfu", "conversion", "shuffle",
+         "memory", "tensor", "dispatch"}
+for r in rows:
+    for s in r["samples"]:
+        assert s.get("bound"), "no bottleneck recorded: %s" % s
+        p, share = s["pipe"]
+        assert p in pipes and 0 < share <= 1, "bad busiest pipe %s" % s["pipe"]
 PY
 if err=$(python3 "$here/../fidelity.py" "${t1[@]}" --where nosuch=1 2>&1); then
   echo "fidelity.t1: --where nosuch=1 should fail"; exit 1
@@ -55,3 +64,17 @@ echo "$out" | grep -q "tile=2 block_size_x=4: measured +1.00 predicted +0.50 (n1
 [ "$(echo "$out" | grep -c "block_size_x=")" -eq 1 ] || {
   echo "fidelity.t1: residuals.py --pair counted a configuration without a partner"; exit 1; }
 echo "fidelity.t1: --pair checks passed"
+
+# residuals.py groups the residuals by the model's own verdicts too.
+cat > "$build/fidelity-t1/verdicts.json" <<'JSON'
+[{"kernel": "k", "gpu": "G", "frontend": "ptx", "samples": [
+ {"config": {"b": 1}, "measured_ms": 1.0, "predicted_ms": 2.0, "bound": "issue", "pipe": ["conversion", 0.7]},
+ {"config": {"b": 2}, "measured_ms": 1.0, "predicted_ms": 1.0, "bound": "dram", "pipe": ["memory", 0.9]}]}]
+JSON
+out=$(python3 "$here/../residuals.py" "$build/fidelity-t1/verdicts.json")
+echo "$out"
+echo "$out" | grep -Eq "\(model\) busiest pipe +resid/meas +conversion:\+1\.00/\+0\.00\(n1\) +memory:\+0\.00/\+0\.00\(n1\)" || {
+  echo "fidelity.t1: residuals.py should group by the busiest pipe"; exit 1; }
+echo "$out" | grep -q "(model) bottleneck" || {
+  echo "fidelity.t1: residuals.py should group by the bottleneck"; exit 1; }
+echo "fidelity.t1: verdict checks passed"
