@@ -361,10 +361,24 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
                           L1B +
                       Is.SharedCycles;
   Is.UnitCycles[ULdSt] = std::max(Is.UnitCycles[ULdSt], DataCycles);
-  double Pipes[NumUnits + 1];
-  std::copy(std::begin(Is.UnitCycles), std::end(Is.UnitCycles), Pipes);
-  Pipes[NumUnits] = Is.SchedCycles;
-  Is.IssueCycles = softMax(Pipes, unitOverlapNorm());
+  // Two queues: the schedulers dispatch math instructions to their pipes
+  // directly, and memory, conversion (XU), special-function and shuffle
+  // instructions to the MIO queue, which feeds the LSU and those pipes. The
+  // dispatch and the math pipes contend with the LSU's issue; the MIO's
+  // pipes contend with one another. A conversion or special-function
+  // instruction takes one dispatch slot (in SchedCycles) and then runs
+  // beside the math pipes (docs/MODEL.md, "Issue time", session 25).
+  double Core[NumUnits + 1];
+  unsigned NCore = 0;
+  for (unsigned I = 0; I < NumUnits; ++I)
+    if (I != UConv && I != USFU && I != UShfl)
+      Core[NCore++] = Is.UnitCycles[I];
+  Core[NCore++] = Is.SchedCycles;
+  double Mio = softMax({Is.UnitCycles[ULdSt], Is.UnitCycles[UConv],
+                        Is.UnitCycles[USFU], Is.UnitCycles[UShfl]},
+                       unitOverlapNorm());
+  Is.IssueCycles = std::max(
+      softMax(llvm::ArrayRef<double>(Core, NCore), unitOverlapNorm()), Mio);
   // Shared memory leads when the memory pipeline is the busiest unit and
   // shared wavefronts are most of its work (the bottleneck's name).
   double OtherMax = Is.SchedCycles;
