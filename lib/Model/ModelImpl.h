@@ -31,7 +31,7 @@ enum Unit : unsigned { UFP32, UFP64, UFP16, UInt, UIMul, USFU, UConv, UShfl,
 struct BlockWork {
   double UnitCycles[NumUnits] = {}; ///< Per block.
   double SchedCycles = 0;           ///< Warp instructions / schedulers.
-  double IssueCycles = 0;           ///< max(UnitCycles, SchedCycles).
+  double IssueCycles = 0;           ///< The two queues' soft maxima (issueWork).
   double SharedCycles = 0;          ///< Shared part of the data path.
   bool SharedLeads = false;         ///< Shared wavefronts bound the issue.
   double L2Bytes = 0, DramBytes = 0, SharedBytes = 0, L1Bytes = 0;
