@@ -43,6 +43,7 @@ const char *flipflop::issuePipeName(IssuePipe U) {
   case IssuePipe::Memory: return "memory";
   case IssuePipe::Tensor: return "tensor";
   case IssuePipe::Dispatch: return "dispatch";
+  case IssuePipe::MioPort: return "mio_port";
   }
   return "dispatch";
 }
@@ -231,6 +232,10 @@ static void setBottleneck(const Context &X, const Eval &E, Prediction &P) {
       PipeMax = X.W.UnitCycles[I];
       P.BusiestPipe = IssuePipe(I);
     }
+  if (X.W.MioPortCycles > PipeMax) {
+    PipeMax = X.W.MioPortCycles;
+    P.BusiestPipe = IssuePipe::MioPort;
+  }
   P.BusiestPipeShare =
       X.W.IssueCycles > 0 ? std::min(1.0, PipeMax / X.W.IssueCycles) : 0;
   if (P.Bound == Bottleneck::Issue && X.W.SharedLeads)

@@ -31,7 +31,10 @@ enum Unit : unsigned { UFP32, UFP64, UFP16, UInt, UIMul, USFU, UConv, UShfl,
 struct BlockWork {
   double UnitCycles[NumUnits] = {}; ///< Per block.
   double SchedCycles = 0;           ///< Warp instructions / schedulers.
-  double IssueCycles = 0;           ///< The two queues' soft maxima (issueWork).
+  double IssueCycles = 0;           ///< The two queues' times (issueWork).
+  /// The MIO's port: its memory, conversion and special-function
+  /// instructions one after another at the LSU's instruction rate.
+  double MioPortCycles = 0;
   double SharedCycles = 0;          ///< Shared part of the data path.
   bool SharedLeads = false;         ///< Shared wavefronts bound the issue.
   double L2Bytes = 0, DramBytes = 0, SharedBytes = 0, L1Bytes = 0;

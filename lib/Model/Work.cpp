@@ -58,6 +58,7 @@ struct UnitMix {
 struct IssueWork {
   double UnitCycles[NumUnits] = {};
   double SchedCycles = 0, IssueCycles = 0, SharedCycles = 0;
+  double MioPortCycles = 0; ///< BlockWork::MioPortCycles.
   bool SharedLeads = false;
   double ChainMin = 0; ///< One warp's own issue time (cycles).
 };
@@ -360,6 +361,7 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
                           (globalWavefronts(K, Cfg) + M.LocalOps) * 128.0 /
                           L1B +
                       Is.SharedCycles;
+  const double AddrCycles = Is.UnitCycles[ULdSt];
   Is.UnitCycles[ULdSt] = std::max(Is.UnitCycles[ULdSt], DataCycles);
   // Two queues: the schedulers dispatch math instructions to their pipes
   // directly, and memory, conversion (XU), special-function and shuffle
@@ -377,6 +379,25 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
   double Mio = softMax({Is.UnitCycles[ULdSt], Is.UnitCycles[UConv],
                         Is.UnitCycles[USFU], Is.UnitCycles[UShfl]},
                        unitOverlapNorm());
+  // The MIO hands memory, conversion and special-function instructions to
+  // their pipes at the LSU's instruction rate, one warp instruction per
+  // WarpSize / LSU lanes cycles (docs/MODEL.md, "Issue time", session 26):
+  // where the LSU is half a warp wide (Turing, GA10x, Ada: 16 lanes) the
+  // three queue behind one another; on GA100 (32 lanes) the port is as
+  // fast as the conversion pipe and never binds. Shuffles are not counted:
+  // the CUDA guide gives them a full warp per clock on those boards.
+  const double LdStLanes = lanes(G.Throughput.LdSt);
+  if (LdStLanes > 0) {
+    const double PortCycles = double(G.WarpSize) / LdStLanes;
+    double Port = AddrCycles;
+    for (unsigned I : {UConv, USFU})
+      Port += Is.UnitCycles[I] * lanes(I == UConv ? G.Throughput.Conv
+                                                  : G.Throughput.SFU) /
+              G.WarpSize * PortCycles;
+    // Named as the busiest pipe only where it sets the queue's time.
+    if (Port > Mio)
+      Is.MioPortCycles = Mio = Port;
+  }
   Is.IssueCycles = std::max(
       softMax(llvm::ArrayRef<double>(Core, NCore), unitOverlapNorm()), Mio);
   // Shared memory leads when the memory pipeline is the busiest unit and
@@ -576,6 +597,7 @@ static LaunchWork launchWork(const KernelProfile &K, const GPUSpec &G,
             std::begin(W.UnitCycles));
   W.SchedCycles = Is.SchedCycles;
   W.IssueCycles = Is.IssueCycles;
+  W.MioPortCycles = Is.MioPortCycles;
   W.SharedCycles = Is.SharedCycles;
   W.SharedLeads = Is.SharedLeads;
   W.SharedBytes = K.SharedBytes * S * Lanes;

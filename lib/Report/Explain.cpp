@@ -75,6 +75,9 @@ static const char *issuePipePhrase(IssuePipe U) {
     return "the load/store pipe (memory instructions and their L1/shared "
            "wavefronts)";
   case IssuePipe::Tensor: return "the tensor cores";
+  case IssuePipe::MioPort:
+    return "the MIO's port (memory, conversion and special-function "
+           "instructions take turns at the load/store unit's rate)";
   case IssuePipe::Dispatch:
     return "instruction dispatch (one warp instruction per scheduler per "
            "clock)";

@@ -181,6 +181,46 @@ TEST(Time, IntToFloatConversionsFollowTheArchitecture) {
   EXPECT_LT(Ratio, 16000 / 4472.1);
 }
 
+/// The MIO hands memory, conversion and special-function instructions to
+/// their pipes at the LSU's warp-instruction rate (docs/MODEL.md, "Issue
+/// time", session 26): 1000 shared loads and 1000 F2I conversions a thread.
+TEST(Time, TheMioPortRunsAtTheLsuRate) {
+  KernelProfile K;
+  K.Name = "ld+cvt";
+  K.op(OpClass::LoadShared) = 1000;
+  K.op(OpClass::Conv) = 1000;
+  K.ILP = 4;
+  K.MLP = 8;
+  K.Res.Registers = 32;
+  K.Res.RegistersExact = true;
+  finalizeProfile(K);
+  KernelProfile Shfl = K; // Shuffles instead of conversions.
+  Shfl.op(OpClass::Conv) = 0;
+  Shfl.op(OpClass::Shuffle) = 1000;
+  finalizeProfile(Shfl);
+  GPUSpec Wide = handGPU(); // 32 LSU lanes (GA100).
+  Wide.Power.DefaultLimitW = Wide.Power.MaxLimitW = 150;
+  GPUSpec Half = Wide;      // 16 LSU lanes (Turing, GA10x).
+  Half.Throughput.LdSt = 16;
+  LaunchConfig C = config(256, 204800); // 10 rounds of 8 blocks a SM.
+  auto Issue = [&](const KernelProfile &P, const GPUSpec &G) {
+    Prediction R = predict(P, G, C);
+    EXPECT_TRUE(R.Valid);
+    EXPECT_DOUBLE_EQ(R.ClockMHz, 1000);
+    return R.TComputeS / (10 * 8) * 1e9; // Cycles a block.
+  };
+  // 32 lanes: the LSU 8 warps x 1000 x 32 / 32 = 8000 cycles, the
+  // conversions 8 x 1000 x 32 / 16 = 16000; the port, one instruction a
+  // clock, 16000; the pipes' soft maximum (p = 2) 17888.5 is the larger.
+  EXPECT_NEAR(Issue(K, Wide), 17888.5, 1);
+  // 16 lanes: LSU and conversions 16000 each, soft maximum 22627.4; the
+  // port, one instruction per 2 clocks, takes both in turn: 32000.
+  EXPECT_NEAR(Issue(K, Half), 32000, 1);
+  // Shuffles (32 lanes a clock on both) stay off the port: the soft
+  // maximum of the LSU's 16000 and the shuffles' 8000, 17888.5.
+  EXPECT_NEAR(Issue(Shfl, Half), 17888.5, 1);
+}
+
 TEST(DVFS, ComputeBoundFollowsTheCurve) {
   GPUSpec G = handGPU();
   G.Power.DefaultLimitW = G.Power.MaxLimitW = 150;

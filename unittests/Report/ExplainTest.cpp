@@ -193,6 +193,7 @@ TEST(Explain, IssueBoundNamesItsBusiestPipe) {
             std::string::npos);
   EXPECT_STREQ(issuePipeName(IssuePipe::Conversion), "conversion");
   EXPECT_STREQ(issuePipeName(IssuePipe::Dispatch), "dispatch");
+  EXPECT_STREQ(issuePipeName(IssuePipe::MioPort), "mio_port");
 }
 
 TEST(Explain, PickWithItsTie) {

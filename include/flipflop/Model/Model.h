@@ -48,10 +48,13 @@ const char *bottleneckName(Bottleneck B);
 /// block's issue time: what to cut when a kernel is bound by issue.
 enum class IssuePipe : unsigned {
   FP32, FP64, FP16, Int, IntMul, SFU, Conversion, Shuffle, Memory, Tensor,
-  Dispatch
+  Dispatch,
+  /// The MIO's port: memory, conversion and special-function instructions
+  /// in turn at the LSU's instruction rate (docs/MODEL.md, "Issue time").
+  MioPort
 };
 /// "fp32", "fp64", "fp16", "int", "int_mul", "sfu", "conversion",
-/// "shuffle", "memory", "tensor", "dispatch".
+/// "shuffle", "memory", "tensor", "dispatch", "mio_port".
 const char *issuePipeName(IssuePipe U);
 
 /// The components of a prediction's energy (Prediction::PStaticW,
