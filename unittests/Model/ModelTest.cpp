@@ -151,15 +151,25 @@ TEST(Time, ComputeHandCase) {
 /// Conversions to f32 from 32-bit integers: I2F on the conversion pipe up to
 /// compute capability 8.0, I2FP on the integer pipe from 8.6 on (ptxas 13.0
 /// SASS; docs/MODEL.md, "Conversions").
-TEST(Time, IntToFloatConversionsFollowTheArchitecture) {
+/// A kernel of \p Ops instructions per thread of each class, ILP 4, MLP 8,
+/// 32 registers (exact).
+static KernelProfile opsKernel(
+    const char *Name, std::initializer_list<std::pair<OpClass, double>> Ops) {
   KernelProfile K;
-  K.Name = "i2f";
-  K.op(OpClass::Conv) = 1000;
-  K.ConvIntToF32 = 1000;
+  K.Name = Name;
+  for (auto [C, N] : Ops)
+    K.op(C) = N;
   K.ILP = 4;
+  K.MLP = 8;
   K.Res.Registers = 32;
   K.Res.RegistersExact = true;
   finalizeProfile(K);
+  return K;
+}
+
+TEST(Time, IntToFloatConversionsFollowTheArchitecture) {
+  KernelProfile K = opsKernel("i2f", {{OpClass::Conv, 1000}});
+  K.ConvIntToF32 = 1000;
   KernelProfile F2I = K; // The other way round: F2I everywhere.
   F2I.ConvIntToF32 = 0;
   GPUSpec G80 = handGPU(); // sm_80: 16 conversion lanes.
@@ -185,19 +195,11 @@ TEST(Time, IntToFloatConversionsFollowTheArchitecture) {
 /// their pipes at the LSU's warp-instruction rate (docs/MODEL.md, "Issue
 /// time", session 26): 1000 shared loads and 1000 F2I conversions a thread.
 TEST(Time, TheMioPortRunsAtTheLsuRate) {
-  KernelProfile K;
-  K.Name = "ld+cvt";
-  K.op(OpClass::LoadShared) = 1000;
-  K.op(OpClass::Conv) = 1000;
-  K.ILP = 4;
-  K.MLP = 8;
-  K.Res.Registers = 32;
-  K.Res.RegistersExact = true;
-  finalizeProfile(K);
-  KernelProfile Shfl = K; // Shuffles instead of conversions.
-  Shfl.op(OpClass::Conv) = 0;
-  Shfl.op(OpClass::Shuffle) = 1000;
-  finalizeProfile(Shfl);
+  KernelProfile K = opsKernel(
+      "ld+cvt", {{OpClass::LoadShared, 1000}, {OpClass::Conv, 1000}});
+  // Shuffles instead of conversions.
+  KernelProfile Shfl = opsKernel(
+      "ld+shfl", {{OpClass::LoadShared, 1000}, {OpClass::Shuffle, 1000}});
   GPUSpec Wide = handGPU(); // 32 LSU lanes (GA100).
   Wide.Power.DefaultLimitW = Wide.Power.MaxLimitW = 150;
   GPUSpec Half = Wide;      // 16 LSU lanes (Turing, GA10x).
