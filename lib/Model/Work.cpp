@@ -386,18 +386,15 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
   // three queue behind one another; on GA100 (32 lanes) the port is as
   // fast as the conversion pipe and never binds. Shuffles are not counted:
   // the CUDA guide gives them a full warp per clock on those boards.
-  const double LdStLanes = lanes(G.Throughput.LdSt);
-  if (LdStLanes > 0) {
-    const double PortCycles = double(G.WarpSize) / LdStLanes;
-    double Port = AddrCycles;
-    for (unsigned I : {UConv, USFU})
-      Port += Is.UnitCycles[I] * lanes(I == UConv ? G.Throughput.Conv
-                                                  : G.Throughput.SFU) /
-              G.WarpSize * PortCycles;
-    // Named as the busiest pipe only where it sets the queue's time.
-    if (Port > Mio)
-      Is.MioPortCycles = Mio = Port;
-  }
+  const double PortCycles = double(G.WarpSize) / lanes(G.Throughput.LdSt);
+  double Port = AddrCycles;
+  for (unsigned I : {UConv, USFU})
+    Port += Is.UnitCycles[I] *
+            lanes(I == UConv ? G.Throughput.Conv : G.Throughput.SFU) /
+            G.WarpSize * PortCycles;
+  // Named as the busiest pipe only where it sets the queue's time.
+  if (Port > Mio)
+    Is.MioPortCycles = Mio = Port;
   Is.IssueCycles = std::max(
       softMax(llvm::ArrayRef<double>(Core, NCore), unitOverlapNorm()), Mio);
   // Shared memory leads when the memory pipeline is the busiest unit and
