@@ -148,9 +148,6 @@ TEST(Time, ComputeHandCase) {
   EXPECT_NEAR(P.AvgPowerW, 95.6266, 1e-3);
 }
 
-/// Conversions to f32 from 32-bit integers: I2F on the conversion pipe up to
-/// compute capability 8.0, I2FP on the integer pipe from 8.6 on (ptxas 13.0
-/// SASS; docs/MODEL.md, "Conversions").
 /// A kernel of \p Ops instructions per thread of each class, ILP 4, MLP 8,
 /// 32 registers (exact).
 static KernelProfile opsKernel(
@@ -167,6 +164,9 @@ static KernelProfile opsKernel(
   return K;
 }
 
+/// Conversions to f32 from 32-bit integers: I2F on the conversion pipe up to
+/// compute capability 8.0, I2FP on the integer pipe from 8.6 on (ptxas 13.0
+/// SASS; docs/MODEL.md, "Conversions").
 TEST(Time, IntToFloatConversionsFollowTheArchitecture) {
   KernelProfile K = opsKernel("i2f", {{OpClass::Conv, 1000}});
   K.ConvIntToF32 = 1000;
