@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Fits the time model's two overlap exponents to the measured tuning data.
+"""Fits the time model's three overlap exponents to the measured tuning data.
 
-Both are soft maxima (p-norms; p = 1 adds, p -> infinity takes the largest):
+All are soft maxima (p-norms; p = 1 adds, p -> infinity takes the largest):
 
   unit:    the issue time of a block over the per-unit cycles and the
            schedulers' cycles, and, in a round, issue against the L2 port
            (docs/MODEL.md, "Issue time"; ModelConstants UnitOverlapNorm);
+  queue:   the issue time's two queues, the schedulers' norm against the
+           MIO's (docs/MODEL.md, "Issue time"; ModelConstants
+           QueueOverlapNorm; 64 stands for the larger of the two);
   overlap: a round's throughput time against one warp's latency path
            (docs/MODEL.md, "Rounds"; ModelConstants OverlapNorm).
 
@@ -13,7 +16,7 @@ They are the only constants of the time model fitted to the training data
 (../shared/data/tuning/); every other constant comes from datasheets or
 microbenchmarks. For each candidate p of the exponent chosen with --which,
 this script runs the fidelity harness (PTX front end, the same fixed sample
-for every p) with FLIPFLOP_FIT_UNIT_NORM or FLIPFLOP_FIT_OVERLAP_NORM = p and
+for every p) with FLIPFLOP_FIT_UNIT_NORM, _QUEUE_NORM or _OVERLAP_NORM = p and
 scores it two ways: the absolute-time error (mean over (kernel, GPU) pairs
 of the median |log2(pred/meas)|) and the ranking (mean regret + mean
 shortlist over the pairs; tau beside it). --objective picks the one the fit
@@ -24,7 +27,7 @@ minimises. Fits:
       the held-out kernel's pairs: the figure that says how p generalises to
       a kernel it was not fitted on.
 
-Usage: scripts/fit-time-model.py [--which unit|overlap] [--objective
+Usage: scripts/fit-time-model.py [--which unit|queue|overlap] [--objective
        error|ranking] [--sample N] [--p 1,1.5,2,...] [--build DIR]
        [--keep DIR]
 Standard library only; one harness run per p (about 5 minutes each for 300
@@ -43,7 +46,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "bench", "fidelity", "fidelity.py")
 
 
-ENV = {"unit": "FLIPFLOP_FIT_UNIT_NORM", "overlap": "FLIPFLOP_FIT_OVERLAP_NORM"}
+ENV = {"unit": "FLIPFLOP_FIT_UNIT_NORM", "queue": "FLIPFLOP_FIT_QUEUE_NORM",
+       "overlap": "FLIPFLOP_FIT_OVERLAP_NORM"}
 
 
 def run_harness(which, p, sample, build, out):

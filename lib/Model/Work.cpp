@@ -275,6 +275,13 @@ static double unitOverlapNorm() {
   return N;
 }
 
+/// Exponent of the soft maximum of the two issue queues (issueWork).
+static double queueOverlapNorm() {
+  static const double N =
+      fittedNorm("FLIPFLOP_FIT_QUEUE_NORM", mc::QueueOverlapNorm);
+  return N;
+}
+
 /// Exponent of the soft maximum of throughput and latency in a round.
 static double overlapNorm() {
   static const double N = fittedNorm("FLIPFLOP_FIT_OVERLAP_NORM", mc::OverlapNorm);
@@ -395,8 +402,15 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
   // Named as the busiest pipe only where it sets the queue's time.
   if (Port > Mio)
     Is.MioPortCycles = Mio = Port;
-  Is.IssueCycles = std::max(
-      softMax(llvm::ArrayRef<double>(Core, NCore), unitOverlapNorm()), Mio);
+  // For memory instructions the two queues are stages in series (the
+  // dispatch, then the MIO), so they do not run independently: two stages
+  // of nearly equal rate lose throughput to blocking between them. Their
+  // soft maximum, QueueOverlapNorm fitted (docs/MODEL.md, "Issue time",
+  // session 27): 9% at equal loads, nothing where one queue dominates.
+  Is.IssueCycles =
+      softMax({softMax(llvm::ArrayRef<double>(Core, NCore), unitOverlapNorm()),
+               Mio},
+              queueOverlapNorm());
   // Shared memory leads when the memory pipeline is the busiest unit and
   // shared wavefronts are most of its work (the bottleneck's name).
   double OtherMax = Is.SchedCycles;

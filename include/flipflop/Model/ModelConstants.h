@@ -93,6 +93,14 @@ constexpr double OverlapNorm = 3;
 /// than one; the L2 port joins them in a round. Fitted by
 /// scripts/fit-time-model.py (docs/MODEL.md).
 constexpr double UnitOverlapNorm = 2;
+/// Exponent of the smooth maximum of a block's two issue queues, the
+/// schedulers' (math pipes, dispatch) and the MIO's (memory, conversion,
+/// special-function and shuffle pipes): they run side by side but not
+/// independently (a memory instruction takes a dispatch slot too, and a
+/// warp held by a full MIO queue issues no math), so two equal queues take
+/// 2^(1/8) = 9 % longer than one. Fitted by scripts/fit-time-model.py
+/// (docs/MODEL.md "Issue time", session 27).
+constexpr double QueueOverlapNorm = 8;
 /// Register operands per instruction; spill accesses per instruction are
 /// SpillRefsPerOp x (cut share of the registers)^2 (spill estimate).
 constexpr double SpillRefsPerOp = 2.0;
