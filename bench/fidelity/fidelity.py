@@ -479,6 +479,22 @@ def parse_where(items):
     return where
 
 
+def data_path(g, data_dir):
+    """A GPU entry's measurements: "data" under the tuning-data folder, or
+    "measured" under bench/fidelity (our own runs, measure.py)."""
+    if "measured" in g:
+        return os.path.join(HERE, g["measured"])
+    return os.path.join(data_dir, g["data"])
+
+
+def gpu_groups(recipe):
+    """The recipe's GPUs as sampling groups: the tuning data's GPUs share one
+    sample (the configurations all of them measured); a GPU measured here
+    ("measured") covers only part of the space and is sampled on its own."""
+    shared = [g for g in recipe["gpus"] if "measured" not in g]
+    return ([shared] if shared else []) + [[g] for g in recipe["gpus"] if "measured" in g]
+
+
 def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, jobs, log,
              where=None):
     gpus = [g for g in recipe["gpus"] if not only_gpus or g["gpu"] in only_gpus]
@@ -486,8 +502,7 @@ def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, 
     names = None
     for g in gpus:
         fastest[g["gpu"]] = {}
-        names, rows = read_measurements(os.path.join(data_dir, g["data"]),
-                                        fastest[g["gpu"]])
+        names, rows = read_measurements(data_path(g, data_dir), fastest[g["gpu"]])
         measured[g["gpu"]] = rows
     if not gpus:
         return []
@@ -765,11 +780,14 @@ def main():
         gpus = {o.split(":", 1)[1] for o in sel if ":" in o}
         log("fidelity: %s, %d configurations, front ends %s" % (r["name"], a.sample,
                                                                ",".join(frontends)))
-        try:
-            rows += evaluate(r, data_dir, tools, work, a.sample, a.seed, frontends, gpus,
-                             a.jobs, log, where)
-        except ValueError as e:  # a --where naming no parameter of the kernel
-            sys.exit("fidelity: %s" % e)
+        for group in gpu_groups(r):
+            if gpus and not gpus & {g["gpu"] for g in group}:
+                continue
+            try:
+                rows += evaluate(dict(r, gpus=group), data_dir, tools, work, a.sample, a.seed,
+                                 frontends, gpus, a.jobs, log, where)
+            except ValueError as e:  # a --where naming no parameter of the kernel
+                sys.exit("fidelity: %s" % e)
 
     print(table(rows))
     if a.json:
