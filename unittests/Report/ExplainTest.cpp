@@ -96,7 +96,7 @@ SweepResult handSweep() {
   R.TieBudget.Tied = true;
   R.TieBudget.Optimum = 2;
   R.TieBudget.AdvantagePct = 3.04;
-  R.TieBudget.BandPct = 23.6;
+  R.TieBudget.BandPct = 10.3;
   return R;
 }
 
@@ -108,7 +108,7 @@ KernelProfile guessingKernel() {
 
 const std::string HeuristicText =
     "128 threads, no register cap, no lever (default power limit, clocks not "
-    "locked), 100 W limit: 2 ms (+/-30%), 150 mJ (+/-31%) (75 W +/-7% at "
+    "locked), 100 W limit: 2 ms (+/-18%), 150 mJ (+/-19%) (75 W +/-7% at "
     "1200 MHz). Bound by DRAM bandwidth (80% of the time). The largest share "
     "of energy is static power (40%; static 40%, SM dynamic 40%, DRAM 20%). "
     "Occupancy 50% (32 warps/SM, limited by registers, 64 registers). "
@@ -118,7 +118,7 @@ const std::string PickText =
     "256 threads, __launch_bounds__ min 2 blocks/SM (cap 32 registers), "
     "lever power limit 80 W (nvidia-smi -pl 80, "
     "nvmlDeviceSetPowerManagementLimit(device, 80000) /* mW */; needs root), "
-    "80 W limit: 2.2 ms (+/-30%), 120 mJ (+/-31%) (55 W +/-7% at 1000 MHz); "
+    "80 W limit: 2.2 ms (+/-18%), 120 mJ (+/-19%) (55 W +/-7% at 1000 MHz); "
     "20.0% less energy and 0.91x the speed of the occupancy heuristic. Bound "
     "by the partial last wave (1.25 waves, tail costs 60%); the power limit "
     "lowers the clock to 1000 MHz. The largest share of energy is DRAM "
@@ -130,7 +130,7 @@ const std::string PickText =
 
 const std::string TieText =
     " Tie: the model's optimum (256 threads, min-blocks 2, power_limit 60 W) "
-    "is better by 3.0%, inside the +/-24% band of a comparison, so the less "
+    "is better by 3.0%, inside the +/-10% band of a comparison, so the less "
     "intrusive configuration is recommended.";
 
 TEST(Explain, ConfigurationByHand) {
@@ -162,8 +162,8 @@ TEST(Explain, LockedClockAndLaunchBound) {
   EXPECT_EQ(S.rfind("256 threads, no register cap, lever SM clock locked at "
                     "1100 MHz under the default power limit (nvidia-smi -lgc "
                     "1100,1100, nvmlDeviceSetGpuLockedClocks(device, 1100, "
-                    "1100); needs root), 100 W limit: 5 us (+/-30%), 200 uJ "
-                    "(+/-31%) (40 W +/-7% at 1050 MHz). Bound by launch "
+                    "1100); needs root), 100 W limit: 5 us (+/-18%), 200 uJ "
+                    "(+/-19%) (40 W +/-7% at 1050 MHz). Bound by launch "
                     "overhead; the default power limit holds the clock below "
                     "the lock, at 1050 MHz. ",
                     0),
