@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# One device call's worth of GPU work, prepared by scripts/gpu-session-prepare.sh
+# (read its header first). On the GPU machine, within about 8 minutes:
+#  1. the fidelity recipes' samples, timed and with energy
+#     (bench/fidelity/measure-gpu.sh; TUNE_S seconds per kernel, default 130);
+#  2. the bundled examples measured against their predictions
+#     (scripts/gpu-validate.sh, VALIDATE_S seconds, default 200; skipped if
+#     the prepared header or predictions are missing).
+# $OUT receives at most 8 files: <kernel>.csv for each kernel, log.txt, and
+# results.tgz (everything else: repeats, nvidia-smi, the validation's
+# files). Never changes the card's clocks or power limit.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+M=$ROOT/.measure
+OUT=${OUT:-$ROOT/gpu-session-out}
+TUNE_S=${TUNE_S:-130}
+VALIDATE_S=${VALIDATE_S:-200}
+W=$(mktemp -d)
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/log.txt") 2>&1
+cd "$ROOT"
+[ -d "$M/gemm" ] || { echo "gpu-session: no $M (run scripts/gpu-session-prepare.sh here first)"; exit 2; }
+start=$(date +%s)
+echo "gpu-session: $(date -u +%Y-%m-%dT%H:%M:%SZ), prepared for $(cat "$M/target.txt" 2>/dev/null)"
+OUT=$W/tuning REPEAT_S=8 bash bench/fidelity/measure-gpu.sh "$M" \
+  dedispersion:"$TUNE_S" gemm:"$TUNE_S"
+cp "$W"/tuning/dedispersion.csv "$W"/tuning/gemm.csv "$OUT"/ 2>/dev/null
+echo "gpu-session: tuning samples done, $(( $(date +%s) - start )) s"
+if [ -f "$M/include/nlohmann/json.hpp" ] && [ -d "$M/predictions/ptx" ]; then
+  CMAKE_INCLUDE_PATH=$M/include OUT=$W/validate BUDGET_S=$VALIDATE_S \
+    bash scripts/gpu-validate.sh "$M/predictions" || echo "gpu-session: validation exit $?"
+else
+  echo "gpu-session: validation skipped (nothing prepared for it)"
+fi
+tar czf "$OUT/results.tgz" -C "$W" . && echo "gpu-session: results.tgz $(du -h "$OUT/results.tgz" | cut -f1)"
+echo "gpu-session: done, $(( $(date +%s) - start )) s"
