@@ -23,6 +23,10 @@ echo "measure-gpu: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
 nvidia-smi --query-gpu=name,driver_version,power.limit,power.default_limit,clocks.max.sm,clocks.sm,clocks.mem,temperature.gpu,persistence_mode \
   --format=csv > "$OUT/gpu.txt" 2>&1 && cat "$OUT/gpu.txt"
 nvidia-smi -q > "$OUT/nvidia-smi.txt" 2>&1
+# The device's own figures where PyTorch is there (L2 size, SMs: checks on
+# the GPU database's row; docs/GPUS.md).
+timeout 60 python3 -c 'import torch; p = torch.cuda.get_device_properties(0); print("torch:", p.name, "SMs", p.multi_processor_count, "L2 bytes", p.L2_cache_size, "memory bytes", p.total_memory)' \
+  >> "$OUT/gpu.txt" 2>/dev/null || true
 for job in "$@"; do
   k=${job%%:*} s=${job##*:}
   python3 "$HERE/measure.py" run --manifest "$DIR/$k/manifest.json" --csv "$OUT/$k.csv" \
