@@ -231,6 +231,11 @@ OverlapDram overlapDram(const KernelProfile &K, const GPUSpec &G,
 /// L1 data-path wavefronts per warp (loop weighted) of the global and
 /// generic accesses, hits included.
 double globalWavefronts(const KernelProfile &K, const LaunchConfig &C);
+/// Sectors per warp (loop weighted) that global accesses shifted by data
+/// (a data-scaled coordinate: their runs start anywhere in a sector, and
+/// their rows read a little apart) touch beyond what the same run would
+/// touch aligned: what the L1 serves in extra passes (issueWork).
+double misalignedSectors(const KernelProfile &K, const LaunchConfig &C);
 
 /// DRAM energy per byte of a memory type (Power.cpp).
 double dramPJPerByte(const std::string &Type);

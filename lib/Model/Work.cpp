@@ -282,6 +282,23 @@ static double queueOverlapNorm() {
   return N;
 }
 
+/// MIO port cycles of one extra sector of a data-shifted run: a 32-byte
+/// sector at the L1's bytes per clock (FLIPFLOP_FIT_MISALIGNED_CYCLES
+/// overrides it, for scripts/fit-time-model.py-style scans).
+static double misalignedSectorCycles(double L1BytesPerClk) {
+  static const double Override = [] {
+    if (const char *E = std::getenv("FLIPFLOP_FIT_MISALIGNED_CYCLES")) {
+      double V = std::strtod(E, nullptr);
+      if (V >= 0 && V <= 64)
+        return V;
+    }
+    return -1.0;
+  }();
+  if (Override >= 0)
+    return Override;
+  return 32.0 / (L1BytesPerClk > 0 ? L1BytesPerClk : 128.0);
+}
+
 /// Exponent of the soft maximum of throughput and latency in a round.
 static double overlapNorm() {
   static const double N = fittedNorm("FLIPFLOP_FIT_OVERLAP_NORM", mc::OverlapNorm);
@@ -399,6 +416,13 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
     Port += Is.UnitCycles[I] *
             lanes(I == UConv ? G.Throughput.Conv : G.Throughput.SFU) /
             G.WarpSize * PortCycles;
+  // A run that data shift across sector boundaries (a gather at a loaded
+  // offset) makes the L1 fetch sectors an aligned run would not: each holds
+  // the request in the port for the time the L1 takes to return a sector,
+  // a quarter clock at 128 B per clock (docs/MODEL.md, "Issue time",
+  // session 28).
+  Port += WarpsPerBlock * S * misalignedSectors(K, Cfg) *
+          misalignedSectorCycles(G.L1BytesPerClkPerSM);
   // Named as the busiest pipe only where it sets the queue's time.
   if (Port > Mio)
     Is.MioPortCycles = Mio = Port;

@@ -231,6 +231,53 @@ TEST(Time, TheMioPortRunsAtTheLsuRate) {
   EXPECT_NEAR(Issue(Shfl, Half), 18852.9, 1);
 }
 
+/// A byte gather whose offset is loaded data (dedispersion's
+/// input[channel][sample + shift]): the warp's run starts anywhere in a
+/// sector, and its rows (y) read 0.16 B apart. Each sector beyond what the
+/// aligned run needs holds the MIO's port for one sector at the L1's rate,
+/// 32 B / 128 B = a quarter clock (docs/MODEL.md, "Issue time", session 28).
+TEST(Time, ARunShiftedByDataCostsThePortItsExtraSectors) {
+  KernelProfile K = opsKernel(
+      "gather", {{OpClass::LoadGlobal, 1000}, {OpClass::Conv, 1000}});
+  MemAccess A = globalAccess(false, 1, 1000);
+  A.ThreadDims = 1; // x
+  A.ThreadDimsKnown = true;
+  A.SmoothDims = 2; // y: a data-scaled coordinate
+  A.SmoothStepBytes[1] = 0.16;
+  A.ReadOnly = true;
+  K.Accesses.push_back(A);
+  finalizeProfile(K);
+  GPUSpec G = handGPU();
+  G.Power.DefaultLimitW = G.Power.MaxLimitW = 150;
+  G.Throughput.LdSt = 16; // The port binds: 2 clocks a warp instruction.
+  GPUSpec Slow = G;       // An L1 of 64 B a clock: half a clock a sector.
+  Slow.L1BytesPerClkPerSM = 64;
+  auto Cycles = [&](const GPUSpec &Gpu, unsigned X, unsigned Y) {
+    LaunchConfig C = config(X, 204800);
+    C.Block = {X, Y, 1};
+    Prediction R = predict(K, Gpu, C);
+    EXPECT_TRUE(R.Valid);
+    return R.TComputeS / (10 * 8) * 1e9; // Cycles a block (1000 MHz).
+  };
+  // The port: 8 warps x 1000 loads x 2 clocks plus the conversions'
+  // 8 x 1000 x 2 = 32000 cycles, and the extra sectors. A 16 x 16 block:
+  // the run is 16 B, its two rows 0.16 B apart, 1 + 15/32 + 0.16/32 =
+  // 1.49375 sectors against 1 aligned: 8 x 1000 x 0.49375 = 3950 extra
+  // sectors a block, 987.5 cycles at 128 B a clock, 1975 at 64 B.
+  double Wide16 = Cycles(G, 16, 16), Slow16 = Cycles(Slow, 16, 16);
+  // A 4 x 64 block: a 4 B run over 8 rows, 1 + 3/32 + 7 x 0.16/32 =
+  // 1.12875 sectors, 1030 extra sectors a block: 257.5 cycles.
+  double Wide4 = Cycles(G, 4, 64), Slow4 = Cycles(Slow, 4, 64);
+  // The port sets the issue time here (the queues' and the round's soft
+  // maxima pass on 95-100 % of a port cycle), so each shape's time moves
+  // by about its extra sectors' cycles.
+  EXPECT_NEAR(Slow16 - Wide16, 987.5, 0.06 * 987.5);
+  EXPECT_NEAR(Slow4 - Wide4, 257.5, 0.06 * 257.5);
+  // So the wide rows cost the block 730 port cycles more, about 700 after
+  // the soft maxima (687.4).
+  EXPECT_NEAR(Wide16 - Wide4, 700, 0.04 * 700);
+}
+
 TEST(DVFS, ComputeBoundFollowsTheCurve) {
   GPUSpec G = handGPU();
   G.Power.DefaultLimitW = G.Power.MaxLimitW = 150;
