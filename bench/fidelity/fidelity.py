@@ -420,7 +420,11 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
     args = ",".join("%s=%s" % kv for kv in sorted(recipe.get("args", {}).items()))
 
     def produce(tmp, src):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("FLIPFLOP_")}
+        # The model's fit overrides (FLIPFLOP_FIT_*, docs/MODEL.md) pass
+        # through, so that a scan reaches the plugin route too; every other
+        # FLIPFLOP_ setting of the caller's is dropped.
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith("FLIPFLOP_") or k.startswith("FLIPFLOP_FIT_")}
         env.update({"FLIPFLOP_REPORT_DIR": os.path.join(tmp, "r"),
                     "FLIPFLOP_GPU": launches[0][0], "FLIPFLOP_LAUNCH": spec,
                     "FLIPFLOP_NO_CONFIG_SEARCH": "1"})
@@ -435,7 +439,9 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
         return os.path.join(tmp, "r", reports[0])
     out = cached(work, "plugin", "json", text + " ".join(flags) + spec + args +
                  tools.stamp(tools.plugin) + tools.stamp(tools.clang) +
-                 ("" if PLUGIN_PTXAS[0] == "off" else " ptxas=" + PLUGIN_PTXAS[0]),
+                 ("" if PLUGIN_PTXAS[0] == "off" else " ptxas=" + PLUGIN_PTXAS[0]) +
+                 "".join(" %s=%s" % kv for kv in sorted(os.environ.items())
+                         if kv[0].startswith("FLIPFLOP_FIT_")),
                  recipe["name"] + ".cu", text, produce)
     with open(out) as f:
         rep = json.load(f)
