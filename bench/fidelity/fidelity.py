@@ -485,6 +485,13 @@ def parse_where(items):
     return where
 
 
+def draw_sample(name, space, sample, seed):
+    """The fixed sample of a kernel's measured space: the same
+    configurations for every GPU of a kernel and every run of a seed."""
+    rng = random.Random("%s:%d" % (name, seed))
+    return rng.sample(sorted(space), min(sample, len(space)))
+
+
 def data_path(g, data_dir):
     """A GPU entry's measurements: "data" under the tuning-data folder, or
     "measured" under bench/fidelity (our own runs, measure.py)."""
@@ -526,8 +533,7 @@ def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, 
         log("  %s: %d measured configurations match --where" % (recipe["name"], len(common)))
         if not common:
             return []
-    rng = random.Random("%s:%d" % (recipe["name"], seed))
-    configs = rng.sample(sorted(common), min(sample, len(common)))
+    configs = draw_sample(recipe["name"], common, sample, seed)
     by_arch = {}
     for g in gpus:
         by_arch.setdefault(g["arch"], []).append(g["gpu"])

@@ -55,10 +55,8 @@ def draw(recipe, data_dir, count, seed):
     for g in F.gpu_groups(recipe)[0]:
         names, rows = F.read_measurements(F.data_path(g, data_dir))
         common = set(rows) if common is None else common & set(rows)
-    space = sorted(common)
-    rng = random.Random("%s:%d" % (recipe["name"], seed))
-    first = rng.sample(space, min(300, len(space)))
-    rest = sorted(set(space) - set(first))
+    first = F.draw_sample(recipe["name"], common, 300, seed)
+    rest = sorted(common - set(first))
     random.Random("%s:measure" % recipe["name"]).shuffle(rest)
     return names, (first + rest)[:count]
 

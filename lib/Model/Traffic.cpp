@@ -303,21 +303,6 @@ GlobalTraffic modelimpl::globalTraffic(const KernelProfile &K,
 /// wavefront per 128-byte line its lanes touch. Lanes that share an address
 /// (it does not depend on their threadIdx dimension) share a line within a
 /// pass, not across passes.
-double modelimpl::misalignedSectors(const KernelProfile &K,
-                                    const LaunchConfig &C) {
-  double Extra = 0;
-  for (const MemAccess &A : K.Accesses) {
-    if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
-        !smoothRun(A))
-      continue;
-    double Run = std::max(1.0, warpRun(A, C));
-    double Sectors = 1 + (Run - 1) / 32.0 + smoothSpread(A, C, 32) / 32.0;
-    double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
-    Extra += Count * std::max(0.0, Sectors - std::ceil(Run / 32.0));
-  }
-  return Extra;
-}
-
 double modelimpl::globalWavefronts(const KernelProfile &K,
                                    const LaunchConfig &C) {
   double Waves = 0;
@@ -361,4 +346,22 @@ double modelimpl::globalWavefronts(const KernelProfile &K,
     Waves += Count * Passes * (std::max(1.0, Lines) + Spread / 128.0);
   }
   return Waves;
+}
+
+/// Sectors a data-shifted run touches beyond its aligned count, per warp
+/// (loop weighted): 1 + (run - 1)/32 + its rows' spread / 32 against
+/// ceil(run / 32) (docs/MODEL.md, "Issue time", session 28).
+double modelimpl::misalignedSectors(const KernelProfile &K,
+                                    const LaunchConfig &C) {
+  double Extra = 0;
+  for (const MemAccess &A : K.Accesses) {
+    if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
+        !smoothRun(A))
+      continue;
+    double Run = std::max(1.0, warpRun(A, C));
+    double Sectors = 1 + (Run - 1) / 32.0 + smoothSpread(A, C, 32) / 32.0;
+    double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
+    Extra += Count * std::max(0.0, Sectors - std::ceil(Run / 32.0));
+  }
+  return Extra;
 }

@@ -256,15 +256,22 @@ static UnitMix unitMix(const KernelProfile &K, const GPUSpec &G,
   return M;
 }
 
-/// A fitted exponent, or the fit script's override from \p Env (a value in
-/// [1, 64]; scripts/fit-time-model.py only, not a user option).
-static double fittedNorm(const char *Env, double Default) {
+/// A model constant, or a scan's override from \p Env (a value in [Lo, Hi];
+/// scripts/fit-time-model.py and docs/MODEL.md's scans only, not a user
+/// option).
+static double fitOverride(const char *Env, double Default, double Lo,
+                          double Hi) {
   if (const char *E = std::getenv(Env)) {
     double V = std::strtod(E, nullptr);
-    if (V >= 1 && V <= 64)
+    if (V >= Lo && V <= Hi)
       return V;
   }
   return Default;
+}
+
+/// A fitted exponent, or its override in [1, 64].
+static double fittedNorm(const char *Env, double Default) {
+  return fitOverride(Env, Default, 1, 64);
 }
 
 /// Exponent of the soft maximum over an SM's pipes (issue time, and issue
@@ -284,16 +291,10 @@ static double queueOverlapNorm() {
 
 /// MIO port cycles of one extra sector of a data-shifted run: a 32-byte
 /// sector at the L1's bytes per clock (FLIPFLOP_FIT_MISALIGNED_CYCLES
-/// overrides it, for scripts/fit-time-model.py-style scans).
+/// overrides it for the scan of docs/MODEL.md, "Session 28").
 static double misalignedSectorCycles(double L1BytesPerClk) {
-  static const double Override = [] {
-    if (const char *E = std::getenv("FLIPFLOP_FIT_MISALIGNED_CYCLES")) {
-      double V = std::strtod(E, nullptr);
-      if (V >= 0 && V <= 64)
-        return V;
-    }
-    return -1.0;
-  }();
+  static const double Override =
+      fitOverride("FLIPFLOP_FIT_MISALIGNED_CYCLES", -1, 0, 64);
   if (Override >= 0)
     return Override;
   return 32.0 / (L1BytesPerClk > 0 ? L1BytesPerClk : 128.0);
