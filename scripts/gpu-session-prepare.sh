@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Prepares, on this machine (no GPU), everything one device call needs, in
 # .measure/ (ignored by git; carried to the GPU machine with carry
-# [".measure"]): the fidelity recipes' samples as cubins
-# (bench/fidelity/measure.py build), the bundled examples' predictions and
+# [".measure"]): the fidelity recipes' samples as cubins, built by nvcc and
+# by clang + ptxas (bench/fidelity/measure.py build), the bundled examples' predictions and
 # PTX for that GPU (scripts/make-predictions.sh), and nlohmann/json.hpp for
 # building flipflop-measure there (its image has no such package).
-# Idempotent: cubins already built are kept. About 12 minutes on 2 cores
+# Idempotent: cubins already built are kept. About 14 minutes on 2 cores
 # the first time. Then run, in one device call (scripts/gpu-session.sh):
 #   run(command="bash scripts/gpu-session.sh", carry=[".measure"], timeout_s=570)
 #
@@ -24,6 +24,12 @@ python3 bench/fidelity/measure.py build --recipe bench/fidelity/kernels/dedisper
   --arch "$ARCH" --count 500 --out "$M/dedispersion"
 python3 bench/fidelity/measure.py build --recipe bench/fidelity/kernels/gemm.json \
   --arch "$ARCH" --count 700 --out "$M/gemm"
+# The plugin route's binaries (clang + ptxas) of the seed-1 samples: the
+# plugin is scored on what it reads, not only on nvcc's binary.
+python3 bench/fidelity/measure.py build --recipe bench/fidelity/kernels/dedispersion.json \
+  --arch "$ARCH" --count 300 --out "$M/dedispersion-clang" --compiler clang
+python3 bench/fidelity/measure.py build --recipe bench/fidelity/kernels/gemm.json \
+  --arch "$ARCH" --count 300 --out "$M/gemm-clang" --compiler clang
 bash scripts/make-predictions.sh "$BUILD" "$M/predictions" "$GPU"
 json=$(find /usr/include /usr/local/include -path '*/nlohmann/json.hpp' 2>/dev/null | head -n 1)
 if [ -n "$json" ]; then

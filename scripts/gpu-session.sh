@@ -2,19 +2,23 @@
 # One device call's worth of GPU work, prepared by scripts/gpu-session-prepare.sh
 # (read its header first). On the GPU machine, within about 8 minutes:
 #  1. the fidelity recipes' samples, timed and with energy
-#     (bench/fidelity/measure-gpu.sh; TUNE_S seconds per kernel, default 130);
+#     (bench/fidelity/measure-gpu.sh): nvcc's binaries, TUNE_S seconds per
+#     kernel (default 100), then clang's (the plugin route's), CLANG_S
+#     seconds per kernel (default 70; skipped if not prepared);
 #  2. the bundled examples measured against their predictions
-#     (scripts/gpu-validate.sh, VALIDATE_S seconds, default 200; skipped if
+#     (scripts/gpu-validate.sh, VALIDATE_S seconds, default 150; skipped if
 #     the prepared header or predictions are missing).
-# $OUT receives at most 8 files: <kernel>.csv for each kernel, log.txt, and
-# results.tgz (everything else: repeats, nvidia-smi, the validation's
-# files). Never changes the card's clocks or power limit.
+# $OUT receives at most 8 files: <kernel>.csv and <kernel>-clang.csv for
+# each kernel, log.txt, and results.tgz (everything else: repeats,
+# nvidia-smi, the validation's files). Never changes the card's clocks or
+# power limit.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 M=$ROOT/.measure
 OUT=${OUT:-$ROOT/gpu-session-out}
-TUNE_S=${TUNE_S:-130}
-VALIDATE_S=${VALIDATE_S:-200}
+TUNE_S=${TUNE_S:-100}
+CLANG_S=${CLANG_S:-70}
+VALIDATE_S=${VALIDATE_S:-150}
 W=$(mktemp -d)
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log.txt") 2>&1
@@ -22,9 +26,14 @@ cd "$ROOT"
 [ -d "$M/gemm" ] || { echo "gpu-session: no $M (run scripts/gpu-session-prepare.sh here first)"; exit 2; }
 start=$(date +%s)
 echo "gpu-session: $(date -u +%Y-%m-%dT%H:%M:%SZ), prepared for $(cat "$M/target.txt" 2>/dev/null)"
-OUT=$W/tuning REPEAT_S=8 bash bench/fidelity/measure-gpu.sh "$M" \
-  dedispersion:"$TUNE_S" gemm:"$TUNE_S"
-cp "$W"/tuning/dedispersion.csv "$W"/tuning/gemm.csv "$OUT"/ 2>/dev/null
+jobs=(dedispersion:"$TUNE_S" gemm:"$TUNE_S")
+for k in dedispersion gemm; do
+  [ -f "$M/$k-clang/manifest.json" ] && jobs+=("$k-clang:$CLANG_S")
+done
+OUT=$W/tuning REPEAT_S=6 bash bench/fidelity/measure-gpu.sh "$M" "${jobs[@]}"
+for k in dedispersion gemm dedispersion-clang gemm-clang; do
+  cp "$W/tuning/$k.csv" "$OUT"/ 2>/dev/null
+done
 echo "gpu-session: tuning samples done, $(( $(date +%s) - start )) s"
 if [ -f "$M/include/nlohmann/json.hpp" ] && [ -d "$M/predictions/ptx" ]; then
   CMAKE_INCLUDE_PATH=$M/include OUT=$W/validate BUDGET_S=$VALIDATE_S \

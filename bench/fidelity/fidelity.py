@@ -358,7 +358,8 @@ def predict_ptx(tools, ptx, recipe, gpu, block, grid):
     if row.get("valid") != "1":
         return None
     out = {"time": float(row["time_s"]) * 1e3, "occupancy": float(row["occupancy"]),
-           "registers": int(row["registers"]), "bound": row["bottleneck"]}
+           "registers": int(row["registers"]), "bound": row["bottleneck"],
+           "clock_mhz": float(row["clock_mhz"]), "power_w": float(row["avg_power_w"])}
     if "t_issue_s" in row:  # the components, for reading residuals
         out["parts_ms"] = {k: float(row["t_%s_s" % k]) * 1e3 for k in PARTS}
     if row.get("busiest_pipe"):  # the issue time's busiest pipe and its share
@@ -453,7 +454,8 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
             p = l["prediction"]
             if p.get("valid"):
                 res[l["gpu"]] = {"time": p["time_s"] * 1e3, "occupancy": p["occupancy"],
-                                 "registers": p["registers"], "bound": p["bottleneck"]}
+                                 "registers": p["registers"], "bound": p["bottleneck"],
+                                 "clock_mhz": p.get("clock_mhz"), "power_w": p.get("avg_power_w")}
                 if "time_parts_s" in p:
                     res[l["gpu"]]["parts_ms"] = {k: p["time_parts_s"].get(k, 0) * 1e3
                                                  for k in PARTS}
@@ -510,7 +512,8 @@ def gpu_groups(recipe):
 
 def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, jobs, log,
              where=None):
-    gpus = [g for g in recipe["gpus"] if not only_gpus or g["gpu"] in only_gpus]
+    gpus = [g for g in recipe["gpus"]
+            if not only_gpus or g.get("label", g["gpu"]) in only_gpus]
     measured, fastest = {}, {}
     names = None
     for g in gpus:
@@ -605,11 +608,17 @@ def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, 
     rows = []
     for g in gpus:
         gpu, arch = g["gpu"], g["arch"]
+        # A GPU measured here names the binary it ran ("label", e.g.
+        # H200-clang) and the routes that predict that binary ("frontends":
+        # the plugin reads clang's, the PTX route nvcc's).
+        name = g.get("label", gpu)
         base_idx = [i for i in range(len(configs)) if results.get((i, arch))]
         for fe in frontends:
+            if fe not in g.get("frontends", frontends):
+                continue
             idx = [i for i in base_idx if results[(i, arch)].get((fe, gpu))]
             if len(idx) < 3:
-                rows.append({"kernel": recipe["name"], "gpu": gpu, "frontend": fe,
+                rows.append({"kernel": recipe["name"], "gpu": name, "frontend": fe,
                              "n": len(idx), "error": "too few predictions"})
                 continue
             meas = [measured[gpu][configs[i]] for i in idx]
@@ -623,7 +632,7 @@ def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, 
                 b = results[(i, arch)][(fe, gpu)]["bound"]
                 bounds[b] = bounds.get(b, 0) + 1
             rows.append({
-                "kernel": recipe["name"], "gpu": gpu, "frontend": fe, "n": len(idx),
+                "kernel": recipe["name"], "gpu": name, "frontend": fe, "n": len(idx),
                 "flipflop": score(pred, meas),
                 "naive": score(nv, meas),
                 "occupancy": score(occ, meas, absolute=False),
@@ -636,7 +645,8 @@ def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, 
                 "samples": [dict({"config": dict(zip(names, configs[i])), "measured_ms": m,
                                   "predicted_ms": p},
                                  **{k: results[(i, arch)][(fe, gpu)][k]
-                                    for k in ("parts_ms", "pipe", "occupancy", "registers", "bound")
+                                    for k in ("parts_ms", "pipe", "occupancy", "registers", "bound",
+                                              "clock_mhz", "power_w")
                                     if k in results[(i, arch)][(fe, gpu)]})
                             for i, m, p in zip(idx, meas, pred)],
             })
@@ -793,7 +803,7 @@ def main():
         log("fidelity: %s, %d configurations, front ends %s" % (r["name"], a.sample,
                                                                ",".join(frontends)))
         for group in gpu_groups(r):
-            if gpus and not gpus & {g["gpu"] for g in group}:
+            if gpus and not gpus & {g.get("label", g["gpu"]) for g in group}:
                 continue
             try:
                 rows += evaluate(dict(r, gpus=group), data_dir, tools, work, a.sample, a.seed,

@@ -7,6 +7,10 @@ Two steps, so that the GPU machine only measures:
           each one to a cubin for --arch exactly as the fidelity harness
           builds its PTX (same source text, same -D macros), and writes a
           manifest (configurations, launch geometry, kernel arguments).
+          --compiler clang builds the binary the plugin route predicts
+          instead: clang's PTX with the harness's clang options (no
+          plugin), then ptxas, so that the plugin can be scored on the
+          binary it reads rather than on nvcc's.
   run     (the GPU machine; Python standard library, libcuda and, for
           energy, libnvidia-ml) loads each cubin through the CUDA driver API,
           launches it on the recipe's arguments, and appends one CSV row per
@@ -69,7 +73,23 @@ def cmd_build(a):
         sys.exit("measure.py: %s has no measure_args" % a.recipe)
     names, configs = draw(recipe, a.data, a.count, a.seed)
     os.makedirs(a.out, exist_ok=True)
-    nvcc = F.Tools(a.out).nvcc
+    tools = F.Tools(a.out)
+    ptxas = os.path.join(os.path.dirname(tools.nvcc), "ptxas")
+
+    def compile_to(src, path, params):
+        if a.compiler == "nvcc":
+            F.run([tools.nvcc, "-cubin", "-O3", "-arch=" + a.arch, "-w", src, "-o", path] +
+                  ["-I" + os.path.join(a.data, d) for d in recipe.get("include_dirs", [])] +
+                  F.defines_of(recipe, params))
+            return
+        # The plugin route's own compile (fidelity.clang_flags, without the
+        # plugin: it never changes the code), then ptxas as a user's build
+        # would run it.
+        ptx = path + ".ptx"
+        F.run([tools.clang] + F.clang_flags(tools, recipe, params, a.arch, a.data) +
+              [src, "-o", ptx])
+        F.run([ptxas, "-O3", "-arch=" + a.arch, ptx, "-o", path])
+        os.remove(ptx)
 
     def one(i, cfg):
         params = dict(zip(names, cfg))
@@ -79,9 +99,7 @@ def cmd_build(a):
             src = os.path.join(a.out, "k%05d.cu" % i)
             with open(src, "w") as f:
                 f.write(F.source_text(recipe, params, a.data))
-            F.run([nvcc, "-cubin", "-O3", "-arch=" + a.arch, "-w", src, "-o", path + ".tmp"] +
-                  ["-I" + os.path.join(a.data, d) for d in recipe.get("include_dirs", [])] +
-                  F.defines_of(recipe, params))
+            compile_to(src, path + ".tmp", params)
             os.replace(path + ".tmp", path)
             os.remove(src)
         return {"config": list(cfg), "block": block, "grid": grid,
@@ -90,11 +108,12 @@ def cmd_build(a):
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         entries = list(ex.map(lambda ic: one(*ic), enumerate(configs)))
     manifest = {"recipe": recipe["name"], "kernel": recipe["kernel"], "arch": a.arch,
-                "names": names, "args": recipe["measure_args"], "configs": entries}
+                "compiler": a.compiler, "names": names, "args": recipe["measure_args"],
+                "configs": entries}
     with open(os.path.join(a.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=0)
-    print("measure.py: %d cubins for %s (%s) in %s" % (len(entries), recipe["name"],
-                                                      a.arch, a.out))
+    print("measure.py: %d %s cubins for %s (%s) in %s" % (
+        len(entries), a.compiler, recipe["name"], a.arch, a.out))
 
 
 # ---------------------------------------------------------------------------
@@ -354,6 +373,9 @@ def main():
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--jobs", type=int, default=2)
     b.add_argument("--out", required=True)
+    b.add_argument("--compiler", choices=["nvcc", "clang"], default="nvcc",
+                   help="nvcc (the PTX route's binary, default) or clang + ptxas "
+                        "(the plugin route's)")
     r = sub.add_parser("run", help="measure on the GPU")
     r.add_argument("--manifest", required=True)
     r.add_argument("--csv", required=True, help="appended to")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ctest fidelity.measure: measure.py without a GPU. "build" draws and
-# compiles four gemm configurations to cubins; "run" measures them through a
+# compiles four gemm configurations to cubins, with nvcc and with clang +
+# ptxas; "run" measures them through a
 # stand-in driver (fake_cuda.c, which fails any call whose arguments a real
 # driver would reject); the harness then scores the CSV as a GPU measured
 # here ("measured" in a recipe), sampled on its own.
@@ -41,19 +42,43 @@ for r, e in zip(rows, man["configs"]):
 print("fidelity.measure: rows match their configurations")
 PY
 
-# The harness on that CSV: a recipe whose only GPU was measured here.
+# The binary the plugin route predicts: clang's PTX (the harness's clang
+# options) through ptxas; the same configurations, in the same order.
+python3 "$here/../measure.py" build --recipe "$here/../kernels/gemm.json" --data "$data" \
+  --arch sm_80 --count 4 --out "$work/gemm-clang" --compiler clang
+LD_LIBRARY_PATH=$work/lib python3 "$here/../measure.py" run \
+  --manifest "$work/gemm-clang/manifest.json" --csv "$work/gemm-clang.csv" --window 0.001
+python3 - "$work/gemm/manifest.json" "$work/gemm-clang/manifest.json" "$work/gemm-clang.csv" <<'PY'
+import csv, json, sys
+nv, cl = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert cl["compiler"] == "clang" and nv["compiler"] == "nvcc", (nv["compiler"], cl["compiler"])
+assert [e["config"] for e in cl["configs"]] == [e["config"] for e in nv["configs"]]
+assert len(list(csv.DictReader(open(sys.argv[3])))) == 4
+print("fidelity.measure: clang's cubins measured, same configurations")
+PY
+
+# The harness on those CSVs: a recipe whose only GPU was measured here,
+# nvcc's binary scored for the PTX route, clang's for the plugin.
 mkdir -p "$work/recipes"
-python3 - "$here/../kernels/gemm.json" "$work/gemm.csv" "$work/recipes/gemm.json" <<'PY'
+python3 - "$here/../kernels/gemm.json" "$work/gemm.csv" "$work/gemm-clang.csv" \
+    "$work/recipes/gemm.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-r["gpus"] = [{"measured": sys.argv[2], "gpu": "A100-PCIE-40GB", "arch": "sm_80"}]
-json.dump(r, open(sys.argv[3], "w"))
+r["gpus"] = [{"measured": sys.argv[2], "gpu": "A100-PCIE-40GB", "arch": "sm_80",
+              "frontends": ["ptx"]},
+             {"measured": sys.argv[3], "gpu": "A100-PCIE-40GB", "arch": "sm_80",
+              "label": "A100-clang", "frontends": ["plugin"]}]
+json.dump(r, open(sys.argv[4], "w"))
 PY
 out=$(python3 "$here/../fidelity.py" --build "$build" --work "$work/cache" --data "$data" \
-  --recipes "$work/recipes" --sample 300 --frontends ptx --jobs 2)
+  --recipes "$work/recipes" --sample 300 --frontends ptx,plugin --jobs 2)
 echo "$out"
 echo "$out" | grep -Eq '^\| gemm \| A100-PCIE-40GB \| ptx \| 4 \| -?[0-9]' || {
   echo "fidelity.measure: expected the 4 measured rows scored"; exit 1; }
+echo "$out" | grep -Eq '^\| gemm \| A100-clang \| plugin \| 4 \| -?[0-9]' || {
+  echo "fidelity.measure: expected clang's 4 measured rows scored for the plugin"; exit 1; }
+[ "$(echo "$out" | grep -c '^| gemm |')" -eq 2 ] || {
+  echo "fidelity.measure: expected exactly one route per measured binary"; exit 1; }
 
 # No driver: one line, not a traceback.
 if msg=$(LD_LIBRARY_PATH=/nonexistent python3 "$here/../measure.py" run \
