@@ -20,8 +20,18 @@ model can have flat residuals and still miss an effect that the data show
 only between otherwise equal configurations; a sample drawn from one family
 of the space (`fidelity.py --where`) holds enough such pairs.
 
+With --cross GPU_A:GPU_B, prints instead the cross-GPU residual of each
+kernel that both GPUs measured on the same configurations: per
+configuration, log2(measured A / measured B) minus log2(predicted A /
+predicted B). What the model gets wrong alike on both GPUs (a kernel's
+miscounted work) cancels, and what remains is what the model misses
+about how the two GPUs differ, grouped by each tunable parameter, by the
+register count (in steps of 32) and by the resident warps on A (from the
+prediction's occupancy and --warps-a, the SM's warp slots).
+
 Usage: residuals.py fidelity.json [--only kernel:GPU] [--frontend ptx]
        [--param NAME] [--worst N] [--pair NAME [--by NAME2,...]]
+       [--cross GPU_A:GPU_B [--warps-a N]]
 """
 import argparse
 import json
@@ -79,6 +89,53 @@ def paired(key, frontend, samples, name, by):
             median([x[1] for x in c]), len(c)))
 
 
+def cross(rows, frontend, pair, warps_a, params):
+    """Prints the cross-GPU residual of GPU A against GPU B (module docstring)."""
+    gpu_a, gpu_b = pair.split(":", 1)
+    by = {}
+    for r in rows:
+        if r["frontend"] == frontend and r["gpu"] in (gpu_a, gpu_b):
+            by.setdefault(r["kernel"], {})[r["gpu"]] = {
+                json.dumps(s["config"], sort_keys=True): s for s in r.get("samples", [])
+                if s.get("predicted_ms") and s.get("measured_ms")}
+    for kernel, both in sorted(by.items()):
+        if len(both) < 2:
+            continue
+        a, b = both[gpu_a], both[gpu_b]
+        cells = []
+        for k in sorted(set(a) & set(b)):
+            x, y = a[k], b[k]
+            cells.append((x, math.log2(x["measured_ms"] / y["measured_ms"]) -
+                          math.log2(x["predicted_ms"] / y["predicted_ms"])))
+        if len(cells) < 3:
+            continue
+        res = [e for _, e in cells]
+        print("== %s %s, %s against %s: n=%d cross residual (measured ratio over "
+              "predicted, log2) median %+.2f, IQR %.2f" % (
+                  kernel, frontend, gpu_a, gpu_b, len(cells), median(res),
+                  quantile(res, 0.75) - quantile(res, 0.25)))
+        names = sorted(cells[0][0]["config"])
+        if params:
+            names = [p for p in names if p in params]
+        keys = [(p, lambda s, p=p: s["config"][p]) for p in names]
+        keys += [("(model) registers", lambda s: s.get("registers", 0) // 32 * 32
+                  if s.get("registers") else None)]
+        if warps_a:
+            keys += [("(model) warps on A", lambda s: int(round(s["occupancy"] * warps_a))
+                      if s.get("occupancy") else None)]
+        for p, value in keys:
+            groups = {}
+            for s, e in cells:
+                v = value(s)
+                if v is not None:
+                    groups.setdefault(v, []).append(e)
+            if len(groups) < 2:
+                continue
+            print("  %-22s %s" % (p, "  ".join(
+                "%s:%+.2f(n%d)" % (v, median(groups[v]), len(groups[v]))
+                for v in sorted(groups))))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json")
@@ -92,9 +149,18 @@ def main():
     ap.add_argument("--pair", help="paired effect of this parameter (see above)")
     ap.add_argument("--by", default="",
                     help="with --pair: split the pairs by these parameters (NAME,NAME)")
+    ap.add_argument("--cross", help="GPU_A:GPU_B: the cross-GPU residual (see above)")
+    ap.add_argument("--warps-a", type=int, default=0,
+                    help="with --cross: GPU A's warp slots per SM, to group by resident warps")
     a = ap.parse_args()
     with open(a.json) as f:
         rows = json.load(f)
+    if a.cross:
+        if ":" not in a.cross:
+            sys.exit("residuals.py: --cross wants GPU_A:GPU_B")
+        for fe in ([a.frontend] if a.frontend else sorted({r["frontend"] for r in rows})):
+            cross(rows, fe, a.cross, a.warps_a, a.param)
+        return 0
     for r in rows:
         key = "%s:%s" % (r["kernel"], r["gpu"])
         if a.only and key not in a.only:

@@ -78,3 +78,27 @@ echo "$out" | grep -Eq "\(model\) busiest pipe +resid/meas +conversion:\+1\.00/\
 echo "$out" | grep -q "(model) bottleneck" || {
   echo "fidelity.t1: residuals.py should group by the bottleneck"; exit 1; }
 echo "fidelity.t1: verdict checks passed"
+
+# residuals.py --cross: per configuration both GPUs measured, the measured
+# ratio of A over B against the predicted one. b=1: A measured 2x B,
+# predicted 1x (+1.00); b=2: measured and predicted alike (0); b=3 only on A.
+cat > "$build/fidelity-t1/cross.json" <<'JSON'
+[{"kernel": "k", "gpu": "A", "frontend": "ptx", "samples": [
+  {"config": {"b": 1}, "measured_ms": 2.0, "predicted_ms": 1.0, "occupancy": 0.5, "registers": 40},
+  {"config": {"b": 2}, "measured_ms": 1.0, "predicted_ms": 2.0, "occupancy": 1.0, "registers": 70},
+  {"config": {"b": 4}, "measured_ms": 1.0, "predicted_ms": 1.0, "occupancy": 1.0, "registers": 70},
+  {"config": {"b": 3}, "measured_ms": 5.0, "predicted_ms": 1.0, "occupancy": 1.0, "registers": 70}]},
+ {"kernel": "k", "gpu": "B", "frontend": "ptx", "samples": [
+  {"config": {"b": 1}, "measured_ms": 1.0, "predicted_ms": 1.0},
+  {"config": {"b": 2}, "measured_ms": 1.0, "predicted_ms": 2.0},
+  {"config": {"b": 4}, "measured_ms": 2.0, "predicted_ms": 2.0}]}]
+JSON
+out=$(python3 "$here/../residuals.py" "$build/fidelity-t1/cross.json" --cross A:B --warps-a 48)
+echo "$out"
+echo "$out" | grep -q "A against B: n=3 " || {
+  echo "fidelity.t1: residuals.py --cross should pair the 3 shared configurations"; exit 1; }
+echo "$out" | grep -Eq "^  b +1:\+1\.00\(n1\)  2:\+0\.00\(n1\)  4:\+0\.00\(n1\)$" || {
+  echo "fidelity.t1: residuals.py --cross should give b=1 +1.00, the others 0"; exit 1; }
+echo "$out" | grep -Eq "warps on A +24:\+1\.00\(n1\)  48:\+0\.00\(n2\)" || {
+  echo "fidelity.t1: residuals.py --cross should group by A's resident warps"; exit 1; }
+echo "fidelity.t1: --cross checks passed"
