@@ -320,6 +320,16 @@ static std::optional<AbsVal> absSplit(const AbsVal &A, int64_t M, bool Rem) {
   return L ? std::optional<AbsVal>(AbsVal::lanes(*L)) : std::nullopt;
 }
 
+/// \p A / \p D of a quotient of the lanes, A = C2 * (t / M) with C2
+/// dividing D: t / (M * D / C2), the split a second shift or mask makes of
+/// a first one (clang writes 4 * (t / 16) as `and (t >> 2), ~3`).
+static std::optional<AbsVal> absQuotient(const AbsVal &A, int64_t D) {
+  if (!A.known() || !A.Mod || A.HasConst || A.Coef != 0 || A.Coef2 <= 0 ||
+      D <= 0 || D % A.Coef2 != 0 || D / A.Coef2 > (int64_t(1) << 20))
+    return std::nullopt;
+  return AbsVal::split(unsigned(A.Mod * (D / A.Coef2)), 0, 1);
+}
+
 AbsVal FunctionAnalysis::evalAddSub(const Instr &I) const {
   if (I.hasMod("f32") || I.hasMod("f64") || I.hasMod("f16") ||
       I.hasMod("f16x2") || I.hasMod("bf16") || I.hasMod("bf16x2"))
@@ -457,17 +467,22 @@ AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
         U &= 0xffffffffu;
       uint64_t LowU = U & (~U + 1), High = U + LowU; // High 0: to bit 63.
       int64_t Low = int64_t(LowU);
+      // A quotient of the lanes (C2 * (t / M)) spans at most 32 * C2.
+      int64_t Span = A.Mod && A.Coef == 0 ? A.Coef2 : A.Mod ? 0 : A.Coef;
       bool HighAbove = High == 0 || High >= (1u << 24) ||
-                       (!A.Mod && A.Coef != 0 &&
-                        std::llabs(A.Coef) < (int64_t(1) << 24) &&
-                        uint64_t(64 * 32 * std::llabs(A.Coef)) <= High);
+                       (Span != 0 && std::llabs(Span) < (int64_t(1) << 24) &&
+                        uint64_t(64 * 32 * std::llabs(Span)) <= High);
       if ((High & (High - 1)) == 0 && HighAbove && Low < (int64_t(1) << 30))
-        if ((S = absSplit(A, Low, false)))
+        if ((S = absSplit(A, Low, false)) || (S = absQuotient(A, Low)))
           S = absCombine(*S, *S, Low, 0);
     } else if (Base == "shr" && Y > 0 && Y < 31) {
       S = absSplit(A, int64_t(1) << Y, false);
+      if (!S)
+        S = absQuotient(A, int64_t(1) << Y);
     } else if ((Base == "rem" || Base == "div") && Y > 1) {
       S = absSplit(A, Y, Base == "rem");
+      if (!S && Base == "div")
+        S = absQuotient(A, Y);
     }
     if (S)
       return *S;
