@@ -2,8 +2,8 @@
 # Prepares, on this machine (no GPU), everything one device call needs, in
 # .measure/ (ignored by git; carried to the GPU machine with carry
 # [".measure"]): the fidelity recipes' samples as cubins, built by nvcc and
-# by clang + ptxas (bench/fidelity/measure.py build), the bundled examples' predictions and
-# PTX for that GPU (scripts/make-predictions.sh), and nlohmann/json.hpp for
+# by clang + ptxas (bench/fidelity/measure.py build), the bundled examples'
+# predictions and PTX for that GPU (scripts/make-predictions.sh), and nlohmann/json.hpp for
 # building flipflop-measure there (its image has no such package).
 # Idempotent: cubins already built are kept. About 14 minutes on 2 cores
 # the first time. Then run, in one device call (scripts/gpu-session.sh):

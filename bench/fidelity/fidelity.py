@@ -332,12 +332,17 @@ def cached(work, kind, ext, key_text, name, text, produce):
     return out
 
 
+def nvcc_flags(recipe, params, arch, data_dir):
+    """nvcc's options for one configuration (PTX here, cubins in measure.py)."""
+    return ["-O3", "-arch=" + arch] + \
+        ["-I" + os.path.join(data_dir, d) for d in recipe.get("include_dirs", [])] + \
+        defines_of(recipe, params)
+
+
 def build_ptx(tools, work, recipe, params, arch, data_dir):
     """nvcc PTX of one configuration (cached)."""
     text = source_text(recipe, params, data_dir)
-    flags = ["-ptx", "-O3", "-arch=" + arch] + \
-        ["-I" + os.path.join(data_dir, d) for d in recipe.get("include_dirs", [])] + \
-        defines_of(recipe, params)
+    flags = ["-ptx"] + nvcc_flags(recipe, params, arch, data_dir)
 
     def produce(tmp, src):
         run([tools.nvcc] + flags + ["-w", src, "-o", os.path.join(tmp, "k.ptx")])
@@ -514,6 +519,9 @@ def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, 
              where=None):
     gpus = [g for g in recipe["gpus"]
             if not only_gpus or g.get("label", g["gpu"]) in only_gpus]
+    # Only the routes some GPU entry scores (a measured binary names its own).
+    frontends = [fe for fe in frontends
+                 if any(fe in g.get("frontends", frontends) for g in gpus)]
     measured, fastest = {}, {}
     names = None
     for g in gpus:

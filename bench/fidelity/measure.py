@@ -78,9 +78,8 @@ def cmd_build(a):
 
     def compile_to(src, path, params):
         if a.compiler == "nvcc":
-            F.run([tools.nvcc, "-cubin", "-O3", "-arch=" + a.arch, "-w", src, "-o", path] +
-                  ["-I" + os.path.join(a.data, d) for d in recipe.get("include_dirs", [])] +
-                  F.defines_of(recipe, params))
+            F.run([tools.nvcc, "-cubin", "-w", src, "-o", path] +
+                  F.nvcc_flags(recipe, params, a.arch, a.data))
             return
         # The plugin route's own compile (fidelity.clang_flags, without the
         # plugin: it never changes the code), then ptxas as a user's build

@@ -325,9 +325,12 @@ static std::optional<AbsVal> absSplit(const AbsVal &A, int64_t M, bool Rem) {
 /// a first one (clang writes 4 * (t / 16) as `and (t >> 2), ~3`).
 static std::optional<AbsVal> absQuotient(const AbsVal &A, int64_t D) {
   if (!A.known() || !A.Mod || A.HasConst || A.Coef != 0 || A.Coef2 <= 0 ||
-      D <= 0 || D % A.Coef2 != 0 || D / A.Coef2 > (int64_t(1) << 20))
+      D <= 0 || D % A.Coef2 != 0)
     return std::nullopt;
-  return AbsVal::split(unsigned(A.Mod * (D / A.Coef2)), 0, 1);
+  int64_t M = int64_t(A.Mod) * (D / A.Coef2);
+  if (M > (int64_t(1) << 30))
+    return std::nullopt;
+  return AbsVal::split(unsigned(M), 0, 1);
 }
 
 AbsVal FunctionAnalysis::evalAddSub(const Instr &I) const {
