@@ -333,7 +333,19 @@ double modelimpl::globalWavefronts(const KernelProfile &K,
     double Lines;
     if ((A.Pattern == AccessPattern::Coalesced ||
          A.Pattern == AccessPattern::Strided) &&
-        !A.LaneMod) {
+        A.LaneMod) {
+      // Rows of a tile: the lines each pass's thread indices touch.
+      double PassWaves = 0;
+      for (unsigned P = 0; P < unsigned(Passes); ++P)
+        PassWaves += std::max(
+            1.0, laneLines(A, P * unsigned(PassLanes), unsigned(PassLanes)));
+      Waves += Count * (PassWaves + Passes * Spread / 128.0);
+      continue;
+    }
+    // (A stride of 0 that is not uniform is the IR's symbolic one: its
+    // sectors say how far apart the lanes are.)
+    if (A.Pattern == AccessPattern::Coalesced ||
+        (A.Pattern == AccessPattern::Strided && A.StrideBytes != 0)) {
       double Step = std::max(Bytes, double(std::llabs(A.StrideBytes)));
       Lines = Distinct * std::min(Step, 128.0) / 128.0;
     } else {

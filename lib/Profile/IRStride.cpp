@@ -254,6 +254,11 @@ Stride StrideAnalysis::mulStride(const Instruction *I, unsigned Depth) {
     Stride Other = A.isUniform() ? B : A;
     if (Other.Kind == Stride::Varying || Other.Kind == Stride::Self)
       return Stride::varying();
+    // A thread or row index times a runtime pitch: lanes or rows of a tile
+    // far apart (LaneSplit.h, FarRowPitch).
+    if (Other.Kind == Stride::Known)
+      if (std::optional<LaneSplit> R = scaleByUnknown(Other.lanes()))
+        return Stride::split(*R);
     return Stride::symbolic();
   }
   return Stride::varying();

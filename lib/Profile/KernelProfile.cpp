@@ -170,6 +170,19 @@ double laneSectors(const MemAccess &A) {
   return double(std::unique(Sectors, Sectors + N) - Sectors);
 }
 
+double laneLines(const MemAccess &A, unsigned First, unsigned N) {
+  uint64_t Lines[32 * 2];
+  unsigned Count = 0;
+  const int64_t Bytes = std::max(1u, A.Bytes);
+  for (uint64_t T = First; T < uint64_t(First) + std::min(N, 32u); ++T) {
+    int64_t Lo = (int64_t(1) << 40) + laneOffsetBytes(A, T);
+    for (int64_t L = Lo / 128; L <= (Lo + Bytes - 1) / 128 && Count < 64; ++L)
+      Lines[Count++] = uint64_t(L);
+  }
+  std::sort(Lines, Lines + Count);
+  return double(std::unique(Lines, Lines + Count) - Lines);
+}
+
 unsigned passBankWays(const int64_t *Offsets, unsigned N, unsigned Bytes) {
   constexpr unsigned Banks = 32;
   const int64_t Width = std::clamp(Bytes, 1u, 16u);

@@ -371,6 +371,12 @@ AbsVal FunctionAnalysis::evalMulMad(const Instr &I) const {
     P = AbsVal::uniform();
   else
     P = AbsVal::top();
+  // A thread or row index times a runtime pitch: lanes or rows far apart
+  // (as the IR front end's mulStride; LaneSplit.h, FarRowPitch).
+  if (!P.known() && A.known() && B.known() && (A.uniformV() || B.uniformV()))
+    if (std::optional<LaneSplit> R =
+            scaleByUnknown((A.uniformV() ? B : A).lanes()))
+      P = AbsVal::lanes(*R);
   if (I.Mods[0] == "mul")
     return P;
   AbsVal C = opVal(I, 3);

@@ -1,5 +1,6 @@
 //===- ProfilePrinter.cpp - Stable text form of a KernelProfile -----------===//
 #include "flipflop/Profile/ProfilePrinter.h"
+#include "flipflop/Profile/LaneSplit.h"
 #include "llvm/Support/Format.h"
 #include <cmath>
 
@@ -187,9 +188,18 @@ void printAccess(const MemAccess &A, raw_ostream &OS) {
                      : "load")
      << " bytes=" << A.Bytes << " count=" << Num{A.Count}
      << " pattern=" << accessPatternName(A.Pattern)
-     << " stride=" << A.StrideBytes;
-  if (A.LaneMod) // Rows of LaneMod lanes, LaneDivStrideBytes apart.
-    OS << " rows=" << A.LaneMod << 'x' << A.LaneDivStrideBytes;
+     << " stride=";
+  if (farRowPitch(A.StrideBytes))
+    OS << "far";
+  else
+    OS << A.StrideBytes;
+  if (A.LaneMod) { // Rows of LaneMod lanes, LaneDivStrideBytes apart.
+    OS << " rows=" << A.LaneMod << 'x';
+    if (farRowPitch(A.LaneDivStrideBytes))
+      OS << "far";
+    else
+      OS << A.LaneDivStrideBytes;
+  }
   if (Global)
     OS << " sectors=" << Num{A.SectorsPerRequest};
   if (A.Space == AddrSpace::Shared)

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ModelTestUtil.h"
 #include "flipflop/Model/ModelConstants.h"
+#include "flipflop/Profile/LaneSplit.h"
 #include "gtest/gtest.h"
 #include <cmath>
 
@@ -458,6 +459,42 @@ TEST(Time, L1DataPathBytesPerClock) {
   EXPECT_GT(TSlow, 1.5 * TFast);
   KernelProfile F = fmaKernel(1000);
   EXPECT_DOUBLE_EQ(predict(F, Fast, C).TimeS, predict(F, Slow, C).TimeS);
+}
+
+TEST(Time, TileRowsCostTheLinesTheyTouch) {
+  // A[(r0 + t / 16) * lda + t % 16] with lda unknown (rows=16xfar): a warp
+  // reads two rows of 64 B in lines of their own, 2 wavefronts per request,
+  // against 1 for 32 consecutive floats; both move 4 sectors. With the L1
+  // data path made the bottleneck (8 B per clock), the rows take twice as
+  // long; 8 rows of 4 lanes (the same 128 bytes' worth of lanes, 8 lines)
+  // four times longer again.
+  GPUSpec G = handGPU();
+  G.L1BytesPerClkPerSM = 8;
+  auto Kernel = [](unsigned Mod) {
+    KernelProfile K = fmaKernel(1);
+    MemAccess A = globalAccess(false, 4, 256, AccessPattern::Coalesced);
+    if (Mod) {
+      A.Pattern = AccessPattern::Strided;
+      A.LaneMod = Mod;
+      A.LaneDivStrideBytes = FarRowPitch;
+    }
+    A.ThreadDims = 1;
+    A.ThreadDimsKnown = true;
+    A.ReusedAcrossBlocks = true;
+    K.Accesses.push_back(A);
+    K.op(OpClass::LoadGlobal) = 256;
+    finalizeProfile(K);
+    return K;
+  };
+  KernelProfile Plain = Kernel(0), Rows = Kernel(16), Narrow = Kernel(4);
+  EXPECT_EQ(Rows.Accesses[0].SectorsPerRequest, 4);
+  EXPECT_EQ(Narrow.Accesses[0].SectorsPerRequest, 8);
+  LaunchConfig C = config(256, 204800);
+  double TPlain = predict(Plain, G, C).TimeS;
+  double TRows = predict(Rows, G, C).TimeS;
+  double TNarrow = predict(Narrow, G, C).TimeS;
+  EXPECT_NEAR(TRows / TPlain, 2.0, 0.1);
+  EXPECT_NEAR(TNarrow / TRows, 4.0, 0.2);
 }
 
 TEST(Registers, SpillsRunInTheInnermostNest) {

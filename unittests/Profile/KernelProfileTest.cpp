@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "flipflop/Profile/KernelProfile.h"
+#include "flipflop/Profile/LaneSplit.h"
 #include "gtest/gtest.h"
 
 using namespace flipflop;
@@ -64,6 +65,55 @@ TEST(KernelProfile, LaneSectorsOfTileRows) {
   A.LaneDivStrideBytes = -128;
   EXPECT_EQ(laneOffsetBytes(A, 5), -128);
   EXPECT_EQ(laneSectors(A), 8);
+}
+
+TEST(KernelProfile, LaneLinesOfTileRows) {
+  // Rows of 16 floats (64 B) at an unknown pitch (FarRowPitch): a pass of
+  // 32 lanes touches 2 lines, 4 sectors.
+  MemAccess A;
+  A.Pattern = AccessPattern::Strided;
+  A.Bytes = 4;
+  A.StrideBytes = 4;
+  A.LaneMod = 16;
+  A.LaneDivStrideBytes = FarRowPitch;
+  EXPECT_EQ(laneLines(A, 0, 32), 2);
+  EXPECT_EQ(laneSectors(A), 4);
+  // float4 rows of 8 lanes, 16 KB apart: a pass of 8 lanes is one row,
+  // 128 B, one line; the second pass (lanes 8..15) the next row's line.
+  A.Bytes = 16;
+  A.StrideBytes = 16;
+  A.LaneMod = 8;
+  A.LaneDivStrideBytes = 16384;
+  EXPECT_EQ(laneLines(A, 0, 8), 1);
+  EXPECT_EQ(laneLines(A, 8, 8), 1);
+  EXPECT_EQ(laneLines(A, 4, 8), 2); // Straddles two rows.
+}
+
+TEST(LaneSplit, RowsTimesAnUnknownPitch) {
+  // (t / 16) * lda: rows of 16 lanes, far apart.
+  std::optional<LaneSplit> R = scaleByUnknown(LaneSplit::make(16, 0, 1));
+  ASSERT_TRUE(R.has_value());
+  EXPECT_EQ(R->Mod, 16u);
+  EXPECT_EQ(R->Stride, 0);
+  EXPECT_TRUE(farRowPitch(R->DivStride));
+  // Adding t % 16 (4 bytes a lane) keeps the rows: the tile load's form.
+  std::optional<LaneSplit> Sum =
+      combineLaneSplits(*R, LaneSplit::make(16, 4, 0), 1, 1);
+  ASSERT_TRUE(Sum.has_value());
+  EXPECT_EQ(Sum->Stride, 4);
+  EXPECT_TRUE(farRowPitch(Sum->DivStride));
+  // Rows of 32 or 64 threads hold whole warps: uniform within one.
+  R = scaleByUnknown(LaneSplit::make(64, 0, 1));
+  EXPECT_FALSE(R.has_value()); // make() folded it to a plain 0 stride.
+  // t * lda: every lane a pitch apart, far.
+  R = scaleByUnknown(LaneSplit{0, 4, 0});
+  ASSERT_TRUE(R.has_value());
+  EXPECT_EQ(R->Mod, 0u);
+  EXPECT_TRUE(farRowPitch(R->Stride));
+  // A stride within the row scales too ((t % 16) * lda): no lane pattern.
+  EXPECT_FALSE(scaleByUnknown(LaneSplit::make(16, 4, 0)).has_value());
+  EXPECT_FALSE(scaleByUnknown(LaneSplit{0, 0, 0}).has_value());
+  EXPECT_FALSE(farRowPitch(16384));
 }
 
 TEST(KernelProfile, LaneBankConflictWaysOfTileRows) {

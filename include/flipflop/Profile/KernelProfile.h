@@ -496,6 +496,9 @@ inline int64_t laneOffsetBytes(const MemAccess &A, uint64_t T) {
 /// Distinct 32-byte sectors the 32 consecutive thread indices of a warp
 /// touch, each reading A.Bytes from laneOffsetBytes().
 double laneSectors(const MemAccess &A);
+/// Distinct 128-byte lines that thread indices First .. First + N - 1 touch,
+/// each reading A.Bytes from laneOffsetBytes(): one L1 pass's wavefronts.
+double laneLines(const MemAccess &A, unsigned First, unsigned N);
 /// Shared-memory wavefronts of one pass of \p N lanes, lane i reading
 /// \p Bytes (1..16) at byte offset \p Offsets[i] (N <= 32): lanes that read
 /// one 32-bit word share it, distinct words in one bank serialise.

@@ -37,6 +37,31 @@ struct LaneSplit {
   bool uniform() const { return Stride == 0 && (Mod == 0 || DivStride == 0); }
 };
 
+/// The pitch taken for lanes or rows a uniform but unknown distance apart:
+/// a thread or row index times a runtime leading dimension (A[t * lda], or
+/// A[(r0 + t / 16) * lda + t % 16] with lda not stated). Far enough that no
+/// two of them share a 128-byte line, which a matrix's row pitch almost
+/// always is (docs/MODEL.md, "Rows of a tile").
+constexpr int64_t FarRowPitch = int64_t(1) << 24;
+
+/// \p L times a uniform value that is not a known constant: a plain stride
+/// becomes FarRowPitch (each lane in lines of its own), rows of a tile (only
+/// t / M varies) FarRowPitch apart; nullopt when a stride within the rows
+/// scales too (the lanes' pattern is then not known).
+inline std::optional<LaneSplit> scaleByUnknown(const LaneSplit &L) {
+  if (L.Mod == 0)
+    return L.Stride == 0 ? std::nullopt
+                         : std::optional<LaneSplit>(LaneSplit{0, FarRowPitch, 0});
+  if (L.Stride != 0 || L.DivStride == 0)
+    return std::nullopt;
+  return LaneSplit::make(L.Mod, 0, FarRowPitch);
+}
+
+/// Whether a pitch is (a multiple of) FarRowPitch: that far apart.
+inline bool farRowPitch(int64_t Pitch) {
+  return Pitch >= FarRowPitch || Pitch <= -FarRowPitch;
+}
+
 /// MA * A + MB * B; nullopt when the two split t at different rows.
 inline std::optional<LaneSplit> combineLaneSplits(const LaneSplit &A,
                                                   const LaneSplit &B,
