@@ -21,6 +21,20 @@ namespace flipflop {
 namespace irprof {
 
 SReg specialRegister(const Value *V, unsigned &Dim) {
+  // A phi of reads of one register (clang reads blockDim.x afresh on each
+  // path into a loop and merges them: attention's `j += blockDim.x`).
+  if (const auto *PN = dyn_cast<PHINode>(V)) {
+    SReg R = SReg::None;
+    for (const Value *In : PN->incoming_values()) {
+      unsigned D = 0;
+      SReg X = isa<PHINode>(In) ? SReg::None : specialRegister(In, D);
+      if (X == SReg::None || (R != SReg::None && (X != R || D != Dim)))
+        return SReg::None;
+      R = X;
+      Dim = D;
+    }
+    return R;
+  }
   const auto *CI = dyn_cast<CallBase>(V);
   if (!CI || !CI->getCalledFunction())
     return SReg::None;

@@ -291,6 +291,26 @@ std::string scevText(const SCEV *S) {
   return Text;
 }
 
+/// A loop step known to be positive: a positive constant, blockDim or
+/// gridDim (at least 1), or a product of such (a block- or grid-stride
+/// loop whose add has no `nsw`, which SCEV then cannot count: attention's
+/// `for (j = tid; j < L; j += blockDim.x)` in clang's IR).
+static bool positiveStep(const SCEV *S) {
+  if (const auto *C = dyn_cast<SCEVConstant>(S))
+    return C->getAPInt().isStrictlyPositive();
+  if (const auto *Z = dyn_cast<SCEVZeroExtendExpr>(S))
+    return positiveStep(Z->getOperand());
+  if (const auto *U = dyn_cast<SCEVUnknown>(S)) {
+    unsigned D;
+    SReg R = specialRegister(U->getValue(), D);
+    return R == SReg::NTid || R == SReg::NCtaId;
+  }
+  if (const auto *M = dyn_cast<SCEVMulExpr>(S))
+    return llvm::all_of(M->operands(),
+                        [](const SCEV *Op) { return positiveStep(Op); });
+  return false;
+}
+
 const SCEV *latchExitCount(const Loop *L, ScalarEvolution &SE) {
   const BasicBlock *Latch = L->getLoopLatch();
   if (!Latch || L->getExitingBlock() != Latch)
@@ -311,12 +331,10 @@ const SCEV *latchExitCount(const Loop *L, ScalarEvolution &SE) {
     P = CmpInst::getSwappedPredicate(P);
   }
   const auto *AR = dyn_cast<SCEVAddRecExpr>(X);
-  const auto *Step =
-      AR && AR->getLoop() == L && AR->isAffine()
-          ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
-          : nullptr;
-  if (!Step || !Step->getAPInt().isStrictlyPositive() ||
-      !SE.isLoopInvariant(B, L))
+  const SCEV *Step = AR && AR->getLoop() == L && AR->isAffine()
+                         ? AR->getStepRecurrence(SE)
+                         : nullptr;
+  if (!Step || !positiveStep(Step) || !SE.isLoopInvariant(B, L))
     return SE.getCouldNotCompute();
   const SCEV *Start = AR->getStart();
   const SCEV *One = SE.getOne(B->getType());

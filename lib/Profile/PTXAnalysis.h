@@ -502,9 +502,11 @@ private:
   std::optional<int64_t> constOutside(const Loop &L, const Operand &O,
                                       unsigned At0 = 0) const;
   /// The instruction that copies register \p R into \p Op's register in
-  /// loop \p L (its only definition there, an unguarded mov/cvt of R);
-  /// -1 when \p Op is no such copy (nvcc's header copy of a counter whose
-  /// test reads it before the step: `header: mov X, R; latch: add R, X, 4`).
+  /// loop \p L (its only definition there, an unguarded mov or integer cvt
+  /// of R, or of such a copy of R, up to three hops); -1 when \p Op is no
+  /// such copy (nvcc's header copy of a counter whose test reads it before
+  /// the step: `header: mov X, R; latch: add R, X, 4`; clang's round trip
+  /// `cvt.s64.s32 %rd, %r; cvt.u32.u64 %x, %rd; add.s32 %r, %x, %ntid`).
   int loopCopyOf(const Loop &L, const Operand &Op, int R) const;
   /// The one instruction in loop \p L that defines register \p Reg; -1
   /// when none or several do.

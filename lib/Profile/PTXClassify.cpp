@@ -836,10 +836,20 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   for (unsigned BI : L.Body.members())
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
       const Instr &I = *Instrs[K];
+      // A step `add R, R, X`, or `add R, C, X` with C a copy of R made
+      // in the loop (clang's round trip through 64 bits).
+      // (An integer add: a float accumulator is no counter.)
       if (I.Mods[0] == "add" && I.Ops.size() == 3 &&
-          I.Ops[0].Kind == Operand::Reg && I.Ops[1].Kind == Operand::Reg &&
-          I.Ops[0].Name == I.Ops[1].Name)
-        StepTaint |= taintOf(I.Ops[2]);
+          I.Ops[0].Kind == Operand::Reg && !isFloatType(I.Mods.back()))
+        for (unsigned Side = 1; Side <= 2; ++Side) {
+          const Operand &Self = I.Ops[Side];
+          if (Self.Kind == Operand::Reg &&
+              (Self.Name == I.Ops[0].Name ||
+               loopCopyOf(L, Self, regId(I.Ops[0].Name)) >= 0)) {
+            StepTaint |= taintOf(I.Ops[3 - Side]);
+            break;
+          }
+        }
       if (I.Mods[0] == "setp" && R.Symbolic.empty() && I.Ops.size() == 3 &&
           L.ExitDesc.empty())
         R.Symbolic = formatv("{0} {1}, {2}", I.Opcode,

@@ -151,14 +151,27 @@ int FunctionAnalysis::loopCopyOf(const Loop &L, const Operand &Op,
   int X = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
   if (X < 0 || R < 0)
     return -1;
-  int Def = soleLoopDef(L, X);
-  if (Def < 0)
-    return -1;
-  const Instr &M = *Instrs[Def];
-  bool Copy = (M.Mods[0] == "mov" || M.Mods[0] == "cvt") && M.Guard.empty() &&
-              M.Ops.size() == 2 && M.Ops[1].Kind == Operand::Reg &&
-              regId(M.Ops[1].Name) == R;
-  return Copy ? Def : -1;
+  // Up to three hops: clang's round trip through 64 bits (`cvt.s64.s32
+  // %rd, %r; cvt.u32.u64 %x, %rd`) is a copy of %r.
+  int Outer = -1;
+  for (unsigned Hop = 0; Hop < 3 && X >= 0; ++Hop) {
+    int Def = soleLoopDef(L, X);
+    if (Def < 0)
+      return -1;
+    const Instr &M = *Instrs[Def];
+    bool Copy = (M.Mods[0] == "mov" || M.Mods[0] == "cvt") &&
+                M.Guard.empty() && M.Ops.size() == 2 &&
+                M.Ops[1].Kind == Operand::Reg && !M.hasMod("f16") &&
+                !M.hasMod("f32") && !M.hasMod("f64") && !M.hasMod("bf16");
+    if (!Copy)
+      return -1;
+    if (Outer < 0)
+      Outer = Def;
+    X = regId(M.Ops[1].Name);
+    if (X == R)
+      return Outer;
+  }
+  return -1;
 }
 
 int FunctionAnalysis::soleLoopDef(const Loop &L, int Reg) const {
@@ -213,8 +226,9 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
       // %n, %i, 256; setp; mov %i, %n`, is the other form, below.)
       auto CopyOfR = [&](const Operand &Op) {
         int XD = loopCopyOf(L, Op, R);
-        return XD >= 0 && InstrBlock[XD] == L.Header &&
-               XD <= int(InLoopDefs[0]);
+        return XD >= 0 && XD <= int(InLoopDefs[0]) &&
+               (InstrBlock[XD] == L.Header ||
+                InstrBlock[XD] == InstrBlock[InLoopDefs[0]]);
       };
       bool Self1 = D.Ops[1].Kind == Operand::Reg &&
                    (regId(D.Ops[1].Name) == R || (Offset == 0 && CopyOfR(D.Ops[1])));
@@ -572,6 +586,16 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   std::optional<int64_t> Passes =
       countPasses(Cmp, Ty, BoundV, *Init, StepV, Post, ContinueWhen,
                   BoundFollows);
+  // A counter run to its end value by an equality test that starts there
+  // (`for (r = n & 3; r != 0; --r)` with n & 3 == 0) would wrap all the way
+  // round: compilers guard such a remainder loop off (the branch around it
+  // tests the same value), so it runs no pass.
+  bool EqualityTest = (Cmp == "ne" && ContinueWhen) ||
+                      (Cmp == "eq" && !ContinueWhen);
+  if (!Passes && EqualityTest && !BoundFollows && *Init == BoundV) {
+    L.IVReg = IV;
+    return 0.0;
+  }
   if (!Passes)
     return std::nullopt;
   double Trip = BottomTested ? *Passes + 1 : *Passes;
