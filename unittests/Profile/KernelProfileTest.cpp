@@ -41,15 +41,22 @@ TEST(KernelProfile, SectorsPerRequest) {
   EXPECT_EQ(sectorsPerRequest(0, 4, AccessPattern::Coalesced), 0);
 }
 
+/// Rows of \p Mod lanes reading \p Bytes each, \p Stride apart within a
+/// row and \p Div between rows (MemAccess::LaneMod).
+MemAccess tileRows(unsigned Bytes, int64_t Stride, unsigned Mod, int64_t Div) {
+  MemAccess A;
+  A.Pattern = AccessPattern::Strided;
+  A.Bytes = Bytes;
+  A.StrideBytes = Stride;
+  A.LaneMod = Mod;
+  A.LaneDivStrideBytes = Div;
+  return A;
+}
+
 TEST(KernelProfile, LaneSectorsOfTileRows) {
   // float4 rows of 8 lanes (128 B) with rows 16 KB apart: 4 rows x 4
   // sectors per warp.
-  MemAccess A;
-  A.Pattern = AccessPattern::Strided;
-  A.Bytes = 16;
-  A.StrideBytes = 16;
-  A.LaneMod = 8;
-  A.LaneDivStrideBytes = 16384;
+  MemAccess A = tileRows(16, 16, 8, 16384);
   EXPECT_EQ(laneOffsetBytes(A, 9), 16384 + 16);
   EXPECT_EQ(laneSectors(A), 16);
   // Rows of 4 floats continuing each other (row stride = 4 x 4 B): one
@@ -70,20 +77,12 @@ TEST(KernelProfile, LaneSectorsOfTileRows) {
 TEST(KernelProfile, LaneLinesOfTileRows) {
   // Rows of 16 floats (64 B) at an unknown pitch (FarRowPitch): a pass of
   // 32 lanes touches 2 lines, 4 sectors.
-  MemAccess A;
-  A.Pattern = AccessPattern::Strided;
-  A.Bytes = 4;
-  A.StrideBytes = 4;
-  A.LaneMod = 16;
-  A.LaneDivStrideBytes = FarRowPitch;
+  MemAccess A = tileRows(4, 4, 16, FarRowPitch);
   EXPECT_EQ(laneLines(A, 0, 32), 2);
   EXPECT_EQ(laneSectors(A), 4);
   // float4 rows of 8 lanes, 16 KB apart: a pass of 8 lanes is one row,
   // 128 B, one line; the second pass (lanes 8..15) the next row's line.
-  A.Bytes = 16;
-  A.StrideBytes = 16;
-  A.LaneMod = 8;
-  A.LaneDivStrideBytes = 16384;
+  A = tileRows(16, 16, 8, 16384);
   EXPECT_EQ(laneLines(A, 0, 8), 1);
   EXPECT_EQ(laneLines(A, 8, 8), 1);
   EXPECT_EQ(laneLines(A, 4, 8), 2); // Straddles two rows.
@@ -120,13 +119,8 @@ TEST(KernelProfile, LaneBankConflictWaysOfTileRows) {
   // tile[t / 8][2 * (t % 8)] of floats with 64-word rows: the 4 rows of a
   // warp fall on the same 8 banks, 4 ways (a plain 8-byte stride would say
   // 2).
-  MemAccess A;
+  MemAccess A = tileRows(4, 8, 8, 256);
   A.Space = AddrSpace::Shared;
-  A.Pattern = AccessPattern::Strided;
-  A.Bytes = 4;
-  A.StrideBytes = 8;
-  A.LaneMod = 8;
-  A.LaneDivStrideBytes = 256;
   EXPECT_EQ(laneBankConflictWays(A), 4u);
   // Rows padded by one word (65-word rows): each row shifts by one bank,
   // so rows 0 and 2 (1 and 3) still share banks: 2 ways.
