@@ -80,7 +80,11 @@ Stride addStrides(Stride A, Stride B, bool Subtract) {
 Stride scaleStride(Stride A, int64_t C) {
   if (A.Kind != Stride::Known)
     return A.Kind == Stride::Self ? Stride::varying() : A;
-  return Stride::split(LaneSplit::make(A.Mod, A.S * C, A.S2 * C));
+  std::optional<int64_t> S = pitchSum(A.S, C, 0, 0);
+  std::optional<int64_t> S2 = pitchSum(A.S2, C, 0, 0);
+  if (!S || !S2)
+    return Stride::varying();
+  return Stride::split(LaneSplit::make(A.Mod, *S, *S2));
 }
 
 /// \p A % M (Rem) or \p A / M of a plain stride (splitLanes()): a

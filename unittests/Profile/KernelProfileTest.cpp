@@ -115,6 +115,21 @@ TEST(LaneSplit, RowsTimesAnUnknownPitch) {
   EXPECT_FALSE(farRowPitch(16384));
 }
 
+TEST(LaneSplit, FarPitchesSaturateAndDoNotCancel) {
+  // Exact below FarRowPitch.
+  EXPECT_EQ(pitchSum(64, 4, 4, 1), 260);
+  // A far pitch scaled, however far: FarRowPitch, its sign kept, no
+  // overflow (2^24 * 2^62 is beyond 64 bits).
+  EXPECT_EQ(pitchSum(FarRowPitch, 4096, 64, 1), FarRowPitch);
+  EXPECT_EQ(pitchSum(FarRowPitch, int64_t(1) << 62, 0, 0), FarRowPitch);
+  EXPECT_EQ(pitchSum(FarRowPitch, -3, 0, 0), -FarRowPitch);
+  EXPECT_EQ(pitchSum(FarRowPitch, 0, 16, 1), 16); // Times 0: gone.
+  // Two unknown pitches need not cancel: (t / 16) * lda - (t / 16) * ldb.
+  EXPECT_FALSE(pitchSum(FarRowPitch, 1, FarRowPitch, -1).has_value());
+  LaneSplit Rows = *scaleByUnknown(LaneSplit::make(16, 0, 1));
+  EXPECT_FALSE(combineLaneSplits(Rows, Rows, 1, -1).has_value());
+}
+
 TEST(KernelProfile, LaneBankConflictWaysOfTileRows) {
   // tile[t / 8][2 * (t % 8)] of floats with 64-word rows: the 4 rows of a
   // warp fall on the same 8 banks, 4 ways (a plain 8-byte stride would say

@@ -11,6 +11,7 @@
 #ifndef FLIPFLOP_PROFILE_LANESPLIT_H
 #define FLIPFLOP_PROFILE_LANESPLIT_H
 
+#include "llvm/Support/MathExtras.h"
 #include <cstdint>
 #include <optional>
 
@@ -44,6 +45,35 @@ struct LaneSplit {
 /// always is (docs/MODEL.md, "Rows of a tile").
 constexpr int64_t FarRowPitch = int64_t(1) << 24;
 
+/// Whether a pitch is (a multiple of) FarRowPitch: that far apart.
+inline bool farRowPitch(int64_t Pitch) {
+  return Pitch >= FarRowPitch || Pitch <= -FarRowPitch;
+}
+
+/// X * MX + Y * MY for lane strides and pitches: a result at least
+/// FarRowPitch in magnitude is FarRowPitch (far is far, and nothing
+/// overflows however often a far pitch is scaled); far terms that cancel
+/// to a nearer value are unknown (nullopt): two unknown pitches need not
+/// be equal.
+inline std::optional<int64_t> pitchSum(int64_t X, int64_t MX, int64_t Y,
+                                       int64_t MY) {
+  bool FarIn = (farRowPitch(X) && MX != 0) || (farRowPitch(Y) && MY != 0);
+  int64_t PX = 0, PY = 0, R = 0;
+  bool Over = llvm::MulOverflow(X, MX, PX) || llvm::MulOverflow(Y, MY, PY) ||
+              llvm::AddOverflow(PX, PY, R);
+  if (Over) {
+    // Beyond 64 bits: far, on the side of the larger term.
+    long double V = static_cast<long double>(X) * MX +
+                    static_cast<long double>(Y) * MY;
+    return V < 0 ? -FarRowPitch : FarRowPitch;
+  }
+  if (farRowPitch(R))
+    return R < 0 ? -FarRowPitch : FarRowPitch;
+  if (FarIn)
+    return std::nullopt;
+  return R;
+}
+
 /// \p L times a uniform value that is not a known constant: a plain stride
 /// becomes FarRowPitch (each lane in lines of its own), rows of a tile (only
 /// t / M varies) FarRowPitch apart; nullopt when a stride within the rows
@@ -57,11 +87,6 @@ inline std::optional<LaneSplit> scaleByUnknown(const LaneSplit &L) {
   return LaneSplit::make(L.Mod, 0, FarRowPitch);
 }
 
-/// Whether a pitch is (a multiple of) FarRowPitch: that far apart.
-inline bool farRowPitch(int64_t Pitch) {
-  return Pitch >= FarRowPitch || Pitch <= -FarRowPitch;
-}
-
 /// MA * A + MB * B; nullopt when the two split t at different rows.
 inline std::optional<LaneSplit> combineLaneSplits(const LaneSplit &A,
                                                   const LaneSplit &B,
@@ -73,8 +98,11 @@ inline std::optional<LaneSplit> combineLaneSplits(const LaneSplit &A,
   auto Div = [M](const LaneSplit &X) {
     return X.Mod ? X.DivStride : X.Stride * int64_t(M);
   };
-  return LaneSplit::make(M, MA * A.Stride + MB * B.Stride,
-                         MA * Div(A) + MB * Div(B));
+  std::optional<int64_t> S = pitchSum(A.Stride, MA, B.Stride, MB);
+  std::optional<int64_t> D = pitchSum(Div(A), MA, Div(B), MB);
+  if (!S || !D)
+    return std::nullopt;
+  return LaneSplit::make(M, *S, *D);
 }
 
 /// (C * t) % M when \p Rem, else (C * t) / M, of a plain stride C; nullopt
