@@ -155,32 +155,30 @@ double sectorsPerRequest(unsigned Bytes, int64_t StrideBytes,
   return Lanes;
 }
 
-double laneSectors(const MemAccess &A) {
-  uint64_t Sectors[32 * 4];
-  unsigned N = 0;
-  const int64_t Bytes = std::max(1u, A.Bytes);
-  for (uint64_t T = 0; T < 32; ++T) {
-    // Offsets relative to a base far from zero: the same sectors for
-    // negative strides without signed division.
-    int64_t Lo = (int64_t(1) << 40) + laneOffsetBytes(A, T);
-    for (int64_t S = Lo / 32; S <= (Lo + Bytes - 1) / 32 && N < 128; ++S)
-      Sectors[N++] = uint64_t(S);
-  }
-  std::sort(Sectors, Sectors + N);
-  return double(std::unique(Sectors, Sectors + N) - Sectors);
-}
-
-double laneLines(const MemAccess &A, unsigned First, unsigned N) {
-  uint64_t Lines[32 * 2];
+/// Distinct \p Unit-byte blocks (sectors, lines) that thread indices First
+/// .. First + N - 1 (N <= 32) touch, each reading A.Bytes (<= 16 counted
+/// blocks a lane) from laneOffsetBytes().
+static double laneUnits(const MemAccess &A, unsigned First, unsigned N,
+                        int64_t Unit) {
+  uint64_t Units[32 * 4];
   unsigned Count = 0;
   const int64_t Bytes = std::max(1u, A.Bytes);
   for (uint64_t T = First; T < uint64_t(First) + std::min(N, 32u); ++T) {
+    // Offsets relative to a base far from zero: the same blocks for
+    // negative strides without signed division.
     int64_t Lo = (int64_t(1) << 40) + laneOffsetBytes(A, T);
-    for (int64_t L = Lo / 128; L <= (Lo + Bytes - 1) / 128 && Count < 64; ++L)
-      Lines[Count++] = uint64_t(L);
+    for (int64_t U = Lo / Unit; U <= (Lo + Bytes - 1) / Unit && Count < 128;
+         ++U)
+      Units[Count++] = uint64_t(U);
   }
-  std::sort(Lines, Lines + Count);
-  return double(std::unique(Lines, Lines + Count) - Lines);
+  std::sort(Units, Units + Count);
+  return double(std::unique(Units, Units + Count) - Units);
+}
+
+double laneSectors(const MemAccess &A) { return laneUnits(A, 0, 32, 32); }
+
+double laneLines(const MemAccess &A, unsigned First, unsigned N) {
+  return laneUnits(A, First, N, 128);
 }
 
 unsigned passBankWays(const int64_t *Offsets, unsigned N, unsigned Bytes) {

@@ -836,9 +836,9 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   for (unsigned BI : L.Body.members())
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
       const Instr &I = *Instrs[K];
-      // A step `add R, R, X`, or `add R, C, X` with C a copy of R made
-      // in the loop (clang's round trip through 64 bits).
-      // (An integer add: a float accumulator is no counter.)
+      // A step: an integer `add R, R, X`, or `add R, C, X` with C a copy
+      // of R made in the loop (clang's round trip through 64 bits); a float
+      // accumulator is no counter.
       if (I.Mods[0] == "add" && I.Ops.size() == 3 &&
           I.Ops[0].Kind == Operand::Reg && !isFloatType(I.Mods.back()))
         for (unsigned Side = 1; Side <= 2; ++Side) {

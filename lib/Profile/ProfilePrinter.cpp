@@ -189,16 +189,17 @@ void printAccess(const MemAccess &A, raw_ostream &OS) {
      << " bytes=" << A.Bytes << " count=" << Num{A.Count}
      << " pattern=" << accessPatternName(A.Pattern)
      << " stride=";
-  if (farRowPitch(A.StrideBytes))
-    OS << "far";
-  else
-    OS << A.StrideBytes;
-  if (A.LaneMod) { // Rows of LaneMod lanes, LaneDivStrideBytes apart.
-    OS << " rows=" << A.LaneMod << 'x';
-    if (farRowPitch(A.LaneDivStrideBytes))
+  // A pitch nobody stated (FarRowPitch) prints as "far".
+  auto Pitch = [&OS](int64_t P) {
+    if (farRowPitch(P))
       OS << "far";
     else
-      OS << A.LaneDivStrideBytes;
+      OS << P;
+  };
+  Pitch(A.StrideBytes);
+  if (A.LaneMod) { // Rows of LaneMod lanes, LaneDivStrideBytes apart.
+    OS << " rows=" << A.LaneMod << 'x';
+    Pitch(A.LaneDivStrideBytes);
   }
   if (Global)
     OS << " sectors=" << Num{A.SectorsPerRequest};

@@ -5,8 +5,8 @@
 // sectors per request, and the model's L1 counts the two rows' lines (2
 // wavefronts), where before the IR front end had a symbolic stride (32
 // sectors, 1 wavefront) and the PTX front end an unknown pattern (32
-// sectors, 8 wavefronts). A stride within the row that the pitch scales
-// too (t * lda) stays a sector per lane.
+// sectors, 8 wavefronts). A lane index times the pitch (t * lda) is every
+// lane a far pitch apart: a sector (and a line) per lane.
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
 // RUN: %profile %t.ll | FileCheck %s
 // RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
@@ -15,7 +15,7 @@
 // CHECK-LABEL: kernel _Z4tilePKfPfii
 // CHECK: access: global load bytes=4 count=1 pattern=strided stride=4 rows=16xfar sectors=4
 // CHECK-LABEL: kernel _Z6columnPKfPfi
-// CHECK: access: global load bytes=4 count=1 pattern={{.*}} sectors=32
+// CHECK: access: global load bytes=4 count=1 pattern=strided stride=far sectors=32
 __global__ void tile(const float *A, float *out, int lda, int k0) {
   int t = threadIdx.y * 16 + threadIdx.x;
   int r0 = blockIdx.y * 64;
