@@ -328,8 +328,10 @@ private:
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
   void analyseShapeChecks();
   void analyseParallelism();
-  /// The integer adds that ptxas folds into a later add of their block as
-  /// one IADD3 (foldsIntoThreeInputAdd): true at their instruction index.
+  /// The adds that cost no instruction of their own: integer adds that
+  /// ptxas folds into a later add of their block as one IADD3
+  /// (foldsIntoThreeInputAdd), and 64-bit adds of a wide product that it
+  /// makes one IMAD.WIDE with the multiply: true at their instruction index.
   std::vector<bool> findFoldedAdds() const;
   AffVal affOf(const Operand &O) const;
   int reachingDef(unsigned R, unsigned At) const;

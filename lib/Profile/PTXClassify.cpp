@@ -262,6 +262,19 @@ static bool isNarrowIntAdd(const Instr &I) {
   return false;
 }
 
+/// An unpredicated `mul.wide` (a product twice its operands' width).
+static bool isWideMultiply(const Instr &I) {
+  return I.Mods[0] == "mul" && I.hasMod("wide") && I.Guard.empty() &&
+         I.Ops.size() == 3 && I.Ops[0].Kind == Operand::Reg;
+}
+
+/// An unpredicated 64-bit integer add of two operands, without a carry.
+static bool isWideAdd(const Instr &I) {
+  return I.Mods[0] == "add" && I.Guard.empty() && I.Ops.size() == 3 &&
+         I.Ops[0].Kind == Operand::Reg && !I.hasMod("cc") &&
+         (I.hasMod("s64") || I.hasMod("u64"));
+}
+
 std::vector<bool> FunctionAnalysis::findFoldedAdds() const {
   std::vector<bool> Folded(Instrs.size(), false);
   // Each register's uses: their count and the last instruction using it.
@@ -321,6 +334,29 @@ std::vector<bool> FunctionAnalysis::findFoldedAdds() const {
         Folded[K] = true;
         Absorbed[J] = true;
       }
+    }
+  // A 32 x 32 -> 64-bit product whose only use is a 64-bit add later in
+  // its block: ptxas makes the two one IMAD.WIDE, the add's other input
+  // (a register, parameter or immediate) its addend, so the add costs
+  // nothing of its own (docs/MODEL.md, "Wide multiply-adds"). The IR front
+  // end counts such an address as one instruction already (classifyGEP).
+  for (const Block &B : Blocks)
+    for (unsigned K = B.Begin; K < B.End; ++K) {
+      const Instr &I = *Instrs[K];
+      if (!isWideMultiply(I))
+        continue;
+      int D = regId(I.Ops[0].Name);
+      if (D < 0 || DefSites[D].size() != 1 || NumUses[D] != 1)
+        continue;
+      unsigned J = User[D];
+      if (J <= K || J >= B.End || Folded[J] || !isWideAdd(*Instrs[J]))
+        continue;
+      const Instr &U = *Instrs[J];
+      auto IsProduct = [&](const Operand &O) {
+        return O.Kind == Operand::Reg && O.Name == I.Ops[0].Name;
+      };
+      if (IsProduct(U.Ops[1]) != IsProduct(U.Ops[2])) // not x + x
+        Folded[J] = true;
     }
   return Folded;
 }

@@ -3,10 +3,11 @@
 // variables: one increment per group of addresses a constant apart, the
 // others [reg+imm] operands, and the index arithmetic is gone; a product
 // that is itself a recurrence becomes an add. The IR front end now counts
-// what is left (`tile`: 73 integer instructions, llc's PTX 98 with its
-// unconditional branches' counter copies; before, 473: shl/add per load),
+// what is left (`tile`: 73 integer instructions, llc's PTX 94 with its
+// unconditional branches' counter copies, 98 before wide multiply-adds,
+// test/PTX/wide-multiply-adds.ptx; before, 473: shl/add per load),
 // and a gather whose address adds a loaded value (`gather`: dedispersion's
-// shape) keeps the add of the value and its cvt.u64 (IR 4098, PTX 4104;
+// shape) keeps the add of the value and its cvt.u64 (IR 4098, PTX 4103;
 // before, 6402 with the channel product and the table index per load; 4866
 // and 4872 before three-input adds, test/Profile/three-input-adds.cu: the
 // channel offsets `c * 4096` are immediates of one IADD3 with the value).
@@ -29,9 +30,9 @@
 // IR-LABEL: kernel _Z5urowsPKfPfj
 // IR: ops: fp32=2 int=8 int.mul=1 load.global=4
 // PTX-LABEL: kernel _Z4tilePKfPf
-// PTX: ops: fp32=64 int=98 int.mul=5
+// PTX: ops: fp32=64 int=94 int.mul=5
 // PTX-LABEL: kernel _Z6gatherPKhPKfPff
-// PTX: ops: fp32=2048 int=4104 int.mul=2 conv=2048
+// PTX: ops: fp32=2048 int=4103 int.mul=2 conv=2048
 __global__ void tile(const float *in, float *out) {
   __shared__ float a[64 * 16], b[64 * 32];
   int tx = threadIdx.x, ty = threadIdx.y;
