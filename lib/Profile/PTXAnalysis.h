@@ -328,11 +328,17 @@ private:
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
   void analyseShapeChecks();
   void analyseParallelism();
-  /// The adds that cost no instruction of their own: integer adds that
-  /// ptxas folds into a later add of their block as one IADD3
-  /// (foldsIntoThreeInputAdd), and 64-bit adds of a wide product that it
-  /// makes one IMAD.WIDE with the multiply: true at their instruction index.
-  std::vector<bool> findFoldedAdds() const;
+  /// What ptxas makes of an instruction that it fuses with another.
+  enum class Fold : uint8_t {
+    Kept,           ///< Counted as the PTX has it.
+    Gone,           ///< Costs nothing of its own: an integer add folded into
+                    ///< a later add of its block as one IADD3
+                    ///< (foldsIntoThreeInputAdd), or a wide multiply folded
+                    ///< into the 64-bit adds of its product.
+    WideMultiplyAdd ///< A 64-bit add of such a product: one IMAD.WIDE.
+  };
+  /// Per instruction index, what ptxas makes of it.
+  std::vector<Fold> findFolded() const;
   AffVal affOf(const Operand &O) const;
   int reachingDef(unsigned R, unsigned At) const;
   /// What constAt may substitute (bits): thread 0 (threadIdx and the lane

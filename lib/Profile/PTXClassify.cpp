@@ -275,8 +275,8 @@ static bool isWideAdd(const Instr &I) {
          (I.hasMod("s64") || I.hasMod("u64"));
 }
 
-std::vector<bool> FunctionAnalysis::findFoldedAdds() const {
-  std::vector<bool> Folded(Instrs.size(), false);
+std::vector<FunctionAnalysis::Fold> FunctionAnalysis::findFolded() const {
+  std::vector<Fold> Folded(Instrs.size(), Fold::Kept);
   // Each register's uses: their count and the last instruction using it.
   std::vector<unsigned> NumUses(DefSites.size(), 0), User(DefSites.size(), 0);
   SmallVector<unsigned, 8> Us;
@@ -331,32 +331,46 @@ std::vector<bool> FunctionAnalysis::findFoldedAdds() const {
       unsigned Constants = IsConstant(I.Ops[1], K) + IsConstant(I.Ops[2], K) +
                            IsConstant(*Other, J);
       if (foldsIntoThreeInputAdd(Constants) && !Absorbed[J]) {
-        Folded[K] = true;
+        Folded[K] = Fold::Gone;
         Absorbed[J] = true;
       }
     }
-  // A 32 x 32 -> 64-bit product whose only use is a 64-bit add later in
-  // its block: ptxas makes the two one IMAD.WIDE, the add's other input
-  // (a register, parameter or immediate) its addend, so the add costs
-  // nothing of its own (docs/MODEL.md, "Wide multiply-adds"). The IR front
-  // end counts such an address as one instruction already (classifyGEP).
+  // A 32 x 32 -> 64-bit product whose every use is a 64-bit add later in
+  // its block: ptxas makes each add one IMAD.WIDE with the multiply, the
+  // add's other input (a register, parameter or immediate) its addend, and
+  // no multiply of its own remains: the multiply counts nothing and each
+  // add one integer multiply-add, as the IR front end counts a scaled
+  // index of a GEP (classifyGEP; docs/MODEL.md, "Wide multiply-adds").
+  SmallVector<unsigned, 4> Regs;
   for (const Block &B : Blocks)
     for (unsigned K = B.Begin; K < B.End; ++K) {
       const Instr &I = *Instrs[K];
       if (!isWideMultiply(I))
         continue;
       int D = regId(I.Ops[0].Name);
-      if (D < 0 || DefSites[D].size() != 1 || NumUses[D] != 1)
+      if (D < 0 || DefSites[D].size() != 1 || NumUses[D] == 0)
         continue;
-      unsigned J = User[D];
-      if (J <= K || J >= B.End || Folded[J] || !isWideAdd(*Instrs[J]))
-        continue;
-      const Instr &U = *Instrs[J];
       auto IsProduct = [&](const Operand &O) {
         return O.Kind == Operand::Reg && O.Name == I.Ops[0].Name;
       };
-      if (IsProduct(U.Ops[1]) != IsProduct(U.Ops[2])) // not x + x
-        Folded[J] = true;
+      SmallVector<unsigned, 4> Adds;
+      bool Other = false;
+      for (unsigned J = K + 1; J < B.End && !Other; ++J) {
+        Regs.clear();
+        usesOf(*Instrs[J], Regs);
+        if (!llvm::is_contained(Regs, unsigned(D)))
+          continue;
+        const Instr &U = *Instrs[J];
+        if (isWideAdd(U) && IsProduct(U.Ops[1]) != IsProduct(U.Ops[2]))
+          Adds.push_back(J); // not x + x
+        else
+          Other = true;
+      }
+      if (Other || Adds.size() != NumUses[D])
+        continue;
+      Folded[K] = Fold::Gone;
+      for (unsigned J : Adds)
+        Folded[J] = Fold::WideMultiplyAdd;
     }
   return Folded;
 }
@@ -1331,13 +1345,15 @@ FuncSummary FunctionAnalysis::run() {
   analyseShapeChecks();
   S.Shape.TidPitch = tidPitch();
   analyseParallelism();
-  std::vector<bool> FoldedAdds = findFoldedAdds();
+  std::vector<Fold> Folded = findFolded();
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
     size_t AccessesBefore = S.Accesses.size();
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
       if (S.FirstLoc.Line == 0 && Instrs[K]->Loc.Line)
         S.FirstLoc = Instrs[K]->Loc;
-      if (!FoldedAdds[K])
+      if (Folded[K] == Fold::WideMultiplyAdd)
+        addOp(InstrCtx(*Instrs[K], Blocks[BI].Weight, BI), OpClass::IntMul);
+      else if (Folded[K] == Fold::Kept)
         classify(*Instrs[K], Blocks[BI].Weight, BI);
       // Shape facts from special registers.
       for (const Operand &O : Instrs[K]->Ops) {

@@ -3,11 +3,12 @@
 // variables: one increment per group of addresses a constant apart, the
 // others [reg+imm] operands, and the index arithmetic is gone; a product
 // that is itself a recurrence becomes an add. The IR front end now counts
-// what is left (`tile`: 73 integer instructions, llc's PTX 94 with its
-// unconditional branches' counter copies, 98 before wide multiply-adds,
-// test/PTX/wide-multiply-adds.ptx; before, 473: shl/add per load),
+// what is left (`tile`: 73 integer instructions, llc's PTX 98 with its
+// unconditional branches' counter copies, six of them IMAD.WIDEs that
+// take in five mul.wide, test/PTX/wide-multiply-adds.ptx; before, 473:
+// shl/add per load),
 // and a gather whose address adds a loaded value (`gather`: dedispersion's
-// shape) keeps the add of the value and its cvt.u64 (IR 4098, PTX 4103;
+// shape) keeps the add of the value and its cvt.u64 (IR 4098, PTX 4103 and an IMAD.WIDE;
 // before, 6402 with the channel product and the table index per load; 4866
 // and 4872 before three-input adds, test/Profile/three-input-adds.cu: the
 // channel offsets `c * 4096` are immediates of one IADD3 with the value).
@@ -30,7 +31,7 @@
 // IR-LABEL: kernel _Z5urowsPKfPfj
 // IR: ops: fp32=2 int=8 int.mul=1 load.global=4
 // PTX-LABEL: kernel _Z4tilePKfPf
-// PTX: ops: fp32=64 int=94 int.mul=5
+// PTX: ops: fp32=64 int=92 int.mul=6 barrier=1
 // PTX-LABEL: kernel _Z6gatherPKhPKfPff
 // PTX: ops: fp32=2048 int=4103 int.mul=2 conv=2048
 __global__ void tile(const float *in, float *out) {

@@ -5,12 +5,14 @@
 // - `chain`: (a + 7) + b is one IADD3; `wide`, the same on 64 bits, stays
 //   two adds (one integer instruction more in either front end);
 // - `param`: (a + 7) + x with a a parameter has two constant inputs, so
-//   stays two (IR 5, PTX 8, as before the rule);
+//   stays two (IR 5, PTX 6 + 2 IMAD.WIDEs, as before the rule);
 // - `twice`: s = a + b is used twice, so stays;
 // - `mad`: u + a + 7 * u is an add and a mad.lo, not an IADD3;
 // - `chain3`: a + b + c + 7 is two IADD3s: the first add folds into the
 //   second, which has no room left for the third (one fold, IR 5 -> 4);
 // - `pair4`: three xors and two adds; one add folds (IR 7 -> 6).
+// The PTX's addresses (mul.wide + add.s64 into the in and out arrays) are
+// IMAD.WIDEs, int.mul (test/PTX/wide-multiply-adds.ptx).
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
 // RUN: %profile %t.ll | FileCheck %s --check-prefix=IR
 // RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
@@ -41,19 +43,19 @@
 // ASM-NEXT: add.s32 %r{{[0-9]+}}, [[B]], 7;
 
 // PTX-LABEL: kernel _Z5chainPKiPi
-// PTX: ops: int=6 int.mul=1 load.global=2
+// PTX: ops: int=4 int.mul=2 load.global=2
 // PTX-LABEL: kernel _Z5paramPKiPii
-// PTX: ops: int=8 int.mul=1 load.global=1
-// PTX-LABEL: kernel _Z3madPKiPii
 // PTX: ops: int=6 int.mul=2 load.global=1
+// PTX-LABEL: kernel _Z3madPKiPii
+// PTX: ops: int=4 int.mul=3 load.global=1
 // PTX-LABEL: kernel _Z5twicePKiPi
-// PTX: ops: int=8 int.mul=2 load.global=2
+// PTX: ops: int=6 int.mul=3 load.global=2
 // PTX-LABEL: kernel _Z4widePKlPl
-// PTX: ops: int=7 int.mul=1 load.global=2
+// PTX: ops: int=5 int.mul=2 load.global=2
 // PTX-LABEL: kernel _Z6chain3PKiPi
-// PTX: ops: int=7 int.mul=1 load.global=3
+// PTX: ops: int=5 int.mul=2 load.global=3
 // PTX-LABEL: kernel _Z5pair4PKiPi
-// PTX: ops: int=9 int.mul=1 load.global=4
+// PTX: ops: int=7 int.mul=2 load.global=4
 __global__ void chain(const int *in, int *out) {
   int t = threadIdx.x;
   out[t] = in[t] + in[t + 64] + 7;
