@@ -339,8 +339,9 @@ std::vector<FunctionAnalysis::Fold> FunctionAnalysis::findFolded() const {
   // its block: ptxas makes each add one IMAD.WIDE with the multiply, the
   // add's other input (a register, parameter or immediate) its addend, and
   // no multiply of its own remains: the multiply counts nothing and each
-  // add one integer multiply-add, as the IR front end counts a scaled
-  // index of a GEP (classifyGEP; docs/MODEL.md, "Wide multiply-adds").
+  // add one integer multiply-add (the IR front end counts such an address
+  // as one instruction too, a GEP's index: classifyGEP; docs/MODEL.md,
+  // "Wide multiply-adds").
   SmallVector<unsigned, 4> Regs;
   for (const Block &B : Blocks)
     for (unsigned K = B.Begin; K < B.End; ++K) {
@@ -348,14 +349,17 @@ std::vector<FunctionAnalysis::Fold> FunctionAnalysis::findFolded() const {
       if (!isWideMultiply(I))
         continue;
       int D = regId(I.Ops[0].Name);
-      if (D < 0 || DefSites[D].size() != 1 || NumUses[D] == 0)
+      if (D < 0 || DefSites[D].size() != 1 || NumUses[D] == 0 ||
+          User[D] <= K || User[D] >= B.End)
         continue;
       auto IsProduct = [&](const Operand &O) {
         return O.Kind == Operand::Reg && O.Name == I.Ops[0].Name;
       };
       SmallVector<unsigned, 4> Adds;
       bool Other = false;
-      for (unsigned J = K + 1; J < B.End && !Other; ++J) {
+      // Up to the last use; an earlier use outside (K, User] leaves the
+      // count short of NumUses.
+      for (unsigned J = K + 1; J <= User[D] && !Other; ++J) {
         Regs.clear();
         usesOf(*Instrs[J], Regs);
         if (!llvm::is_contained(Regs, unsigned(D)))
