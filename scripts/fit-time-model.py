@@ -15,12 +15,16 @@ All are soft maxima (p-norms; p = 1 adds, p -> infinity takes the largest):
 They are the only constants of the time model fitted to the training data
 (../shared/data/tuning/); every other constant comes from datasheets or
 microbenchmarks. For each candidate p of the exponent chosen with --which,
-this script runs the fidelity harness (PTX front end, the same fixed sample
-for every p) with FLIPFLOP_FIT_UNIT_NORM, _QUEUE_NORM or _OVERLAP_NORM = p and
-scores it two ways: the absolute-time error (mean over (kernel, GPU) pairs
-of the median |log2(pred/meas)|) and the ranking (mean regret + mean
-shortlist over the pairs; tau beside it). --objective picks the one the fit
-minimises. Fits:
+this script runs the fidelity harness (the PTX front end, or every front
+end of --frontends; the same fixed sample for every p) with
+FLIPFLOP_FIT_UNIT_NORM, _QUEUE_NORM or _OVERLAP_NORM = p and scores it two
+ways: the absolute-time error (mean over (kernel, GPU, front end) pairs of
+the median |log2(pred/meas)|) and the ranking (mean regret + mean shortlist
+over the pairs; tau beside it). --objective picks the one the fit
+minimises, among the candidates that keep every pair's tau at or above
+--tau-floor (issue 14's target, 0.7; 0 turns the constraint off): a
+candidate that wins the mean by losing one pair's ranking is not a fit.
+Fits:
 
   (1) jointly on every pair;
   (2) leave-one-kernel-out: p chosen on the other kernel's pairs, scored on
@@ -29,9 +33,12 @@ minimises. Fits:
 
 Usage: scripts/fit-time-model.py [--which unit|queue|overlap] [--objective
        error|ranking] [--sample N] [--p 1,1.5,2,...] [--build DIR]
-       [--keep DIR]
+       [--keep DIR [--reuse]] [--frontends ptx[,plugin]] [--tau-floor 0.7]
 Standard library only; one harness run per p (about 5 minutes each for 300
-configurations on 2 cores, from the harness's PTX cache).
+configurations on 2 cores, from the harness's PTX cache; with the plugin
+about 20 minutes more, as its cache is keyed by the override). --reuse
+scores the runs an earlier call left in --keep (FILE names:
+WHICH-pP[-FRONTENDS].json) without running the harness.
 """
 import argparse
 import json
@@ -50,9 +57,9 @@ ENV = {"unit": "FLIPFLOP_FIT_UNIT_NORM", "queue": "FLIPFLOP_FIT_QUEUE_NORM",
        "overlap": "FLIPFLOP_FIT_OVERLAP_NORM"}
 
 
-def run_harness(which, p, sample, build, out):
+def run_harness(which, p, sample, build, out, frontends):
     env = dict(os.environ, **{ENV[which]: str(p)})
-    cmd = [sys.executable, HARNESS, "--sample", str(sample), "--frontends", "ptx",
+    cmd = [sys.executable, HARNESS, "--sample", str(sample), "--frontends", frontends,
            "--json", out]
     if build:
         cmd += ["--build", build]
@@ -75,6 +82,12 @@ def main():
     ap.add_argument("--p", default="1,1.5,2,2.5,3,4,6")
     ap.add_argument("--build", default=None)
     ap.add_argument("--keep", default=None, help="keep each run's JSON here")
+    ap.add_argument("--frontends", default="ptx",
+                    help="front ends to score, comma-separated (ptx, plugin)")
+    ap.add_argument("--tau-floor", type=float, default=0.7,
+                    help="leave out candidates with a pair's tau below this")
+    ap.add_argument("--reuse", action="store_true",
+                    help="score the runs already in --keep instead of running them again")
     a = ap.parse_args()
     ps = [float(x) for x in a.p.split(",")]
     keep = a.keep or tempfile.mkdtemp(prefix="fit-time-")
@@ -83,33 +96,50 @@ def main():
     tau = {}
     rank = {}   # p -> {(kernel, gpu): regret + shortlist}
     for p in ps:
-        rows = run_harness(a.which, p, a.sample, a.build,
-                           os.path.join(keep, "%s-p%s.json" % (a.which, p)))
-        err[p] = {(r["kernel"], r["gpu"]): pair_error(r) for r in rows}
-        tau[p] = {(r["kernel"], r["gpu"]): r["flipflop"]["tau"] for r in rows}
-        rank[p] = {(r["kernel"], r["gpu"]): r["flipflop"]["regret"] +
+        name = "%s-p%s%s.json" % (a.which, p, "" if a.frontends == "ptx" else
+                                  "-" + a.frontends.replace(",", "-"))
+        path = os.path.join(keep, name)
+        if a.reuse and os.path.exists(path):
+            with open(path) as f:
+                rows = json.load(f)
+        else:
+            rows = run_harness(a.which, p, a.sample, a.build, path, a.frontends)
+        key = lambda r: (r["kernel"], r["gpu"], r["frontend"])
+        err[p] = {key(r): pair_error(r) for r in rows}
+        tau[p] = {key(r): r["flipflop"]["tau"] for r in rows}
+        rank[p] = {key(r): r["flipflop"]["regret"] +
                    r["flipflop"]["shortlist"] for r in rows}
-        print("p=%-4g mean err %.3f  mean tau %.3f  mean regret+shortlist %.3f  | %s" % (
-            p, statistics.mean(err[p].values()), statistics.mean(tau[p].values()),
-            statistics.mean(rank[p].values()),
-            "  ".join("%s/%s %.2f(tau %.2f)" % (k[0][:5], k[1], e, tau[p][k])
-                      for k, e in sorted(err[p].items()))), flush=True)
+        low = min(tau[p], key=tau[p].get)
+        print("p=%-4g mean err %.3f  mean tau %.3f (lowest %.3f, %s)  mean regret+shortlist "
+              "%.3f  | %s" % (
+                  p, statistics.mean(err[p].values()), statistics.mean(tau[p].values()),
+                  tau[p][low], "/".join(low), statistics.mean(rank[p].values()),
+                  "  ".join("%s/%s/%s %.2f(tau %.2f)" % (k[0][:5], k[1], k[2], e, tau[p][k])
+                            for k, e in sorted(err[p].items()))), flush=True)
     pairs = sorted(err[ps[0]])
-    kernels = sorted({k for k, _ in pairs})
+    kernels = sorted({k[0] for k in pairs})
 
     table = err if a.objective == "error" else rank
 
     def score(p, keys):
         return statistics.mean(table[p][k] for k in keys)
 
-    best = min(ps, key=lambda p: score(p, pairs))
+    def admissible(keys):
+        ok = [p for p in ps if min(tau[p][k] for k in keys) >= a.tau_floor]
+        return ok or ps
+
+    cands = admissible(pairs)
+    if len(cands) < len(ps):
+        print("\nleft out (a pair's tau below %g): %s" % (
+            a.tau_floor, ", ".join("%g" % p for p in ps if p not in cands)))
+    best = min(cands, key=lambda p: score(p, pairs))
     print("\n%s exponent, objective %s" % (a.which, a.objective))
     print("joint fit: p = %g, objective %.3f (error x%.2f)" % (
         best, score(best, pairs), 2 ** statistics.mean(err[best].values())))
     for held in kernels:
         train = [k for k in pairs if k[0] != held]
         test = [k for k in pairs if k[0] == held]
-        p = min(ps, key=lambda q: score(q, train))
+        p = min(admissible(train), key=lambda q: score(q, train))
         print("leave out %-14s p = %-4g held-out objective %.3f, "
               "joint fit's on it %.3f" % (held, p, score(p, test), score(best, test)))
     print("\nrun files: %s" % keep)
