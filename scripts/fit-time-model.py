@@ -92,9 +92,9 @@ def main():
     ps = [float(x) for x in a.p.split(",")]
     keep = a.keep or tempfile.mkdtemp(prefix="fit-time-")
     os.makedirs(keep, exist_ok=True)
-    err = {}    # p -> {(kernel, gpu): median |log2 ratio|}
+    err = {}    # p -> {(kernel, gpu, front end): median |log2 ratio|}
     tau = {}
-    rank = {}   # p -> {(kernel, gpu): regret + shortlist}
+    rank = {}   # p -> {(kernel, gpu, front end): regret + shortlist}
     for p in ps:
         name = "%s-p%s%s.json" % (a.which, p, "" if a.frontends == "ptx" else
                                   "-" + a.frontends.replace(",", "-"))
@@ -125,11 +125,14 @@ def main():
         return statistics.mean(table[p][k] for k in keys)
 
     def admissible(keys):
+        # Every candidate when none keeps the floor (said below).
         ok = [p for p in ps if min(tau[p][k] for k in keys) >= a.tau_floor]
         return ok or ps
 
     cands = admissible(pairs)
-    if len(cands) < len(ps):
+    if not any(min(tau[p].values()) >= a.tau_floor for p in ps):
+        print("\nno candidate keeps every tau at or above %g: fitting among all" % a.tau_floor)
+    elif len(cands) < len(ps):
         print("\nleft out (a pair's tau below %g): %s" % (
             a.tau_floor, ", ".join("%g" % p for p in ps if p not in cands)))
     best = min(cands, key=lambda p: score(p, pairs))
