@@ -20,6 +20,15 @@ model can have flat residuals and still miss an effect that the data show
 only between otherwise equal configurations; a sample drawn from one family
 of the space (`fidelity.py --where`) holds enough such pairs.
 
+With --interaction A,B, prints the joint effect of two parameters: over
+the configurations that differ in A and B only and were sampled at all
+four corners (each parameter's lowest and highest value), the median
+log2 of each corner against (A low, B low), measured and predicted, and
+the interaction (both high, minus A alone, minus B alone): 0 where the
+two effects add. A model that gets each effect right on average can
+still miss an interaction (docs/FIDELITY.md, "Session 32": SA x SB on
+the RTX 3090). Split by --by as --pair is.
+
 With --cross GPU_A:GPU_B, prints instead the cross-GPU residual of each
 kernel that both GPUs measured on the same configurations: per
 configuration, log2(measured A / measured B) minus log2(predicted A /
@@ -31,6 +40,7 @@ prediction's occupancy and --warps-a, the SM's warp slots).
 
 Usage: residuals.py fidelity.json [--only kernel:GPU] [--frontend ptx]
        [--param NAME] [--worst N] [--pair NAME [--by NAME2,...]]
+       [--interaction A,B [--by NAME2,...]]
        [--cross GPU_A:GPU_B [--warps-a N]]
 """
 import argparse
@@ -87,6 +97,48 @@ def paired(key, frontend, samples, name, by):
         print("  %s%s=%s: measured %+.2f predicted %+.2f (n%d)" % (
             head + " " if head else "", name, v, median([x[0] for x in c]),
             median([x[1] for x in c]), len(c)))
+
+
+def interaction(key, frontend, samples, names, by):
+    """Prints the joint effect of two parameters (module docstring)."""
+    a, b = names
+    for n in (a, b):
+        if n not in samples[0]["config"]:
+            print("== %s %s: no parameter %s" % (key, frontend, n))
+            return
+    groups = {}
+    for s in samples:
+        c = s["config"]
+        rest = tuple(sorted((k, v) for k, v in c.items() if k not in (a, b)))
+        groups.setdefault(rest, {})[(c[a], c[b])] = s
+    lo_a = min(s["config"][a] for s in samples)
+    hi_a = max(s["config"][a] for s in samples)
+    lo_b = min(s["config"][b] for s in samples)
+    hi_b = max(s["config"][b] for s in samples)
+    corners = [(hi_a, lo_b), (lo_a, hi_b), (hi_a, hi_b)]
+    cells = {}
+    for rest, at in groups.items():
+        if (lo_a, lo_b) not in at or any(c not in at for c in corners):
+            continue
+        ref = at[(lo_a, lo_b)]
+        meas = [math.log2(at[c]["measured_ms"] / ref["measured_ms"]) for c in corners]
+        pred = [math.log2(at[c]["predicted_ms"] / ref["predicted_ms"]) for c in corners]
+        split = tuple(dict(rest).get(x) for x in by)
+        cells.setdefault(split, []).append((meas + [meas[2] - meas[0] - meas[1]],
+                                            pred + [pred[2] - pred[0] - pred[1]]))
+    print("== %s %s: joint effect of %s and %s, median log2 measured / predicted "
+          "against %s=%s %s=%s" % (key, frontend, a, b, a, lo_a, b, lo_b))
+    if not cells:
+        print("  no configurations sampled at all four corners of %s and %s "
+              "(draw a family with --where)" % (a, b))
+        return
+    heads = ["%s=%s" % (a, hi_a), "%s=%s" % (b, hi_b), "both", "interaction"]
+    for split in sorted(cells, key=str):
+        c = cells[split]
+        head = " ".join("%s=%s" % (x, v) for x, v in zip(by, split))
+        print("  %s%s (n%d)" % (head + ": " if head else "", "  ".join(
+            "%s %+.2f/%+.2f" % (h, median([m[i] for m, _ in c]), median([p[i] for _, p in c]))
+            for i, h in enumerate(heads)), len(c)))
 
 
 def cross(rows, frontend, pair, warps_a, params):
@@ -148,7 +200,9 @@ def main():
                     help="also list the N configurations with the largest |residual|")
     ap.add_argument("--pair", help="paired effect of this parameter (see above)")
     ap.add_argument("--by", default="",
-                    help="with --pair: split the pairs by these parameters (NAME,NAME)")
+                    help="with --pair or --interaction: split by these parameters (NAME,NAME)")
+    ap.add_argument("--interaction",
+                    help="A,B: the joint effect of two parameters (see above)")
     ap.add_argument("--cross", help="GPU_A:GPU_B: the cross-GPU residual (see above)")
     ap.add_argument("--warps-a", type=int, default=0,
                     help="with --cross: GPU A's warp slots per SM, to group by resident warps")
@@ -174,6 +228,13 @@ def main():
         if a.pair:
             paired(key, r["frontend"], samples, a.pair,
                    [b for b in a.by.split(",") if b])
+            continue
+        if a.interaction:
+            names = [n for n in a.interaction.split(",") if n]
+            if len(names) != 2 or names[0] == names[1]:
+                sys.exit("residuals.py: --interaction wants two parameters, A,B")
+            interaction(key, r["frontend"], samples, names,
+                        [b for b in a.by.split(",") if b])
             continue
         res = [math.log2(s["predicted_ms"] / s["measured_ms"]) for s in samples]
         mmed = median([s["measured_ms"] for s in samples])

@@ -65,6 +65,25 @@ echo "$out" | grep -q "tile=2 block_size_x=4: measured +1.00 predicted +0.50 (n1
   echo "fidelity.t1: residuals.py --pair counted a configuration without a partner"; exit 1; }
 echo "fidelity.t1: --pair checks passed"
 
+# residuals.py --interaction: one configuration sampled at all four corners
+# of (sa, sb), where sb alone costs 2x measured but nothing predicted and
+# both cost what sa alone costs (measured interaction -1, predicted 0), and
+# one with two corners only (not counted).
+cat > "$build/fidelity-t1/interaction.json" <<'JSON'
+[{"kernel": "k", "gpu": "G", "frontend": "ptx", "samples": [
+ {"config": {"sa": 0, "sb": 0, "tile": 2}, "measured_ms": 1.0, "predicted_ms": 1.0},
+ {"config": {"sa": 1, "sb": 0, "tile": 2}, "measured_ms": 2.0, "predicted_ms": 2.0},
+ {"config": {"sa": 0, "sb": 1, "tile": 2}, "measured_ms": 2.0, "predicted_ms": 1.0},
+ {"config": {"sa": 1, "sb": 1, "tile": 2}, "measured_ms": 2.0, "predicted_ms": 2.0},
+ {"config": {"sa": 0, "sb": 0, "tile": 3}, "measured_ms": 1.0, "predicted_ms": 1.0},
+ {"config": {"sa": 1, "sb": 1, "tile": 3}, "measured_ms": 8.0, "predicted_ms": 1.0}]}]
+JSON
+out=$(python3 "$here/../residuals.py" "$build/fidelity-t1/interaction.json" --interaction sa,sb)
+echo "$out"
+echo "$out" | grep -q "sa=1 +1.00/+1.00  sb=1 +1.00/+0.00  both +1.00/+1.00  interaction -1.00/+0.00 (n1)" || {
+  echo "fidelity.t1: residuals.py --interaction should read the one complete configuration"; exit 1; }
+echo "fidelity.t1: --interaction checks passed"
+
 # residuals.py groups the residuals by the model's own verdicts too.
 cat > "$build/fidelity-t1/verdicts.json" <<'JSON'
 [{"kernel": "k", "gpu": "G", "frontend": "ptx", "samples": [
