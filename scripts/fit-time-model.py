@@ -29,7 +29,11 @@ Fits:
   (1) jointly on every pair;
   (2) leave-one-kernel-out: p chosen on the other kernel's pairs, scored on
       the held-out kernel's pairs: the figure that says how p generalises to
-      a kernel it was not fitted on.
+      a kernel it was not fitted on;
+  (3) leave-one-GPU-out: p chosen on the pairs of the other GPUs, and the
+      held-out GPU's pairs scored at that p (objective, tau, regret,
+      shortlist) beside the joint fit's: the figure that says what a GPU
+      the fit never saw would get.
 
 Usage: scripts/fit-time-model.py [--which unit|queue|overlap] [--objective
        error|ranking] [--sample N] [--p 1,1.5,2,...] [--build DIR]
@@ -94,6 +98,7 @@ def main():
     os.makedirs(keep, exist_ok=True)
     err = {}    # p -> {(kernel, gpu, front end): median |log2 ratio|}
     tau = {}
+    figs = {}   # p -> {(kernel, gpu, front end): (regret, shortlist)}
     rank = {}   # p -> {(kernel, gpu, front end): regret + shortlist}
     for p in ps:
         name = "%s-p%s%s.json" % (a.which, p, "" if a.frontends == "ptx" else
@@ -109,6 +114,8 @@ def main():
         tau[p] = {key(r): r["flipflop"]["tau"] for r in rows}
         rank[p] = {key(r): r["flipflop"]["regret"] +
                    r["flipflop"]["shortlist"] for r in rows}
+        figs[p] = {key(r): (r["flipflop"]["regret"], r["flipflop"]["shortlist"])
+                   for r in rows}
         low = min(tau[p], key=tau[p].get)
         print("p=%-4g mean err %.3f  mean tau %.3f (lowest %.3f, %s)  mean regret+shortlist "
               "%.3f  | %s" % (
@@ -145,6 +152,27 @@ def main():
         p = min(admissible(train), key=lambda q: score(q, train))
         print("leave out %-14s p = %-4g held-out objective %.3f, "
               "joint fit's on it %.3f" % (held, p, score(p, test), score(best, test)))
+    gpus = sorted({k[1] for k in pairs})
+    if len(gpus) > 1:
+        print("\nleave-one-GPU-out (p fitted without the GPU; its pairs at that p, "
+              "tau / regret / shortlist; at the joint fit's p after ->):")
+    moved = 0
+    for held in gpus if len(gpus) > 1 else []:
+        train = [k for k in pairs if k[1] != held]
+        test = [k for k in pairs if k[1] == held]
+        p = min(admissible(train), key=lambda q: score(q, train))
+        moved += p != best
+
+        def show(q, k):
+            return "%.3f / %.1f%% / %.1f%%" % (tau[q][k], 100 * figs[q][k][0],
+                                                100 * figs[q][k][1])
+        for k in test:
+            print("  %-16s %-14s %-6s p = %-4g %s%s" % (
+                held, k[0], k[2], p, show(p, k),
+                "" if p == best else "  -> %s" % show(best, k)))
+    if len(gpus) > 1:
+        print("held-out GPUs whose fit differs from the joint fit: %d of %d" % (
+            moved, len(gpus)))
     print("\nrun files: %s" % keep)
     return 0
 
