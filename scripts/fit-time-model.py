@@ -31,9 +31,9 @@ Fits:
       the held-out kernel's pairs: the figure that says how p generalises to
       a kernel it was not fitted on;
   (3) leave-one-GPU-out: p chosen on the pairs of the other GPUs, and the
-      held-out GPU's pairs scored at that p (objective, tau, regret,
-      shortlist) beside the joint fit's: the figure that says what a GPU
-      the fit never saw would get.
+      held-out GPU's pairs scored at that p (tau, regret, shortlist) beside
+      the joint fit's: the figure that says what a GPU the fit never saw
+      would get.
 
 Usage: scripts/fit-time-model.py [--which unit|queue|overlap] [--objective
        error|ranking] [--sample N] [--p 1,1.5,2,...] [--build DIR]
@@ -154,23 +154,20 @@ def main():
               "joint fit's on it %.3f" % (held, p, score(p, test), score(best, test)))
     gpus = sorted({k[1] for k in pairs})
     if len(gpus) > 1:
-        print("\nleave-one-GPU-out (p fitted without the GPU; its pairs at that p, "
-              "tau / regret / shortlist; at the joint fit's p after ->):")
-    moved = 0
-    for held in gpus if len(gpus) > 1 else []:
-        train = [k for k in pairs if k[1] != held]
-        test = [k for k in pairs if k[1] == held]
-        p = min(admissible(train), key=lambda q: score(q, train))
-        moved += p != best
-
         def show(q, k):
             return "%.3f / %.1f%% / %.1f%%" % (tau[q][k], 100 * figs[q][k][0],
                                                 100 * figs[q][k][1])
-        for k in test:
-            print("  %-16s %-14s %-6s p = %-4g %s%s" % (
-                held, k[0], k[2], p, show(p, k),
-                "" if p == best else "  -> %s" % show(best, k)))
-    if len(gpus) > 1:
+        print("\nleave-one-GPU-out (p fitted without the GPU; its pairs at that p, "
+              "tau / regret / shortlist; at the joint fit's p after ->):")
+        moved = 0
+        for held in gpus:
+            train = [k for k in pairs if k[1] != held]
+            p = min(admissible(train), key=lambda q: score(q, train))
+            moved += p != best
+            for k in (k for k in pairs if k[1] == held):
+                print("  %-16s %-14s %-6s p = %-4g %s%s" % (
+                    held, k[0], k[2], p, show(p, k),
+                    "" if p == best else "  -> %s" % show(best, k)))
         print("held-out GPUs whose fit differs from the joint fit: %d of %d" % (
             moved, len(gpus)))
     print("\nrun files: %s" % keep)
