@@ -97,10 +97,16 @@ def percentile(v, q):
 
 def load(path):
     with open(path) as f:
-        rows = json.load(f)
+        try:
+            rows = json.load(f)
+        except ValueError as e:
+            raise ValueError("%s: %s" % (path, e))
     out = {}
     for r in rows:
         smp = [s for s in r["samples"] if s.get("predicted_ms") and s.get("measured_ms")]
+        if any("config" not in s for s in smp):
+            raise ValueError("%s: a sample of %s/%s has no configuration" % (
+                path, r["kernel"], r["gpu"]))
         out[(r["kernel"], r["gpu"], r["frontend"])] = smp
     return out
 
@@ -124,7 +130,11 @@ def main():
     try:
         base = load(a.json)
         other = load(a.against) if a.against else None
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except KeyError as e:
+        print("uncertainty.py: not a fidelity.py --json run: a row has no %s" % e,
+              file=sys.stderr)
+        return 2
+    except (OSError, ValueError, TypeError) as e:
         print("uncertainty.py: cannot read a fidelity run: %s" % e, file=sys.stderr)
         return 2
     rng = random.Random(a.seed)
