@@ -112,10 +112,9 @@ def main():
         key = lambda r: (r["kernel"], r["gpu"], r["frontend"])
         err[p] = {key(r): pair_error(r) for r in rows}
         tau[p] = {key(r): r["flipflop"]["tau"] for r in rows}
-        rank[p] = {key(r): r["flipflop"]["regret"] +
-                   r["flipflop"]["shortlist"] for r in rows}
         figs[p] = {key(r): (r["flipflop"]["regret"], r["flipflop"]["shortlist"])
                    for r in rows}
+        rank[p] = {k: sum(v) for k, v in figs[p].items()}
         low = min(tau[p], key=tau[p].get)
         print("p=%-4g mean err %.3f  mean tau %.3f (lowest %.3f, %s)  mean regret+shortlist "
               "%.3f  | %s" % (
@@ -136,20 +135,22 @@ def main():
         ok = [p for p in ps if min(tau[p][k] for k in keys) >= a.tau_floor]
         return ok or ps
 
+    def fit(keys):
+        return min(admissible(keys), key=lambda q: score(q, keys))
+
     cands = admissible(pairs)
     if not any(min(tau[p].values()) >= a.tau_floor for p in ps):
         print("\nno candidate keeps every tau at or above %g: fitting among all" % a.tau_floor)
     elif len(cands) < len(ps):
         print("\nleft out (a pair's tau below %g): %s" % (
             a.tau_floor, ", ".join("%g" % p for p in ps if p not in cands)))
-    best = min(cands, key=lambda p: score(p, pairs))
+    best = fit(pairs)
     print("\n%s exponent, objective %s" % (a.which, a.objective))
     print("joint fit: p = %g, objective %.3f (error x%.2f)" % (
         best, score(best, pairs), 2 ** statistics.mean(err[best].values())))
     for held in kernels:
-        train = [k for k in pairs if k[0] != held]
         test = [k for k in pairs if k[0] == held]
-        p = min(admissible(train), key=lambda q: score(q, train))
+        p = fit([k for k in pairs if k[0] != held])
         print("leave out %-14s p = %-4g held-out objective %.3f, "
               "joint fit's on it %.3f" % (held, p, score(p, test), score(best, test)))
     gpus = sorted({k[1] for k in pairs})
@@ -161,8 +162,7 @@ def main():
               "tau / regret / shortlist; at the joint fit's p after ->):")
         moved = 0
         for held in gpus:
-            train = [k for k in pairs if k[1] != held]
-            p = min(admissible(train), key=lambda q: score(q, train))
+            p = fit([k for k in pairs if k[1] != held])
             moved += p != best
             for k in (k for k in pairs if k[1] == held):
                 print("  %-16s %-14s %-6s p = %-4g %s%s" % (
