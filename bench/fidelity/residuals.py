@@ -65,15 +65,24 @@ def quantile(v, q):
     return s[i]
 
 
+def families(samples, names):
+    """The samples grouped by the rest of their configuration (every
+    parameter but `names`), each group keyed by the values of `names`."""
+    groups = {}
+    for s in samples:
+        c = s["config"]
+        rest = tuple(sorted((k, v) for k, v in c.items() if k not in names))
+        groups.setdefault(rest, {})[tuple(c[n] for n in names)] = s
+    return groups
+
+
 def paired(key, frontend, samples, name, by):
     """Prints the paired effect of parameter `name` (module docstring)."""
     if name not in samples[0]["config"]:
         print("== %s %s: no parameter %s" % (key, frontend, name))
         return
-    groups = {}
-    for s in samples:
-        rest = tuple(sorted((k, v) for k, v in s["config"].items() if k != name))
-        groups.setdefault(rest, {})[s["config"][name]] = s
+    groups = {rest: {v[0]: s for v, s in at.items()}
+              for rest, at in families(samples, (name,)).items()}
     cells = {}
     for rest, by_value in groups.items():
         if len(by_value) < 2:
@@ -106,11 +115,7 @@ def interaction(key, frontend, samples, names, by):
         if n not in samples[0]["config"]:
             print("== %s %s: no parameter %s" % (key, frontend, n))
             return
-    groups = {}
-    for s in samples:
-        c = s["config"]
-        rest = tuple(sorted((k, v) for k, v in c.items() if k not in (a, b)))
-        groups.setdefault(rest, {})[(c[a], c[b])] = s
+    groups = families(samples, (a, b))
     lo_a = min(s["config"][a] for s in samples)
     hi_a = max(s["config"][a] for s in samples)
     lo_b = min(s["config"][b] for s in samples)

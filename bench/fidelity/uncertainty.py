@@ -31,6 +31,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fidelity import regret, shortlist  # noqa: E402  (the harness's figures)
+from residuals import quantile  # noqa: E402
 
 
 def _tied_pairs(sorted_keys):
@@ -89,10 +90,9 @@ def figures(pred, meas):
 
 
 def percentile(v, q):
-    s = sorted(x for x in v if not math.isnan(x))
-    if not s:
-        return float("nan")
-    return s[min(len(s) - 1, max(0, int(math.floor(q * (len(s) - 1) + 0.5))))]
+    """residuals.quantile over the draws that are numbers (a tau of a
+    resample whose predictions all tie is not)."""
+    return quantile([x for x in v if not math.isnan(x)], q)
 
 
 def load(path):
