@@ -94,6 +94,15 @@ int64_t lowZeroSpan(const AffVal &A) {
   return Bits ? int64_t(Bits & (~Bits + 1)) : int64_t(1) << 62;
 }
 
+/// The smallest nonzero coefficient of a form, in magnitude (0: none).
+static int64_t smallestStep(const AffVal &A) {
+  int64_t Min = 0;
+  for (int64_t C : A.C)
+    if (C != 0 && (Min == 0 || std::llabs(C) < Min))
+      Min = std::llabs(C);
+  return Min;
+}
+
 /// The largest value of a form over thread indices and loop iterations
 /// only, with nonnegative coefficients (threadIdx.x and .y are below 1024,
 /// .z below 64: the CUDA limits of a block; iteration k below \p IterTrip
@@ -712,6 +721,14 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
       if (A.known() && Max && *Max < lowZeroSpan(A))
         return affCombine(A, B, 1, 1);
     }
+    // An address form may be off by less than one step of its smallest
+    // term (affineFixpoint's join): `or X, c` with c no larger than that
+    // step is X + c where X has those bits clear, which is how clang
+    // writes the start of a loop after the odd iteration its unrolling
+    // peeled (`or tid.y, 1` on the path where tid.y is even).
+    if (AddrMode && A.known() && !A.isConst() && B.isConst() && B.K > 0 &&
+        B.K <= smallestStep(A))
+      return affCombine(A, B, 1, 1);
   }
   // Constants fold through the rest of the integer arithmetic: a stated
   // argument divided in the signed-division idiom (`(n + (n >>> 31)) >> 1`,
@@ -801,6 +818,17 @@ void FunctionAnalysis::affineFixpoint() {
       AffVal NV = Cur.State == AffVal::Bottom ? V
                   : Cur == V                  ? Cur
                                               : AffVal::top();
+      // Address forms only: two definitions that differ by less than one
+      // step of their smallest term (a loop's start after the iteration
+      // its unrolling peeled: i or i + 1) are one form, at the larger
+      // constant. A footprint is off by at most that one step, where
+      // without a form every block's reads go to DRAM whole.
+      if (AddrMode && NV.State == AffVal::Top && Cur.known() && V.known() &&
+          !Cur.isConst() && Cur.C == V.C && Cur.Opaque == V.Opaque &&
+          Cur.Src == V.Src && std::llabs(Cur.K - V.K) <= smallestStep(Cur)) {
+        NV = Cur;
+        NV.K = std::max(Cur.K, V.K);
+      }
       if (!(NV == Cur)) {
         Cur = NV;
         Changed = true;
