@@ -808,6 +808,13 @@ def main():
         if a.only and not sel:
             continue
         gpus = {o.split(":", 1)[1] for o in sel if ":" in o}
+        missing = [s for s in r["sources"] if not os.path.isfile(os.path.join(data_dir, s))]
+        if missing:
+            # A recipe whose kernel source the user must fetch (a held-out
+            # kernel whose code we may not copy): one line, not n = 0 rows.
+            sys.exit("fidelity: %s: no %s under %s%s" % (
+                r["name"], missing[0], data_dir,
+                "; " + r["obtain"] if r.get("obtain") else ""))
         log("fidelity: %s, %d configurations, front ends %s" % (r["name"], a.sample,
                                                                ",".join(frontends)))
         for group in gpu_groups(r):

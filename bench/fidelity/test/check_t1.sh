@@ -121,3 +121,16 @@ echo "$out" | grep -Eq "^  b +1:\+1\.00\(n1\)  2:\+0\.00\(n1\)  4:\+0\.00\(n1\)$
 echo "$out" | grep -Eq "warps on A +24:\+1\.00\(n1\)  48:\+0\.00\(n2\)" || {
   echo "fidelity.t1: residuals.py --cross should group by A's resident warps"; exit 1; }
 echo "fidelity.t1: --cross checks passed"
+
+# A held-out recipe whose kernel source the user must fetch (we may not copy
+# it): without the source the harness says where to get it, in one line,
+# and fails, instead of scoring nothing.
+nosrc=$build/fidelity-t1/heldout-nosrc
+rm -rf "$nosrc" && mkdir -p "$nosrc"
+if err=$(python3 "$here/../fidelity.py" --build "$build" --work "$build/fidelity-t1" \
+    --data "$nosrc" --recipes "$here/../heldout/recipes" --sample 4 --frontends ptx 2>&1); then
+  echo "fidelity.t1: the held-out recipe without its source should fail"; exit 1
+fi
+[ "$(echo "$err" | grep -c .)" -eq 1 ] && echo "$err" | grep -q "no convolution/src/convolution.cu under .*; fetch cache_scripts/convolution/convolution.cu" || {
+  echo "fidelity.t1: a missing held-out source should be one line naming it, got:"; echo "$err"; exit 1; }
+echo "fidelity.t1: held-out source check passed"
