@@ -721,11 +721,11 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
       if (A.known() && Max && *Max < lowZeroSpan(A))
         return affCombine(A, B, 1, 1);
     }
-    // An address form may be off by less than one step of its smallest
+    // An address form may be off by at most one step of its smallest
     // term (affineFixpoint's join): `or X, c` with c no larger than that
-    // step is X + c where X has those bits clear, which is how clang
-    // writes the start of a loop after the odd iteration its unrolling
-    // peeled (`or tid.y, 1` on the path where tid.y is even).
+    // step is taken as X + c (exact where X has those bits clear), which
+    // is how clang writes the start of a loop after the odd iteration its
+    // unrolling peeled (`or tid.y, 1` on the path where tid.y is even).
     if (AddrMode && A.known() && !A.isConst() && B.isConst() && B.K > 0 &&
         B.K <= smallestStep(A))
       return affCombine(A, B, 1, 1);
@@ -818,7 +818,7 @@ void FunctionAnalysis::affineFixpoint() {
       AffVal NV = Cur.State == AffVal::Bottom ? V
                   : Cur == V                  ? Cur
                                               : AffVal::top();
-      // Address forms only: two definitions that differ by less than one
+      // Address forms only: two definitions that differ by at most one
       // step of their smallest term (a loop's start after the iteration
       // its unrolling peeled: i or i + 1) are one form, at the larger
       // constant. A footprint is off by at most that one step, where
