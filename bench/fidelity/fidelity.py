@@ -501,7 +501,8 @@ def draw_sample(name, space, sample, seed):
 
 def data_path(g, data_dir):
     """A GPU entry's measurements: "data" under the tuning-data folder, or
-    "measured" under bench/fidelity (our own runs, measure.py)."""
+    "measured" under bench/fidelity (our own runs, measure.py, or held-out
+    data, heldout/)."""
     if "measured" in g:
         return os.path.join(HERE, g["measured"])
     return os.path.join(data_dir, g["data"])
@@ -509,8 +510,9 @@ def data_path(g, data_dir):
 
 def gpu_groups(recipe):
     """The recipe's GPUs as sampling groups: the tuning data's GPUs share one
-    sample (the configurations all of them measured); a GPU measured here
-    ("measured") covers only part of the space and is sampled on its own."""
+    sample (the configurations all of them measured); a "measured" entry
+    (our own runs, or a held-out sample) covers only part of the space and
+    is sampled on its own."""
     shared = [g for g in recipe["gpus"] if "measured" not in g]
     return ([shared] if shared else []) + [[g] for g in recipe["gpus"] if "measured" in g]
 
