@@ -368,8 +368,10 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   // The kernel's own accesses where they carry forms (the PTX front end),
   // so that each load's charge is the one globalTraffic made; else the
   // PTX's loads (the plugin: its accesses are the IR's).
-  bool Own = llvm::any_of(K.Accesses,
-                          [](const MemAccess &A) { return A.Form.Known; });
+  bool Own = llvm::any_of(K.Accesses, [](const MemAccess &A) {
+    return A.Form.Known &&
+           (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic);
+  });
   std::vector<MemAccess> Formed;
   if (!Own) {
     Formed = K.FormLoads;

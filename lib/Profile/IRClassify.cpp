@@ -532,6 +532,15 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     A.Offset = Off + ByteOffset;
   }
   Stride S = SA.get(Ptr);
+  if (S.Kind == Stride::Known && !S.Mod && (A.ThreadDims & 6u) && RowSA[0] &&
+      RowSA[1]) {
+    Stride Y = RowSA[0]->get(Ptr), Z = RowSA[1]->get(Ptr);
+    if (Y.Kind == Stride::Known && !Y.Mod && Z.Kind == Stride::Known &&
+        !Z.Mod) {
+      A.RowStepBytes = {Y.S, Z.S};
+      A.RowStepsKnown = true;
+    }
+  }
   switch (S.Kind) {
   case Stride::Known:
     A.StrideBytes = S.S;

@@ -184,7 +184,14 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
   // A kernel's stated arguments are constants of its addresses too.
-  StrideAnalysis SA(DL, isKernel(F) ? &Facts.ArgValues : nullptr);
+  const std::map<unsigned, int64_t> *Args =
+      isKernel(F) ? &Facts.ArgValues : nullptr;
+  StrideAnalysis SA(DL, Args);
+  // The steps between a block's rows and planes (shared-memory banks of a
+  // warp that spans rows: MemAccess::RowStepBytes).
+  StrideAnalysis RowY(DL, Args, 1), RowZ(DL, Args, 2);
+  const std::array<StrideAnalysis *, 2> CallerRowSA = RowSA;
+  RowSA = {&RowY, &RowZ};
   // Loops must be recorded per function: memo is keyed by Loop*, unique.
   StrengthReduction Reduced = strengthReduce(F, LI, SE, DL);
   const StrengthReduction *CallerSR = SR;
@@ -269,6 +276,7 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
       MaxGlobalLoadsPerBlock = std::max(MaxGlobalLoadsPerBlock, GlobalLoads);
   }
   SR = CallerSR;
+  RowSA = CallerRowSA;
   OnStack.erase(&F);
 }
 

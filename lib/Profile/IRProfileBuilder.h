@@ -80,6 +80,8 @@ private:
   /// What LSR leaves of the address arithmetic of the function being
   /// walked (set by walk()).
   const StrengthReduction *SR = nullptr;
+  /// The function being walked's strides along threadIdx.y and .z.
+  std::array<StrideAnalysis *, 2> RowSA{};
   bool staysInMemory(const llvm::AllocaInst &AI);
   /// Private arrays the optimised IR keeps in memory, in the kernel and the
   /// device functions it calls that were not inlined, into P.LocalArrays

@@ -109,12 +109,14 @@ Stride StrideAnalysis::allUniformOr(const User *U, unsigned Depth) {
 Stride StrideAnalysis::compute(const Value *V, unsigned Depth) {
   if (isa<Constant>(V) || isa<Argument>(V))
     return Stride::known(0);
-  unsigned Dim = 0;
-  switch (specialRegister(V, Dim)) {
+  unsigned D = 0;
+  switch (specialRegister(V, D)) {
   case SReg::Tid:
-    return Stride::known(Dim == 0 ? 1 : 0);
+    return Stride::known(D == Dim ? 1 : 0);
   case SReg::LaneId:
-    return Stride::known(1);
+    // The lane index follows threadIdx.x; how it moves between the rows of
+    // a block depends on the block's width.
+    return Dim == 0 ? Stride::known(1) : Stride::varying();
   case SReg::NTid:
   case SReg::CtaId:
   case SReg::NCtaId:

@@ -87,9 +87,12 @@ class StrideAnalysis {
 public:
   /// \p ArgValues: the stated values of the kernel's arguments by number
   /// (a pitch `mul i, %ld` is then a constant stride); null for none.
+  /// \p Dim: the threadIdx dimension differentiated along (0: x, the
+  /// lane stride; 1, 2: the step between rows and planes of a block).
   explicit StrideAnalysis(const llvm::DataLayout &DL,
-                          const std::map<unsigned, int64_t> *ArgValues = nullptr)
-      : DL(DL), ArgValues(ArgValues) {}
+                          const std::map<unsigned, int64_t> *ArgValues = nullptr,
+                          unsigned Dim = 0)
+      : DL(DL), ArgValues(ArgValues), Dim(Dim) {}
 
   Stride get(const llvm::Value *V, unsigned Depth = 0) {
     auto It = Memo.find(V);
@@ -106,6 +109,7 @@ public:
 private:
   const llvm::DataLayout &DL;
   const std::map<unsigned, int64_t> *ArgValues;
+  unsigned Dim;
   llvm::DenseMap<const llvm::Value *, Stride> Memo;
 
   /// An integer constant, a kernel argument whose value is stated, or

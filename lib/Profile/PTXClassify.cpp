@@ -481,6 +481,13 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
                           : AccessPattern::Strided;
         }
       }
+      // The steps between the block's rows and planes, from the address
+      // form (a shared tile's row pitch), where it agrees with the lanes'.
+      if (A.Form.Known && !A.LaneMod && (A.ThreadDims & 6u) &&
+          A.Form.Tid[0] == ((A.ThreadDims & 1u) ? A.StrideBytes : 0)) {
+        A.RowStepBytes = {A.Form.Tid[1], A.Form.Tid[2]};
+        A.RowStepsKnown = true;
+      }
       if (!Blocks[X.BlockIdx].Loops.empty()) {
         unsigned Inner = Blocks[X.BlockIdx].Loops.back();
         bool Inv = true;

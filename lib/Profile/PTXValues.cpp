@@ -674,6 +674,14 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
       return Opaque();
     if (Base == "cvta" && I.Ops.size() == 2)
       return affOf(I.Ops[1]);
+    // The address of a variable (a shared tile): the same for the whole
+    // block, and its name identifies the array.
+    if (Base == "mov" && I.Ops.size() == 2 && I.Ops[1].Kind == Operand::Sym) {
+      AffVal V = Opaque();
+      V.Src = 1 + unsigned(size_t(llvm::hash_value(I.Ops[1].Name)) %
+                           0x7fffffffu);
+      return V;
+    }
   }
   for (size_t K = 1; K < I.Mods.size(); ++K)
     if (isFloatType(I.Mods[K]) || I.Mods[K] == "pred")

@@ -220,6 +220,9 @@ void printAccess(const MemAccess &A, raw_ostream &OS) {
   OS << " line=" << A.Line;
   if (Global)
     printGlobalAddress(A, OS);
+  // Bytes per threadIdx.y and .z step (MemAccess::RowStepBytes).
+  if (A.RowStepsKnown)
+    OS << " row-steps=" << A.RowStepBytes[0] << ',' << A.RowStepBytes[1];
   OS << "\n";
 }
 

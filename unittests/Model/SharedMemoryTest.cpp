@@ -47,6 +47,37 @@ TEST(SharedMemory, RowsOfAWarpShareWords) {
   EXPECT_EQ(sharedWork(K, {16, 8, 1}).Wavefronts, 8);
 }
 
+TEST(SharedMemory, RowPitchOfATile) {
+  // sh[threadIdx.y][threadIdx.x] with rows of 30 floats (120 B): a 16 x 8
+  // block's warp holds rows 0 and 1, row 1 on banks 30, 31, 0..13, 14 of
+  // them row 0's: 2 ways. Without the pitch, rows continue the index.
+  KernelProfile K = oneSharedLoad(4, 4, 3);
+  EXPECT_EQ(sharedWork(K, {16, 8, 1}).Wavefronts, 1);
+  K.Accesses[0].RowStepBytes = {120, 0};
+  K.Accesses[0].RowStepsKnown = true;
+  EXPECT_EQ(sharedWork(K, {16, 8, 1}).Wavefronts, 2);
+  // Padded to 48 floats: row 1 on banks 16..31, no conflict.
+  K.Accesses[0].RowStepBytes = {192, 0};
+  EXPECT_EQ(sharedWork(K, {16, 8, 1}).Wavefronts, 1);
+  // Rows of 32 floats read by 8-wide blocks: four rows on banks 0..7.
+  K.Accesses[0].RowStepBytes = {128, 0};
+  EXPECT_EQ(sharedWork(K, {8, 16, 1}).Wavefronts, 4);
+  // A warp within one row (32 wide) never sees the pitch.
+  EXPECT_EQ(sharedWork(K, {32, 4, 1}).Wavefronts, 1);
+  // sh[threadIdx.y][k]: one word per row, broadcast within it; rows of 32
+  // floats put the warp's two rows (16-wide blocks) in one bank.
+  KernelProfile U = oneSharedLoad(4, 0, 2);
+  U.Accesses[0].Pattern = AccessPattern::Uniform;
+  EXPECT_EQ(sharedWork(U, {16, 16, 1}).Wavefronts, 1);
+  U.Accesses[0].RowStepBytes = {128, 0};
+  U.Accesses[0].RowStepsKnown = true;
+  EXPECT_EQ(sharedWork(U, {16, 16, 1}).Wavefronts, 2);
+  EXPECT_EQ(sharedWork(U, {32, 16, 1}).Wavefronts, 1);
+  // Rows 132 B apart: different banks, one wavefront.
+  U.Accesses[0].RowStepBytes = {132, 0};
+  EXPECT_EQ(sharedWork(U, {16, 16, 1}).Wavefronts, 1);
+}
+
 TEST(SharedMemory, WideAccessesArePasses) {
   // float4, consecutive: 4 passes of 8 lanes x 16 B, no conflict.
   EXPECT_EQ(sharedWork(oneSharedLoad(16, 16, 1), {256, 1, 1}).Wavefronts, 4);

@@ -110,6 +110,13 @@ struct MemAccess {
   /// the warp's base (laneOffsetBytes()); 0 for a plain stride.
   unsigned LaneMod = 0;
   int64_t LaneDivStrideBytes = 0;
+  /// Bytes the address moves per threadIdx.y and threadIdx.z step (a shared
+  /// tile's row pitch), when the front end found them (RowStepsKnown):
+  /// lanes of one warp in different rows of the block are that far apart,
+  /// which decides their shared-memory banks (sharedWork). Without them the
+  /// model continues the x stride over the linear thread index.
+  std::array<int64_t, 2> RowStepBytes{};
+  bool RowStepsKnown = false;
   bool LoopInvariant = false; ///< Same address on every iteration.
   double SectorsPerRequest = 0; ///< 32-byte sectors per warp request.
   /// Shared: serialisation degree (1 = none) for 32 distinct lanes; the
