@@ -136,8 +136,24 @@ StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
     // The sibling keys (with the element size that scales their terms) of
     // the block's addresses so far.
     std::set<std::pair<SiblingKey, uint64_t>> BlockKeys;
+    // The addresses (SCEV) and types the block has loaded since its last
+    // write to memory (a store, a barrier, a call that may write).
+    std::set<std::pair<const SCEV *, Type *>> Loaded;
     for (Instruction &I : *BB) {
       Order.push_back(&I);
+      if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && Ld->isSimple()) {
+        // A second load of an address this block read with nothing written
+        // between is the first's value: the back end's CSE keeps one (an
+        // unrolled stencil's taps that coincide, sh[ty + 4 + i] for one
+        // output and sh[ty + (i + 4)] for the next, which the optimiser's
+        // GVN does not match through their extensions).
+        Value *Ptr = Ld->getPointerOperand();
+        if (SE.isSCEVable(Ptr->getType()) &&
+            !Loaded.insert({SE.getSCEV(Ptr), Ld->getType()}).second)
+          R.Dead.insert(&I);
+      } else if (I.mayWriteToMemory()) {
+        Loaded.clear();
+      }
       const Loop *L = LI.getLoopFor(BB);
       if (I.getOpcode() == Instruction::Mul && affineRecurrence(&I, L, SE))
         R.MulAsAdd.insert(&I);
@@ -181,7 +197,18 @@ StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
     return I->getType()->isIntegerTy() &&
            (isa<BinaryOperator>(I) || isa<CastInst>(I));
   };
+  auto AllUsersDead = [&](const Instruction *I) {
+    return all_of(I->users(), [&](const User *U) {
+      const auto *UI = dyn_cast<Instruction>(U);
+      return UI && R.Dead.count(UI);
+    });
+  };
   for (Instruction *I : reverse(Order)) {
+    // The address of a load that is gone (above): gone with it.
+    if (isa<GetElementPtrInst>(I) && !I->use_empty() && AllUsersDead(I)) {
+      R.Dead.insert(I);
+      continue;
+    }
     if (!IsArith(I) || I->use_empty())
       continue;
     const Loop *L = LI.getLoopFor(I->getParent());
@@ -191,6 +218,8 @@ StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
       if (!UI)
         return false;
       if (const auto *GEP = dyn_cast<GetElementPtrInst>(UI)) {
+        if (R.Dead.count(GEP)) // the address of a load that is gone
+          return true;
         auto It = R.Folded.find(GEP);
         return It != R.Folded.end() && GEP->getPointerOperand() != I &&
                (!It->second.L || It->second.L->contains(I));
