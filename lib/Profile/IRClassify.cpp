@@ -587,9 +587,13 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     }
   if (A.Space == AddrSpace::Shared && S.Kind == Stride::Known)
     A.BankConflictWays = bankConflictWays(A.Bytes, A.StrideBytes, A.Pattern);
-  // The op count by class.
+  // The op count by class. A constant at a fixed address becomes an
+  // operand of its consumer in SASS (c[0x3][off]), as a kernel parameter
+  // does: no instruction of its own (the PTX front end's rule).
   OpClass C = accessClass(A);
-  P.op(C) += W;
+  if (!(A.Space == AddrSpace::Const && !IsStore && !IsAtomic &&
+        isa<Constant>(Ptr)))
+    P.op(C) += W;
   if (A.Space == AddrSpace::Param || A.Space == AddrSpace::Const ||
       (A.Space == AddrSpace::Local && !ViaCall))
     return; // Not traffic the model prices; counted above.

@@ -681,7 +681,13 @@ bool FunctionAnalysis::classifyMemory(const InstrCtx &X) {
   } else if (Base == "ld" || Base == "ldu" || Base == "st") {
     bool Store = Base == "st";
     AddrSpace AS = spaceOf(spaceMod(I));
-    addOp(X, memOpClass(AS, Store, false));
+    // A constant at a fixed address (`ld.const [sym+off]`) becomes an
+    // operand of its consumer in SASS (FFMA R, R, c[0x3][off], R), as a
+    // kernel parameter does: no instruction of its own.
+    bool AsOperand = AS == AddrSpace::Const && !Store && X.AddrOp &&
+                   X.AddrOp->Kind == Operand::Addr && !X.AddrOp->BaseIsReg;
+    if (!AsOperand)
+      addOp(X, memOpClass(AS, Store, false));
     if (AS != AddrSpace::Param)
       addAccess(X, AS, Store, false, memBytes(X), X.AddrOp);
   } else if (Base == "ldmatrix" || Base == "stmatrix") {
