@@ -139,6 +139,8 @@ StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
     // The addresses (SCEV) and types the block has loaded since its last
     // write to memory (a store, a barrier, a call that may write).
     std::set<std::pair<const SCEV *, Type *>> Loaded;
+    // The block's addresses so far without their constant term (SCEV).
+    std::set<const SCEV *> Variable;
     for (Instruction &I : *BB) {
       Order.push_back(&I);
       if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && Ld->isSimple()) {
@@ -164,6 +166,23 @@ StrengthReduction strengthReduce(Function &F, LoopInfo &LI,
         continue;
       const SCEVAddRecExpr *AR = affineRecurrence(GEP, L, SE);
       if (!AR) {
+        // An address a constant away from an earlier one of its block is
+        // that one's register plus an immediate: NVPTX separates the
+        // constant offsets of GEPs and reuses the rest (the rows of an
+        // unrolled stencil, sh[ty + i][tx + j], whose indices the IR
+        // extends one by one).
+        if (SE.isSCEVable(GEP->getType())) {
+          const SCEV *S = SE.getSCEV(GEP);
+          if (const auto *Add = dyn_cast<SCEVAddExpr>(S);
+              Add && isa<SCEVConstant>(Add->getOperand(0))) {
+            SmallVector<const SCEV *, 4> Rest(Add->operands().drop_front());
+            S = SE.getAddExpr(Rest);
+          }
+          if (!Variable.insert(S).second) {
+            R.Folded[GEP] = {0, nullptr};
+            continue;
+          }
+        }
         if (!foldsToImmediate(*GEP))
           continue;
         int64_t Off = 0;

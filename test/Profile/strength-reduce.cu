@@ -16,7 +16,11 @@
 // through [reg+imm] when the back end can split the constant off: a sext'd
 // index (`srows`: llc reads [%rd+4] .. [%rd+12]; IR 2 integer instructions,
 // before 8) but not the zext of an unsigned sum that may wrap (`urows`:
-// llc computes each address; IR 8).
+// llc computes each address; IR 8). Since session 35 that is read off the
+// addresses themselves (SCEV without its constant term): a 2-D window of an
+// unrolled stencil, sh[ty + i][tx + j], whose row indices the IR extends
+// one by one, is one register and eight immediates in llc's PTX ([%rd+4] ..
+// [%rd+280]; `window`: IR 9 integer instructions, before 11).
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
 // RUN: %profile %t.ll | FileCheck %s --check-prefix=IR
 // RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
@@ -30,6 +34,8 @@
 // IR: ops: fp32=2 int=2 int.mul=1 load.global=4
 // IR-LABEL: kernel _Z5urowsPKfPfj
 // IR: ops: fp32=2 int=8 int.mul=1 load.global=4
+// IR-LABEL: kernel _Z6windowPKfPf
+// IR: ops: fp32=9 int=9 barrier=1 load.global=1 store.global=1 load.shared=9
 // PTX-LABEL: kernel _Z4tilePKfPf
 // PTX: ops: fp32=64 int=92 int.mul=6 barrier=1
 // PTX-LABEL: kernel _Z6gatherPKhPKfPff
@@ -69,4 +75,18 @@ __global__ void urows(const float *in, float *out, unsigned ld) {
   unsigned t = threadIdx.x;
   unsigned r = t * ld;
   out[t] = in[r] + in[r + 1] * in[r + 2] + in[r + 3];
+}
+
+__global__ void window(const float *in, float *out) {
+  __shared__ float sh[18][34];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  sh[ty][tx] = in[(blockIdx.y * 16 + ty) * 4096 + blockIdx.x * 32 + tx];
+  __syncthreads();
+  float s = 0;
+#pragma unroll
+  for (int i = 0; i < 3; ++i)
+#pragma unroll
+    for (int j = 0; j < 3; ++j)
+      s += sh[ty + i][tx + j];
+  out[(blockIdx.y * 16 + ty) * 4096 + blockIdx.x * 32 + tx] = s;
 }
