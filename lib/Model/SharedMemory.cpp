@@ -53,14 +53,6 @@ double warpWavefronts(const MemAccess &A, unsigned Bytes,
     unsigned N = 0;
     for (unsigned L = First; L < std::min(Lanes, First + PassLanes); ++L) {
       uint64_t X = L % BX, Y = (L / BX) % BY, Z = L / (BX * BY);
-      // The lane's element index: the front ends give the stride between
-      // neighbours in x; rows continue it (the linear thread index), and a
-      // dimension the address does not depend on adds nothing (broadcast).
-      uint64_t Index = L;
-      if (A.ThreadDimsKnown)
-        Index = ((A.ThreadDims & 1u) ? X : 0) +
-                ((A.ThreadDims & 2u) ? Y * BX : 0) +
-                ((A.ThreadDims & 4u) ? Z * BX * BY : 0);
       if (A.RowStepsKnown && !A.LaneMod) {
         // The front end found the steps between rows and planes (a shared
         // tile's row pitch, which padding changes): the lane's address.
@@ -71,6 +63,15 @@ double warpWavefronts(const MemAccess &A, unsigned Bytes,
                                             : 0);
         continue;
       }
+      // Otherwise the lane's element index: the front ends give the stride
+      // between neighbours in x; rows continue it (the linear thread index),
+      // and a dimension the address does not depend on adds nothing
+      // (broadcast).
+      uint64_t Index = L;
+      if (A.ThreadDimsKnown)
+        Index = ((A.ThreadDims & 1u) ? X : 0) +
+                ((A.ThreadDims & 2u) ? Y * BX : 0) +
+                ((A.ThreadDims & 4u) ? Z * BX * BY : 0);
       Offsets[N++] = A.LaneMod ? laneOffsetBytes(A, Index)
                                : int64_t(Index) * Stride;
     }
