@@ -192,9 +192,11 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
 
 /// Local accesses per thread from spills: ptxas-reported, or estimated from
 /// the registers cut by the cap. ptxas reports static spill bytes; the
-/// allocator spills where pressure peaks, the innermost loop of the deepest
-/// nest, so each static spill access runs once per iteration of that nest
-/// (K.Loops is in preorder).
+/// allocator spills where the live values exceed the registers it has, so
+/// each static spill access runs as often as the code there: the deepest
+/// nest's trip product (K.Loops is in preorder) times the share of it that
+/// the code whose pressure exceeds the allocation runs
+/// (KernelProfile::spillShare; 1 where the pressure is not known).
 static double spillAccesses(const KernelProfile &K, const RegisterBudget &RB) {
   double MaxTrip = 1;
   {
@@ -210,11 +212,12 @@ static double spillAccesses(const KernelProfile &K, const RegisterBudget &RB) {
   for (double O : K.Ops)
     TotalOps += O;
   const unsigned Need = RB.Need, Regs = RB.Regs;
-  double SpillAccesses =
-      (K.Res.SpillStoreBytes + K.Res.SpillLoadBytes) / 4.0 * MaxTrip;
+  double SpillAccesses = (K.Res.SpillStoreBytes + K.Res.SpillLoadBytes) / 4.0 *
+                         MaxTrip * K.spillShare(K.registersNeeded());
   if (const CapFact *F = Need > Regs ? K.capFact(Regs) : nullptr) {
     // ptxas was run under this very cap: its spill bytes replace the guess.
-    SpillAccesses += (F->SpillStoreBytes + F->SpillLoadBytes) / 4.0 * MaxTrip;
+    SpillAccesses += (F->SpillStoreBytes + F->SpillLoadBytes) / 4.0 * MaxTrip *
+                     K.spillShare(Regs);
   } else if (Need > Regs) {
     // The allocator spills the least-used values first: the share of operand
     // reads that hit a spilled value grows with the square of the cut.

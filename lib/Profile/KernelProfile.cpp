@@ -251,6 +251,45 @@ double KernelProfile::sharedIntensity() const {
   return SharedBytes > 0 ? totalFlops() / SharedBytes : 0;
 }
 
+double KernelProfile::spillShare(unsigned Regs) const {
+  if (PressureSteps.empty())
+    return 1;
+  // Steps run from the peak down with growing shares: the last step still
+  // above the allocation (at least the peak's) is where it spills.
+  unsigned Level = std::min(Regs, PressureSteps.front().Pressure);
+  double Share = PressureSteps.front().Share;
+  for (const PressureStep &P : PressureSteps)
+    if (P.Pressure >= Level)
+      Share = P.Share;
+  return std::clamp(Share, 0.0, 1.0);
+}
+
+std::vector<PressureStep>
+pressureSteps(std::vector<std::pair<unsigned, double>> BlockPressure) {
+  std::vector<PressureStep> Steps;
+  double MaxWeight = 0;
+  for (const auto &[P, W] : BlockPressure)
+    MaxWeight = std::max(MaxWeight, W);
+  if (!(MaxWeight > 0))
+    return Steps;
+  std::sort(BlockPressure.begin(), BlockPressure.end(),
+            [](const auto &A, const auto &B) {
+              return A.first != B.first ? A.first > B.first
+                                        : A.second > B.second;
+            });
+  double Best = 0;
+  for (const auto &[P, W] : BlockPressure) {
+    if (!(W > Best))
+      continue;
+    Best = W;
+    if (!Steps.empty() && Steps.back().Pressure == P)
+      Steps.back().Share = W / MaxWeight;
+    else
+      Steps.push_back({P, W / MaxWeight});
+  }
+  return Steps;
+}
+
 unsigned KernelProfile::registersNeeded() const {
   if (Res.RegistersExact && Res.Registers)
     return Res.Registers;

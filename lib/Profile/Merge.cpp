@@ -24,6 +24,8 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
     Into.Res.Registers = Est;
   }
   Into.Res.EstimatedRegisters = Est;
+  // Where the pressure peaks is a fact of the final code.
+  Into.PressureSteps = PTX.PressureSteps;
   // The IR knows about dynamic shared memory even when ptxas cannot.
   Into.Res.UsesDynamicShared = DynamicShared;
   if (PTX.Bounds.any())

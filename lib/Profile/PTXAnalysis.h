@@ -236,6 +236,9 @@ struct FuncSummary {
   bool IndirectCalls = false;
   unsigned DivergentBranches = 0;
   unsigned EstimatedRegs = 0;
+  /// Per block of code, its peak register pressure and its loop weight
+  /// (KernelProfile::PressureSteps).
+  std::vector<std::pair<unsigned, double>> BlockPressure;
   unsigned BarrierIds = 0;
   StringSet<> Symbols; ///< Symbols referenced (shared/const variables).
   ShapeInfo Shape;
@@ -301,6 +304,9 @@ private:
   StringMap<unsigned> RegIds;
   StringMap<unsigned> LabelBlock;
   std::vector<unsigned> RegWidth;
+  /// Per block, the most registers its live values take at once
+  /// (estimateRegisters).
+  std::vector<unsigned> BlockPeak;
   std::vector<AbsVal> Vals;
   std::vector<unsigned> Taints;
   std::vector<SmallVector<unsigned, 2>> DefSites;

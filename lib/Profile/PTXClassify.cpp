@@ -67,8 +67,13 @@ void FunctionAnalysis::estimateRegisters() {
       }
     }
   }
+  // The peak of each block (PressureStep: where a spill runs), the
+  // kernel's over all of them.
   unsigned MaxLive = 0;
+  BlockPeak.assign(NB, 0);
   for (unsigned BI = 0; BI < NB; ++BI) {
+    unsigned OuterMax = MaxLive;
+    MaxLive = 0;
     BitVector Live = LiveOut[BI];
     unsigned Cur = 0;
     for (unsigned R : Live.set_bits())
@@ -97,6 +102,8 @@ void FunctionAnalysis::estimateRegisters() {
         }
       MaxLive = std::max(MaxLive, Cur);
     }
+    BlockPeak[BI] = MaxLive;
+    MaxLive = std::max(MaxLive, OuterMax);
   }
   // ptxas keeps a few registers for addresses and special values beyond the
   // virtual registers live at once (see docs/PTX.md); never above 255.
@@ -1356,6 +1363,9 @@ FuncSummary FunctionAnalysis::run() {
     for (unsigned LI : B.Loops)
       B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
   }
+  for (unsigned BI = 0; BI < BlockPeak.size() && BI < Blocks.size(); ++BI)
+    if (Blocks[BI].Weight > 0 && Blocks[BI].End > Blocks[BI].Begin)
+      S.BlockPressure.push_back({BlockPeak[BI], Blocks[BI].Weight});
   analyseGuards();
   if (F.IsEntry) // Loads in called functions have no forms.
     analyseAddressForms();

@@ -53,6 +53,8 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
   Into.IndirectCalls |= From.IndirectCalls;
   Into.DivergentBranches += From.DivergentBranches;
   Into.EstimatedRegs = std::max(Into.EstimatedRegs, From.EstimatedRegs);
+  for (auto [P, BW] : From.BlockPressure)
+    Into.BlockPressure.push_back({P, std::min(BW * W, MaxBlockWeight)});
   Into.BarrierIds = std::max(Into.BarrierIds, From.BarrierIds);
   for (auto &K : From.Symbols)
     Into.Symbols.insert(K.getKey());
@@ -141,6 +143,7 @@ void copySummary(const FuncSummary &S, KernelProfile &K) {
   markInterBlockReuse(K);
   collectFormLoads(K);
   K.Loops = S.Loops;
+  K.PressureSteps = pressureSteps(S.BlockPressure);
   K.Guards = S.Guards;
   K.Guarded = S.Guarded;
   K.MLP = S.MLP;

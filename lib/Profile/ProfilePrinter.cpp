@@ -56,11 +56,17 @@ void printHeader(const KernelProfile &P, raw_ostream &OS) {
      << "\n";
 }
 
-void printResources(const Resources &R, raw_ostream &OS) {
+void printResources(const KernelProfile &P, raw_ostream &OS) {
+  const Resources &R = P.Res;
   OS << "  registers: " << R.Registers << " exact=" << yesNo(R.RegistersExact)
      << " estimated=" << R.EstimatedRegisters << "\n";
   OS << "  spills: store=" << R.SpillStoreBytes << " load=" << R.SpillLoadBytes
-     << " stack=" << R.StackFrameBytes << "\n";
+     << " stack=" << R.StackFrameBytes;
+  // Register pressure against the share of the largest loop weight.
+  for (unsigned I = 0; I < P.PressureSteps.size(); ++I)
+    OS << (I ? "," : " pressure=") << P.PressureSteps[I].Pressure << '@'
+       << Num{P.PressureSteps[I].Share};
+  OS << "\n";
   OS << "  shared: static=" << R.StaticSharedBytes
      << " dynamic=" << yesNo(R.UsesDynamicShared)
      << " dynamic-bytes=" << R.DynamicSharedBytes << "\n";
@@ -270,7 +276,7 @@ void printTotals(const KernelProfile &P, raw_ostream &OS) {
 
 void printProfile(const KernelProfile &P, raw_ostream &OS) {
   printHeader(P, OS);
-  printResources(P.Res, OS);
+  printResources(P, OS);
   printBounds(P.Bounds, OS);
   printShape(P.Shape, OS);
   printOps(P, OS);

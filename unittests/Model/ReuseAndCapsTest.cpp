@@ -417,6 +417,40 @@ TEST(CapFacts, PtxasFactReplacesSpillEstimate) {
   EXPECT_NEAR(Spill.SpillBytesPerThread, 64.0, 1e-9);
 }
 
+// ptxas's static spill bytes run as often as the code where the pressure
+// exceeds the registers: in a loop of 16 passes when the loop holds the
+// peak, once when straight-line code after it does.
+TEST(Spills, RunWhereThePressureExceedsTheRegisters) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel(1000);
+  LoopRecord L;
+  L.Trip = 16;
+  L.Exact = true;
+  K.Loops.push_back(L);
+  K.Res.Registers = 255;
+  K.Res.RegistersExact = true;
+  K.Res.SpillStoreBytes = 32;
+  K.Res.SpillLoadBytes = 32;
+  LaunchConfig C;
+  C.Block = {128, 1, 1};
+  C.TotalThreads = 1 << 20;
+  // Unknown pressure: the deepest nest, as before pressure was read.
+  Prediction Unknown = predict(K, G, C);
+  ASSERT_TRUE(Unknown.Valid);
+  EXPECT_NEAR(Unknown.SpillBytesPerThread, 64.0 * 16, 1e-9);
+  // The loop holds the peak (300 live registers, 16 passes).
+  K.PressureSteps = pressureSteps({{300, 16}, {40, 1}});
+  EXPECT_NEAR(predict(K, G, C).SpillBytesPerThread, 64.0 * 16, 1e-9);
+  // Straight-line code after a light loop holds it: once a thread.
+  K.PressureSteps = pressureSteps({{30, 16}, {900, 1}, {120, 1}});
+  Prediction Once = predict(K, G, C);
+  EXPECT_NEAR(Once.SpillBytesPerThread, 64.0, 1e-9);
+  EXPECT_LT(Once.TimeS, Unknown.TimeS);
+  // Both exceed the allocation: the loop's passes count.
+  K.PressureSteps = pressureSteps({{270, 16}, {900, 1}});
+  EXPECT_NEAR(predict(K, G, C).SpillBytesPerThread, 64.0 * 16, 1e-9);
+}
+
 } // namespace
 
 namespace {

@@ -309,6 +309,27 @@ TEST(MergePTXFacts, TakesEachFactFromTheSideThatKnowsIt) {
   EXPECT_TRUE(B.Res.UsesDynamicShared);
 }
 
+// Pressure steps: from the peak down, each step a larger share of the
+// largest loop weight; spillShare picks the code above the allocation, or
+// the peak's when the estimate stays below it.
+TEST(KernelProfile, PressureSteps) {
+  using flipflop::PressureStep;
+  std::vector<PressureStep> S = flipflop::pressureSteps(
+      {{25, 17}, {1092, 1}, {440, 1}, {26, 17}, {24, 17}, {0, 0}});
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(S[0].Pressure, 1092u);
+  EXPECT_NEAR(S[0].Share, 1.0 / 17, 1e-12);
+  EXPECT_EQ(S[1].Pressure, 26u);
+  EXPECT_EQ(S[1].Share, 1.0);
+  flipflop::KernelProfile K;
+  EXPECT_EQ(K.spillShare(255), 1.0); // Not known.
+  K.PressureSteps = S;
+  EXPECT_NEAR(K.spillShare(255), 1.0 / 17, 1e-12);
+  EXPECT_NEAR(K.spillShare(2000), 1.0 / 17, 1e-12); // The peak's.
+  EXPECT_EQ(K.spillShare(20), 1.0);
+  EXPECT_TRUE(flipflop::pressureSteps({}).empty());
+}
+
 namespace {
 
 /// A global store of a 1-D or 2-D form: threadIdx and blockIdx steps in

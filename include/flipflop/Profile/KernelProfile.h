@@ -197,6 +197,21 @@ struct Resources {
 
 /// What ptxas reported when the kernel was compiled under a register cap
 /// (-maxrregcount), for the caps the recommender considers.
+/// Where in the code the register pressure reaches a level: the largest
+/// loop weight (executions per thread) of the code whose live values reach
+/// \c Pressure registers, as a share of the kernel's largest weight. The
+/// steps run from the peak down, each with a larger share than the one
+/// before (PTX front end, over the final code; see spillShare()).
+struct PressureStep {
+  unsigned Pressure = 0;
+  double Share = 1;
+};
+
+/// The steps of KernelProfile::PressureSteps from (pressure, loop weight)
+/// pairs of the code's blocks.
+std::vector<PressureStep>
+pressureSteps(std::vector<std::pair<unsigned, double>> BlockPressure);
+
 struct CapFact {
   unsigned Cap = 0;
   unsigned Registers = 0;
@@ -375,6 +390,8 @@ struct KernelProfile {
 
   Resources Res;
   std::vector<CapFact> CapFacts; ///< ptxas under register caps (may be empty).
+  /// Register pressure against loop weight (empty: not known).
+  std::vector<PressureStep> PressureSteps;
   LaunchBounds Bounds;
   /// The entry's parameters in order (PTX front end; empty from the IR).
   std::vector<KernelParam> Params;
@@ -405,6 +422,11 @@ struct KernelProfile {
   /// Registers per thread the kernel wants without a cap: ptxas's count when
   /// known, else the estimate, else 32.
   unsigned registersNeeded() const;
+  /// The share of the kernel's largest loop weight at which the code runs
+  /// that an allocation of \p Regs registers spills: the code whose
+  /// estimated pressure exceeds \p Regs (or, when none does, the code at the
+  /// peak). 1 when the pressure is not known.
+  double spillShare(unsigned Regs) const;
   /// The ptxas fact for exactly \p Cap registers, or nullptr.
   const CapFact *capFact(unsigned Cap) const {
     for (const CapFact &F : CapFacts)
