@@ -18,6 +18,7 @@
 #include "PTXSyntax.h"
 #include "flipflop/Profile/KernelProfile.h"
 #include "flipflop/Profile/LaneSplit.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -32,6 +33,7 @@
 namespace flipflop {
 namespace ptx {
 
+using llvm::ArrayRef;
 using llvm::BitVector;
 using llvm::SmallVectorImpl;
 using llvm::StringSet;
@@ -256,15 +258,23 @@ constexpr double MaxBlockWeight = 1e15;
 /// Registers ptxas needs beyond the virtual registers live at once.
 constexpr unsigned RegisterReserve = 0;
 
+/// Registers a thread may use while an SM keeps its most threads resident
+/// (65,536 / threads per SM, in steps of 8) for compute capability \p SM
+/// (75 for sm_75); 0 when \p SM is 0 (not known).
+unsigned fullOccupancyRegisters(unsigned SM);
+
 class FunctionAnalysis {
 public:
-  FunctionAnalysis(const Function &F, const PTXParseOptions &Opts)
-      : F(F), Opts(Opts) {}
+  FunctionAnalysis(const Function &F, const PTXParseOptions &Opts,
+                   unsigned TargetSM = 0)
+      : F(F), Opts(Opts), TargetSM(TargetSM) {}
   FuncSummary run();
 
 private:
   const Function &F;
   const PTXParseOptions &Opts;
+  /// The module's .target (80 for sm_80; 0 when not known).
+  unsigned TargetSM = 0;
   std::vector<const Instr *> Instrs;
   std::vector<unsigned> InstrBlock;
   BlockGraph Blocks;
@@ -307,6 +317,18 @@ private:
   /// Per block, the most registers its live values take at once
   /// (estimateRegisters).
   std::vector<unsigned> BlockPeak;
+  /// The most registers live at once in block instructions run in
+  /// \p Order, with \p LiveOut live after them; \p Reload: loads are
+  /// issued again at each use rather than held.
+  unsigned blockPressure(const BitVector &LiveOut, ArrayRef<unsigned> Order,
+                         bool Reload, ArrayRef<unsigned> Width) const;
+  /// Registers a value takes in the scheduled orders (estimateRegisters).
+  std::vector<unsigned> PressWidth;
+  /// Block \p BI's instructions in dependence order, each as early as its
+  /// operands allow (\p Early) or as late as its uses allow; instructions
+  /// without a register result keep their place.
+  void scheduleBlock(unsigned BI, bool Early,
+                     std::vector<unsigned> &Order) const;
   std::vector<AbsVal> Vals;
   std::vector<unsigned> Taints;
   std::vector<SmallVector<unsigned, 2>> DefSites;

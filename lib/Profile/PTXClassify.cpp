@@ -11,6 +11,7 @@
 #include "PTXAnalysis.h"
 #include "flipflop/Profile/OpRules.h"
 #include "flipflop/Profile/VectorRuns.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -67,47 +68,289 @@ void FunctionAnalysis::estimateRegisters() {
       }
     }
   }
-  // The peak of each block (PressureStep: where a spill runs), the
-  // kernel's over all of them.
-  unsigned MaxLive = 0;
-  BlockPeak.assign(NB, 0);
-  for (unsigned BI = 0; BI < NB; ++BI) {
-    unsigned OuterMax = MaxLive;
-    MaxLive = 0;
-    BitVector Live = LiveOut[BI];
-    unsigned Cur = 0;
-    for (unsigned R : Live.set_bits())
-      Cur += RegWidth[R];
-    MaxLive = std::max(MaxLive, Cur);
-    for (unsigned K = Blocks[BI].End; K-- > Blocks[BI].Begin;) {
-      SmallVector<unsigned, 8> U, D;
-      usesOf(*Instrs[K], U);
-      defsOf(*Instrs[K], D);
-      // Definitions occupy a register at this point even when dead.
-      unsigned Here = Cur;
+  // Peaks in three orders of each block: the PTX's own, every value
+  // computed as early as its operands allow (ptxas hoisting loads for
+  // latency) and as late as its first use needs (ptxas sinking them under
+  // register pressure). The scheduled orders count a value loaded from a
+  // fixed constant address as no register: ptxas makes it an operand of
+  // its consumers (FFMA R, R, c[0x3][off], R).
+  PressWidth = RegWidth;
+  if (TargetSM) {
+    BitVector Fixed(NR), Other(NR);
+    SmallVector<unsigned, 4> D;
+    for (const Instr *I : Instrs) {
+      D.clear();
+      defsOf(*I, D);
+      bool IsFixed = I->Mods[0] == "ld" &&
+                     I->hasMod("const") &&
+                     I->Ops.size() > 1 && I->Ops[1].Kind == Operand::Addr &&
+                     !I->Ops[1].BaseIsReg;
       for (unsigned R : D)
-        if (!Live.test(R))
-          Here += RegWidth[R];
-      MaxLive = std::max(MaxLive, Here);
-      if (Instrs[K]->Guard.empty())
-        for (unsigned R : D)
-          if (Live.test(R)) {
-            Live.reset(R);
-            Cur -= RegWidth[R];
-          }
-      for (unsigned R : U)
-        if (!Live.test(R)) {
-          Live.set(R);
-          Cur += RegWidth[R];
-        }
-      MaxLive = std::max(MaxLive, Cur);
+        (IsFixed ? Fixed : Other).set(R);
     }
-    BlockPeak[BI] = MaxLive;
-    MaxLive = std::max(MaxLive, OuterMax);
+    Fixed.reset(Other);
+    for (unsigned R : Fixed.set_bits())
+      PressWidth[R] = 0;
   }
-  // ptxas keeps a few registers for addresses and special values beyond the
-  // virtual registers live at once (see docs/PTX.md); never above 255.
-  S.EstimatedRegs = std::min(255u, std::max(MaxLive + RegisterReserve, 8u));
+  unsigned Prog = 0, Early = 0, Late = 0, LateReload = 0;
+  BlockPeak.assign(NB, 0);
+  std::vector<unsigned> Order;
+  std::vector<unsigned> Unroll =
+      TargetSM ? ptxasUnrollFactors() : std::vector<unsigned>(NB, 1);
+  for (unsigned BI = 0; BI < NB; ++BI) {
+    const Block &B = Blocks[BI];
+    Order.clear();
+    for (unsigned K = B.Begin; K < B.End; ++K)
+      Order.push_back(K);
+    BlockPeak[BI] = blockPressure(LiveOut[BI], Order, false, RegWidth);
+    Prog = std::max(Prog, BlockPeak[BI]);
+    if (TargetSM == 0)
+      continue;
+    scheduleBlock(BI, /*Early=*/true, Order);
+    unsigned E = blockPressure(LiveOut[BI], Order, false, PressWidth);
+    bool Stores = false;
+    for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End && !Stores; ++K)
+      Stores = isStoreLike(Instrs[K]->Mods[0]) &&
+               !(Instrs[K]->Mods[0] == "bra" || Instrs[K]->Mods[0] == "ret" ||
+                 Instrs[K]->Mods[0] == "exit");
+    // A loop of a constant trip count, at least: of run-time counts ptxas
+    // keeps the copies' loads apart (the bundled examples' grid-stride
+    // and row loops: 18-24 registers against 29-32 if they were not).
+    bool Constant = !Blocks[BI].Loops.empty() &&
+                    Loops[Blocks[BI].Loops.back()].Rec.Exact;
+    if (Unroll[BI] > 1 && !Stores && Constant) {
+      // ptxas runs u copies of a small loop body at once, their loads
+      // hoisted above the copies before them (nothing stored between):
+      // what the body adds to the values live through it, u times.
+      BitVector Through = LiveIn[BI];
+      Through &= LiveOut[BI];
+      unsigned T = 0;
+      for (unsigned R : Through.set_bits())
+        T += PressWidth[R];
+      if (E > T)
+        E = T + Unroll[BI] * (E - T);
+    }
+    Early = std::max(Early, E);
+    scheduleBlock(BI, /*Early=*/false, Order);
+    Late = std::max(Late, blockPressure(LiveOut[BI], Order, false, PressWidth));
+    LateReload = std::max(LateReload, blockPressure(LiveOut[BI], Order,
+                                                    /*Reload=*/true, PressWidth));
+  }
+  // ptxas schedules for latency within the registers that let a full SM
+  // of threads stay resident (32 a thread where an SM holds 2,048 threads,
+  // 40 at 1,536, 64 at 1,024: ptxas 13's counts of the tuning data's
+  // kernels cluster there), and beyond them only as far as the code needs
+  // (docs/REGISTERS.md, "Scheduling").
+  unsigned Est = Prog;
+  if (unsigned Budget = fullOccupancyRegisters(TargetSM)) {
+    if (Late <= Budget)
+      Est = std::max(Late, std::min(Early, Budget));
+    else if (LateReload <= Budget)
+      Est = Budget; // Reached by loading values again rather than holding.
+    else
+      Est = Late;
+  }
+  S.EstimatedRegs = std::min(255u, std::max(Est + RegisterReserve, 8u));
+}
+
+unsigned FunctionAnalysis::blockPressure(const BitVector &LiveOut,
+                                         ArrayRef<unsigned> Order, bool Reload,
+                                         ArrayRef<unsigned> Width) const {
+  // With Reload, a load's value used only in this block, after it and with
+  // no store or barrier between, is loaded again before each use instead
+  // of held (ptxas does so when registers run short): it takes a register
+  // only at its use, and the load's address is live there.
+  DenseMap<unsigned, unsigned> Reloaded; // register -> its load
+  SmallVector<unsigned, 8> U, D;
+  if (Reload) {
+    DenseMap<unsigned, unsigned> Load;
+    DenseSet<unsigned> Held; // Used across a store, or defined twice.
+    for (unsigned K : Order) {
+      const Instr &In = *Instrs[K];
+      StringRef Base = In.Mods[0];
+      if (!hasDef(In)) {
+        if (Base != "bra" && Base != "ret" && Base != "exit")
+          Load.clear(); // A store, barrier or call: no reload across it.
+        continue;
+      }
+      U.clear();
+      D.clear();
+      usesOf(In, U);
+      defsOf(In, D);
+      for (unsigned R : U) {
+        auto It = Load.find(R);
+        if (It != Load.end())
+          Reloaded[R] = It->second;
+        else if (Reloaded.count(R))
+          Held.insert(R);
+      }
+      for (unsigned R : D) {
+        if (Load.erase(R) || Reloaded.count(R))
+          Held.insert(R);
+      }
+      if (Base == "ld" && In.Guard.empty() && !In.hasMod("volatile") &&
+          D.size() == 1 && !LiveOut.test(D[0]))
+        Load[D[0]] = K;
+    }
+    for (unsigned R : Held)
+      Reloaded.erase(R);
+  }
+  BitVector Live = LiveOut;
+  unsigned Cur = 0, Peak = 0;
+  for (unsigned R : Live.set_bits())
+    Cur += Width[R];
+  Peak = Cur;
+  auto AddLive = [&](unsigned R) {
+    if (!Live.test(R)) {
+      Live.set(R);
+      Cur += Width[R];
+    }
+  };
+  for (unsigned I = Order.size(); I-- > 0;) {
+    const Instr &In = *Instrs[Order[I]];
+    U.clear();
+    D.clear();
+    usesOf(In, U);
+    defsOf(In, D);
+    if (D.size() == 1) {
+      auto It = Reloaded.find(D[0]);
+      if (It != Reloaded.end() && It->second == Order[I])
+        continue; // Loaded again at each use.
+    }
+    // Definitions occupy a register at this point even when dead.
+    unsigned Here = Cur;
+    for (unsigned R : D)
+      if (!Live.test(R))
+        Here += Width[R];
+    SmallVector<unsigned, 8> Addr;
+    for (unsigned R : U) {
+      auto It = Reloaded.find(R);
+      if (It == Reloaded.end())
+        continue;
+      Here += Width[R];
+      usesOf(*Instrs[It->second], Addr);
+    }
+    Peak = std::max(Peak, Here);
+    if (In.Guard.empty())
+      for (unsigned R : D)
+        if (Live.test(R)) {
+          Live.reset(R);
+          Cur -= Width[R];
+        }
+    for (unsigned R : U)
+      if (!Reloaded.count(R))
+        AddLive(R);
+    for (unsigned R : Addr)
+      AddLive(R);
+    Peak = std::max(Peak, Cur);
+  }
+  return Peak;
+}
+
+void FunctionAnalysis::scheduleBlock(unsigned BI, bool Early,
+                                     std::vector<unsigned> &Order) const {
+  const Block &B = Blocks[BI];
+  Order.clear();
+  // Instructions without a register result (stores, barriers, branches,
+  // calls) and atomics keep their place; the others move within the
+  // stretch between two of them, in dependence order.
+  auto Movable = [&](const Instr &In) {
+    StringRef Base = In.Mods[0];
+    return hasDef(In) && Base != "atom" && Base != "call" &&
+           Base != "mbarrier" && Base != "wmma" && Base != "mma" &&
+           Base != "wgmma";
+  };
+  std::vector<unsigned> Level;
+  DenseMap<unsigned, unsigned> LastDef; // register -> position in stretch
+  DenseMap<unsigned, SmallVector<unsigned, 4>> UsesSince;
+  SmallVector<unsigned, 8> U, D;
+  unsigned K = B.Begin;
+  while (K < B.End) {
+    unsigned Lo = K;
+    while (K < B.End && Movable(*Instrs[K]))
+      ++K;
+    unsigned N = K - Lo;
+    // Level: Early = depth from the stretch's start, Late = height to its
+    // end (negated so that one ascending sort serves both).
+    Level.assign(N, 0);
+    LastDef.clear();
+    UsesSince.clear();
+    // Edges J -> I (J before I): operand (I reads what J wrote), anti (J
+    // reads what I writes) and output (both write it).
+    std::vector<SmallVector<unsigned, 4>> Preds(N);
+    for (unsigned I = 0; I < N; ++I) {
+      const Instr &In = *Instrs[Lo + I];
+      U.clear();
+      D.clear();
+      usesOf(In, U);
+      defsOf(In, D);
+      for (unsigned R : U) {
+        auto It = LastDef.find(R);
+        if (It != LastDef.end())
+          Preds[I].push_back(It->second);
+      }
+      for (unsigned R : D) {
+        auto It = LastDef.find(R);
+        if (It != LastDef.end())
+          Preds[I].push_back(It->second);
+        for (unsigned J : UsesSince[R])
+          if (J != I)
+            Preds[I].push_back(J);
+      }
+      for (unsigned R : U)
+        UsesSince[R].push_back(I);
+      for (unsigned R : D) {
+        LastDef[R] = I;
+        UsesSince[R].clear();
+      }
+    }
+    if (Early) {
+      for (unsigned I = 0; I < N; ++I)
+        for (unsigned J : Preds[I])
+          Level[I] = std::max(Level[I], Level[J] + 1);
+    } else {
+      std::vector<unsigned> Height(N, 0);
+      for (unsigned I = N; I-- > 0;)
+        for (unsigned J : Preds[I])
+          Height[J] = std::max(Height[J], Height[I] + 1);
+      unsigned Top = 0;
+      for (unsigned H : Height)
+        Top = std::max(Top, H);
+      for (unsigned I = 0; I < N; ++I)
+        Level[I] = Top - Height[I];
+    }
+    std::vector<unsigned> Idx(N);
+    for (unsigned I = 0; I < N; ++I)
+      Idx[I] = I;
+    std::stable_sort(Idx.begin(), Idx.end(), [&](unsigned A, unsigned Bx) {
+      return Level[A] < Level[Bx];
+    });
+    for (unsigned I : Idx)
+      Order.push_back(Lo + I);
+    if (K < B.End)
+      Order.push_back(K++);
+  }
+}
+
+unsigned fullOccupancyRegisters(unsigned SM) {
+  unsigned Threads;
+  switch (SM) {
+  case 0:
+    return 0;
+  case 75:
+    Threads = 1024;
+    break;
+  case 86:
+  case 89:
+  case 120:
+  case 121:
+    Threads = 1536;
+    break;
+  default:
+    Threads = 2048;
+    break;
+  }
+  return 65536 / Threads / 8 * 8;
 }
 
 /// What ptxas (13.0; sm_75, sm_80, sm_86 alike) does with an innermost
@@ -1356,13 +1599,13 @@ FuncSummary FunctionAnalysis::run() {
   buildBlocks();
   computeLoops();
   analyseValues();
-  estimateRegisters();
   computeTripCounts();
   for (Block &B : Blocks) {
     B.Weight = B.Reachable ? 1.0 : 0.0;
     for (unsigned LI : B.Loops)
       B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
   }
+  estimateRegisters(); // After the trips: ptxas's unrolling needs them.
   for (unsigned BI = 0; BI < BlockPeak.size() && BI < Blocks.size(); ++BI)
     if (Blocks[BI].Weight > 0 && Blocks[BI].End > Blocks[BI].Begin)
       S.BlockPressure.push_back({BlockPeak[BI], Blocks[BI].Weight});

@@ -306,13 +306,19 @@ Expected<PTXModule> parsePTXModule(StringRef Text, StringRef FileName,
     return E;
 
   // Analyse every body once.
+  unsigned TargetSM = 0;
+  {
+    StringRef T(M.Target);
+    if (T.consume_front("sm_"))
+      T.consumeInteger(10, TargetSM);
+  }
   StringMap<unsigned> FuncIdx;
   std::vector<FuncSummary> Local(Funcs.size());
   for (unsigned I = 0; I < Funcs.size(); ++I) {
     if (!Funcs[I].HasBody)
       continue;
     FuncIdx[Funcs[I].Name] = I;
-    Local[I] = FunctionAnalysis(Funcs[I], Opts).run();
+    Local[I] = FunctionAnalysis(Funcs[I], Opts, TargetSM).run();
     if (!Funcs[I].IsEntry)
       M.Functions.push_back(Funcs[I].Name);
   }
