@@ -605,6 +605,14 @@ private:
         Out.push_back(Id);
     }
   }
+  /// \p U and \p D cleared, then the registers \p I reads and writes.
+  void usesAndDefs(const Instr &I, SmallVectorImpl<unsigned> &U,
+                   SmallVectorImpl<unsigned> &D) const {
+    U.clear();
+    D.clear();
+    usesOf(I, U);
+    defsOf(I, D);
+  }
   AbsVal valOf(const Operand &O) const {
     switch (O.Kind) {
     case Operand::Imm:

@@ -173,10 +173,7 @@ unsigned FunctionAnalysis::blockPressure(const BitVector &LiveOut,
           Load.clear(); // A store, barrier or call: no reload across it.
         continue;
       }
-      U.clear();
-      D.clear();
-      usesOf(In, U);
-      defsOf(In, D);
+      usesAndDefs(In, U, D);
       for (unsigned R : U) {
         auto It = Load.find(R);
         if (It != Load.end())
@@ -208,10 +205,7 @@ unsigned FunctionAnalysis::blockPressure(const BitVector &LiveOut,
   };
   for (unsigned I = Order.size(); I-- > 0;) {
     const Instr &In = *Instrs[Order[I]];
-    U.clear();
-    D.clear();
-    usesOf(In, U);
-    defsOf(In, D);
+    usesAndDefs(In, U, D);
     if (D.size() == 1) {
       auto It = Reloaded.find(D[0]);
       if (It != Reloaded.end() && It->second == Order[I])
@@ -280,10 +274,7 @@ void FunctionAnalysis::scheduleBlock(unsigned BI, bool Early,
     std::vector<SmallVector<unsigned, 4>> Preds(N);
     for (unsigned I = 0; I < N; ++I) {
       const Instr &In = *Instrs[Lo + I];
-      U.clear();
-      D.clear();
-      usesOf(In, U);
-      defsOf(In, D);
+      usesAndDefs(In, U, D);
       for (unsigned R : U) {
         auto It = LastDef.find(R);
         if (It != LastDef.end())
