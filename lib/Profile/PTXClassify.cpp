@@ -91,6 +91,47 @@ void FunctionAnalysis::estimateRegisters() {
     Fixed.reset(Other);
     for (unsigned R : Fixed.set_bits())
       PressWidth[R] = 0;
+    // A 64-bit register that only addresses shared memory, or only feeds
+    // the arithmetic of such registers, is a 32-bit shared address in SASS.
+    BitVector SharedAddr(NR);
+    for (unsigned R = 0; R < NR; ++R)
+      SharedAddr[R] = RegWidth[R] == 2;
+    SmallVector<unsigned, 8> U;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const Instr *I : Instrs) {
+        D.clear();
+        defsOf(*I, D);
+        StringRef Base = I->Mods[0];
+        bool Arith = (Base == "add" || Base == "sub" || Base == "mad" ||
+                      Base == "mul" || Base == "shl" || Base == "mov") &&
+                     D.size() == 1 && SharedAddr.test(D[0]);
+        bool Shared = I->hasMod("shared");
+        for (unsigned K = 0; K < I->Ops.size(); ++K) {
+          const Operand &O = I->Ops[K];
+          bool IsDef = K == 0 && hasDef(*I) && O.Kind != Operand::Addr;
+          if (IsDef)
+            continue;
+          U.clear();
+          regsOf(O, U);
+          bool Ok = Arith || (Shared && O.Kind == Operand::Addr);
+          for (unsigned R : U)
+            if (SharedAddr.test(R) && !Ok) {
+              SharedAddr.reset(R);
+              Changed = true;
+            }
+        }
+        if (!I->Guard.empty()) {
+          int G = regId(I->Guard);
+          if (G >= 0 && SharedAddr.test(G)) {
+            SharedAddr.reset(G);
+            Changed = true;
+          }
+        }
+      }
+    }
+    for (unsigned R : SharedAddr.set_bits())
+      PressWidth[R] = 1;
   }
   unsigned Prog = 0, Early = 0, Late = 0, LateReload = 0;
   BlockPeak.assign(NB, 0);
