@@ -149,17 +149,17 @@ void FunctionAnalysis::estimateRegisters() {
       continue;
     scheduleBlock(BI, /*Early=*/true, Order);
     unsigned E = blockPressure(LiveOut[BI], Order, false, PressWidth);
-    bool Stores = false;
-    for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End && !Stores; ++K)
-      Stores = isStoreLike(Instrs[K]->Mods[0]) &&
-               !(Instrs[K]->Mods[0] == "bra" || Instrs[K]->Mods[0] == "ret" ||
-                 Instrs[K]->Mods[0] == "exit");
     // A loop of a constant trip count, at least: of run-time counts ptxas
     // keeps the copies' loads apart (the bundled examples' grid-stride
     // and row loops: 18-24 registers against 29-32 if they were not).
-    bool Constant = !Blocks[BI].Loops.empty() &&
-                    Loops[Blocks[BI].Loops.back()].Rec.Exact;
-    if (Unroll[BI] > 1 && !Stores && Constant) {
+    bool Hoists = Unroll[BI] > 1 && !B.Loops.empty() &&
+                  Loops[B.Loops.back()].Rec.Exact;
+    for (unsigned K = B.Begin; K < B.End && Hoists; ++K) {
+      StringRef Base = Instrs[K]->Mods[0];
+      Hoists = !isStoreLike(Base) || Base == "bra" || Base == "ret" ||
+               Base == "exit";
+    }
+    if (Hoists) {
       // ptxas runs u copies of a small loop body at once, their loads
       // hoisted above the copies before them (nothing stored between):
       // what the body adds to the values live through it, u times.
