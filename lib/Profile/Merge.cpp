@@ -22,6 +22,9 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
     Into.Res.StackFrameBytes =
         std::max(Into.Res.StackFrameBytes, PTX.Res.StackFrameBytes);
     Into.Res.Registers = Est;
+    // Spills estimated from the final code's pressure (the IR has none).
+    Into.Res.SpillStoreBytes = PTX.Res.SpillStoreBytes;
+    Into.Res.SpillLoadBytes = PTX.Res.SpillLoadBytes;
   }
   Into.Res.EstimatedRegisters = Est;
   // Where the pressure peaks is a fact of the final code.

@@ -238,6 +238,10 @@ struct FuncSummary {
   bool IndirectCalls = false;
   unsigned DivergentBranches = 0;
   unsigned EstimatedRegs = 0;
+  /// Without ptxas: spill bytes (stores and loads together, as ptxas -v
+  /// counts them) of code that needs more registers than a thread may hold.
+  unsigned EstimatedSpillBytes = 0;
+  unsigned EstimatedSpillFrameBytes = 0; ///< The stack slots they take.
   /// Per block of code, its peak register pressure and its loop weight
   /// (KernelProfile::PressureSteps).
   std::vector<std::pair<unsigned, double>> BlockPressure;
@@ -257,6 +261,9 @@ constexpr double MaxBlockWeight = 1e15;
 
 /// Registers ptxas needs beyond the virtual registers live at once.
 constexpr unsigned RegisterReserve = 0;
+
+/// The most registers a thread may hold (every architecture since sm_35).
+constexpr unsigned MaxThreadRegisters = 255;
 
 /// Registers a thread may use while an SM keeps its most threads resident
 /// (65,536 / threads per SM, in steps of 8) for compute capability \p SM

@@ -35,7 +35,7 @@ void FunctionAnalysis::estimateRegisters() {
     return;
   }
   if (uint64_t(NR) * NB > 50000000ull) { // too big: the declared count
-    S.EstimatedRegs = std::min(255u, Declared);
+    S.EstimatedRegs = std::min(MaxThreadRegisters, Declared);
     return;
   }
   std::vector<BitVector> Use(NB, BitVector(NR)), Def(NB, BitVector(NR)),
@@ -134,6 +134,24 @@ void FunctionAnalysis::estimateRegisters() {
       PressWidth[R] = 1;
   }
   unsigned Prog = 0, Early = 0, Late = 0, LateReload = 0;
+  // Spill accesses of the registers above what a thread may hold, summed
+  // over the blocks (each block's peak in the order ptxas can best reach:
+  // late, else program).
+  const unsigned MaxRegs = MaxThreadRegisters - RegisterReserve;
+  double Excess = 0;
+  // A register over the limit is held in memory: reloaded where the block
+  // reads a value that enters it, stored where it writes one that leaves.
+  auto Over = [&](unsigned BI, unsigned P) {
+    if (P <= MaxRegs)
+      return 0.0;
+    BitVector Read = LiveIn[BI], Written = LiveOut[BI];
+    unsigned In = Read.count(), Out = Written.count();
+    Read &= Use[BI];
+    Written &= Def[BI];
+    double Share = (In ? double(Read.count()) / In : 0.0) +
+                   (Out ? double(Written.count()) / Out : 0.0);
+    return (P - MaxRegs) * Share;
+  };
   BlockPeak.assign(NB, 0);
   std::vector<unsigned> Order;
   std::vector<unsigned> Unroll =
@@ -145,8 +163,10 @@ void FunctionAnalysis::estimateRegisters() {
       Order.push_back(K);
     BlockPeak[BI] = blockPressure(LiveOut[BI], Order, false, RegWidth);
     Prog = std::max(Prog, BlockPeak[BI]);
-    if (TargetSM == 0)
+    if (TargetSM == 0) {
+      Excess += Over(BI, BlockPeak[BI]);
       continue;
+    }
     scheduleBlock(BI, /*Early=*/true, Order);
     unsigned E = blockPressure(LiveOut[BI], Order, false, PressWidth);
     // A loop of a constant trip count, at least: of run-time counts ptxas
@@ -173,7 +193,9 @@ void FunctionAnalysis::estimateRegisters() {
     }
     Early = std::max(Early, E);
     scheduleBlock(BI, /*Early=*/false, Order);
-    Late = std::max(Late, blockPressure(LiveOut[BI], Order, false, PressWidth));
+    unsigned L = blockPressure(LiveOut[BI], Order, false, PressWidth);
+    Late = std::max(Late, L);
+    Excess += Over(BI, L);
     LateReload = std::max(LateReload, blockPressure(LiveOut[BI], Order,
                                                     /*Reload=*/true, PressWidth));
   }
@@ -191,7 +213,19 @@ void FunctionAnalysis::estimateRegisters() {
     else
       Est = Late;
   }
-  S.EstimatedRegs = std::min(255u, std::max(Est + RegisterReserve, 8u));
+  S.EstimatedRegs =
+      std::min(MaxThreadRegisters, std::max(Est + RegisterReserve, 8u));
+  // Code that needs more than a thread may hold spills (docs/REGISTERS.md,
+  // "Spills without ptxas"), in the bytes ptxas -v reports (4 an access).
+  // The values over the limit at the peak take stack slots, 4 bytes each.
+  // Not where loading values again at each use (ptxas's rematerialisation
+  // of loads) brings the code within the limit.
+  S.EstimatedSpillBytes = S.EstimatedSpillFrameBytes = 0;
+  if (Est + RegisterReserve > MaxThreadRegisters &&
+      (TargetSM == 0 || LateReload + RegisterReserve > MaxThreadRegisters)) {
+    S.EstimatedSpillBytes = unsigned(std::lround(Excess * 4));
+    S.EstimatedSpillFrameBytes = (Est + RegisterReserve - MaxThreadRegisters) * 4;
+  }
 }
 
 unsigned FunctionAnalysis::blockPressure(const BitVector &LiveOut,

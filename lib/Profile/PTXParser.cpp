@@ -53,6 +53,8 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
   Into.IndirectCalls |= From.IndirectCalls;
   Into.DivergentBranches += From.DivergentBranches;
   Into.EstimatedRegs = std::max(Into.EstimatedRegs, From.EstimatedRegs);
+  Into.EstimatedSpillBytes += From.EstimatedSpillBytes; // Its own code.
+  Into.EstimatedSpillFrameBytes += From.EstimatedSpillFrameBytes;
   for (auto [P, BW] : From.BlockPressure)
     Into.BlockPressure.push_back({P, std::min(BW * W, MaxBlockWeight)});
   Into.BarrierIds = std::max(Into.BarrierIds, From.BarrierIds);
@@ -158,6 +160,10 @@ void addResources(const Function &F, const FuncSummary &S,
                   const StringMap<VarDecl> &Globals, Resources &R) {
   R.EstimatedRegisters = S.EstimatedRegs;
   R.Registers = S.EstimatedRegs;
+  // Estimated until ptxas's report replaces them (mergePtxasInfo).
+  R.SpillStoreBytes = S.EstimatedSpillBytes / 2;
+  R.SpillLoadBytes = S.EstimatedSpillBytes - R.SpillStoreBytes;
+  R.StackFrameBytes += S.EstimatedSpillFrameBytes;
   if (F.Bounds.MaxNReg && R.Registers > F.Bounds.MaxNReg)
     R.Registers = F.Bounds.MaxNReg;
   R.Barriers = S.BarrierIds;

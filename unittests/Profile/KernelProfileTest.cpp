@@ -296,6 +296,20 @@ TEST(MergePTXFacts, TakesEachFactFromTheSideThatKnowsIt) {
   EXPECT_TRUE(A.Res.UsesDynamicShared);
   EXPECT_EQ(A.op(flipflop::OpClass::FP32), 100);
   EXPECT_EQ(A.Line, 7u);
+  EXPECT_EQ(A.Res.SpillStoreBytes + A.Res.SpillLoadBytes, 0u);
+
+  // Without ptxas, the spills estimated from the final code's pressure.
+  flipflop::KernelProfile Over = PTX;
+  Over.Res.EstimatedRegisters = Over.Res.Registers = 255;
+  Over.Res.SpillStoreBytes = 200;
+  Over.Res.SpillLoadBytes = 204;
+  Over.Res.StackFrameBytes = 180;
+  flipflop::KernelProfile S = IR;
+  flipflop::mergePTXFacts(S, Over);
+  EXPECT_EQ(S.Res.Registers, 255u);
+  EXPECT_EQ(S.Res.SpillStoreBytes, 200u);
+  EXPECT_EQ(S.Res.SpillLoadBytes, 204u);
+  EXPECT_EQ(S.Res.StackFrameBytes, 180u);
 
   PTX.Res.Registers = 32;
   PTX.Res.RegistersExact = true;
