@@ -556,6 +556,57 @@ void emitLocalArrays(KernelRemarks &Remarks, const KernelProfile &K,
       });
 }
 
+/// Share (0..1) of the predicted time at \p C that the code's own spills
+/// (the static spill bytes of KernelProfile::Res, ptxas's or estimated)
+/// account for: the prediction again without them. Spills a register cap
+/// of \p C adds stay in both.
+double spillShare(const KernelProfile &K, const GPUSpec &GPU,
+                  const LaunchConfig &C) {
+  KernelProfile Without = K;
+  Without.Res.SpillStoreBytes = Without.Res.SpillLoadBytes = 0;
+  Prediction With = predict(K, GPU, C), Less = predict(Without, GPU, C);
+  if (!With.Valid || !Less.Valid || With.TimeS <= 0)
+    return 0;
+  return std::clamp(1 - Less.TimeS / With.TimeS, 0.0, 1.0);
+}
+
+/// FF016: the code holds more values at once than a thread's registers,
+/// with what its spills cost at the recommendation; only when they cost at
+/// least SpillMinShare of the predicted time.
+void emitSpills(KernelRemarks &Remarks, const KernelProfile &K,
+                const KernelResult &R) {
+  constexpr double SpillMinShare = 0.02;
+  unsigned Bytes = K.Res.SpillStoreBytes + K.Res.SpillLoadBytes;
+  if (Bytes == 0)
+    return;
+  const Prediction &Best = R.best();
+  double Share = spillShare(K, *R.GPU, Best.Config);
+  if (Share < SpillMinShare)
+    return;
+  Remarks.emitRemark<OptimizationRemarkMissed>(
+      remark::id::Spills, [&](auto Rem) {
+        Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
+            << "' holds more values at once than the "
+            << ore::NV(remark::Registers, Best.RegsPerThread)
+            << " registers a thread gets, so they spill: "
+            << ore::NV(remark::SpillBytes, Bytes) << " bytes of spill code ("
+            << ore::NV(remark::SpillSource, K.Res.RegistersExact
+                                                ? "ptxas"
+                                                : "estimated from the PTX")
+            << "), "
+            << ore::NV(remark::SpillBytesPerThread,
+                       uint64_t(std::llround(Best.SpillBytesPerThread)))
+            << " bytes a thread of local-memory traffic at block "
+            << blockShapeText(Best.Config.Block) << ", up to "
+            << ore::NV(remark::SpillSharePct, unsigned(std::lround(Share * 100)))
+            << "% of the predicted time; keep fewer values live at once "
+               "(fewer accumulators or a smaller tile a thread)";
+        if (!K.Res.RegistersExact)
+          Rem << ", and check ptxas -v for the binary you ship";
+        return Rem;
+      });
+}
+
 /// FF020: the author's bounds against the recommendation.
 void emitAuthorBounds(KernelRemarks &Remarks, const KernelProfile &K,
                       const KernelResult &R) {
@@ -621,6 +672,7 @@ void emitRecommendation(KernelRemarks &Remarks, const KernelProfile &K,
     emitPareto(Remarks, *R.Sweep);
   emitLimits(Remarks, K, R);
   emitLocalArrays(Remarks, K, R);
+  emitSpills(Remarks, K, R);
   if (R.Author)
     emitAuthorBounds(Remarks, K, R);
 }

@@ -27,6 +27,7 @@ inline constexpr const char *GuessedTrips = "FF012";    ///< Guessed loops.
 inline constexpr const char *Implausible = "FF013";     ///< No pick.
 inline constexpr const char *CheckPrediction = "FF014"; ///< Doubtful pick.
 inline constexpr const char *LocalArray = "FF015";      ///< Array on the stack.
+inline constexpr const char *Spills = "FF016";          ///< Register spills.
 inline constexpr const char *AuthorBounds = "FF020";    ///< vs the author.
 inline constexpr const char *BoundsApplied = "FF030";   ///< Opt-in bounds.
 inline constexpr const char *BoundsKept = "FF031";      ///< Author's kept.
@@ -110,6 +111,11 @@ inline constexpr const char *ArrayBytes = "ArrayBytes";
 inline constexpr const char *Holder = "Holder";
 inline constexpr const char *Callee = "Callee";
 inline constexpr const char *LocalSharePct = "LocalSharePct";
+// FF016: register spills.
+inline constexpr const char *SpillBytes = "SpillBytes"; ///< Static, as ptxas -v.
+inline constexpr const char *SpillSource = "SpillSource"; ///< ptxas/estimated.
+inline constexpr const char *SpillBytesPerThread = "SpillBytesPerThread";
+inline constexpr const char *SpillSharePct = "SpillSharePct";
 // FF013, FF900..FF902.
 inline constexpr const char *Problem = "Problem";
 
