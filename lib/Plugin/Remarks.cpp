@@ -490,6 +490,16 @@ void emitLimits(KernelRemarks &Remarks, const KernelProfile &K,
         });
 }
 
+/// Share (0..1) of \p K's predicted time at \p C that \p Without, the
+/// same kernel without some of its work, no longer takes.
+double shareWithout(const KernelProfile &K, const KernelProfile &Without,
+                    const GPUSpec &GPU, const LaunchConfig &C) {
+  Prediction With = predict(K, GPU, C), Less = predict(Without, GPU, C);
+  if (!With.Valid || !Less.Valid || With.TimeS <= 0)
+    return 0;
+  return std::clamp(1 - Less.TimeS / With.TimeS, 0.0, 1.0);
+}
+
 /// Share (0..1) of the predicted time at \p C that goes away when the
 /// kernel's local-memory arrays (KernelProfile::LocalArrays) live in
 /// registers: the prediction again without the local loads and stores of
@@ -509,10 +519,7 @@ double localArrayShare(const KernelProfile &K, const GPUSpec &GPU,
   Without.Res.StackFrameBytes -=
       unsigned(std::min<uint64_t>(Bytes, Without.Res.StackFrameBytes));
   finalizeProfile(Without);
-  Prediction With = predict(K, GPU, C), Less = predict(Without, GPU, C);
-  if (!With.Valid || !Less.Valid || With.TimeS <= 0)
-    return 0;
-  return std::clamp(1 - Less.TimeS / With.TimeS, 0.0, 1.0);
+  return shareWithout(K, Without, GPU, C);
 }
 
 /// FF015: a per-thread array left in local memory, with what keeps it
@@ -564,10 +571,7 @@ double spillShare(const KernelProfile &K, const GPUSpec &GPU,
                   const LaunchConfig &C) {
   KernelProfile Without = K;
   Without.Res.SpillStoreBytes = Without.Res.SpillLoadBytes = 0;
-  Prediction With = predict(K, GPU, C), Less = predict(Without, GPU, C);
-  if (!With.Valid || !Less.Valid || With.TimeS <= 0)
-    return 0;
-  return std::clamp(1 - Less.TimeS / With.TimeS, 0.0, 1.0);
+  return shareWithout(K, Without, GPU, C);
 }
 
 /// FF016: the code holds more values at once than a thread's registers,
