@@ -574,6 +574,15 @@ double spillShare(const KernelProfile &K, const GPUSpec &GPU,
   return shareWithout(K, Without, GPU, C);
 }
 
+/// \p Bytes as a person reads them: "795 bytes", "12.3 KB", "1.4 MB".
+std::string bytesText(double Bytes) {
+  if (Bytes >= 1e6)
+    return llvm::formatv("{0:F1} MB", Bytes / 1e6).str();
+  if (Bytes >= 1e4)
+    return llvm::formatv("{0:F1} KB", Bytes / 1e3).str();
+  return std::to_string(uint64_t(std::llround(Bytes))) + " bytes";
+}
+
 /// FF016: the code holds more values at once than a thread's registers,
 /// with what its spills cost at the recommendation; only when they cost at
 /// least SpillMinShare of the predicted time.
@@ -597,16 +606,17 @@ void emitSpills(KernelRemarks &Remarks, const KernelProfile &K,
             << ore::NV(remark::SpillSource, K.Res.RegistersExact
                                                 ? "ptxas"
                                                 : "estimated from the PTX")
-            << "), "
-            << ore::NV(remark::SpillBytesPerThread,
-                       uint64_t(std::llround(Best.SpillBytesPerThread)))
-            << " bytes a thread of local-memory traffic at block "
+            << "), " << bytesText(Best.SpillBytesPerThread)
+            << " a thread of local-memory traffic at block "
             << blockShapeText(Best.Config.Block) << ", up to "
             << ore::NV(remark::SpillSharePct, unsigned(std::lround(Share * 100)))
             << "% of the predicted time; keep fewer values live at once "
                "(fewer accumulators or a smaller tile a thread)";
         if (!K.Res.RegistersExact)
           Rem << ", and check ptxas -v for the binary you ship";
+        Rem << ore::setExtraArgs()
+            << ore::NV(remark::SpillBytesPerThread,
+                       uint64_t(std::llround(Best.SpillBytesPerThread)));
         return Rem;
       });
 }

@@ -27,13 +27,13 @@ template <int N> __global__ void accumulate(const float *a, float *out) {
 template __global__ void accumulate<320>(const float *, float *);
 template __global__ void accumulate<64>(const float *, float *);
 
-// REMARK: remark: [FF016] kernel 'void accumulate<320>(float const*, float*)' holds more values at once than the 255 registers a thread gets, so they spill: {{[1-9][0-9]+}} bytes of spill code (estimated from the PTX), {{[1-9][0-9]+}} bytes a thread of local-memory traffic at block {{[0-9]+}}, up to {{[1-9][0-9]?}}% of the predicted time; keep fewer values live at once (fewer accumulators or a smaller tile a thread), and check ptxas -v for the binary you ship [-Rpass-missed=flipflop]
+// REMARK: remark: [FF016] kernel 'void accumulate<320>(float const*, float*)' holds more values at once than the 255 registers a thread gets, so they spill: {{[1-9][0-9]+}} bytes of spill code (estimated from the PTX), {{[1-9][0-9]*\.[0-9]}} KB a thread of local-memory traffic at block {{[0-9]+}}, up to {{[1-9][0-9]?}}% of the predicted time; keep fewer values live at once (fewer accumulators or a smaller tile a thread), and check ptxas -v for the binary you ship [-Rpass-missed=flipflop]
 
 // YAML:      Name:{{ +}}FF016
 // YAML-NEXT: DebugLoc:
 // YAML:        - Registers:{{ +}}'255'
 // YAML:        - SpillBytes:{{ +}}'{{[1-9][0-9]+}}'
 // YAML:        - SpillSource:{{ +}}estimated from the PTX
-// YAML:        - SpillBytesPerThread:{{ +}}'{{[1-9][0-9]+}}'
 // YAML:        - SpillSharePct:{{ +}}'{{[1-9][0-9]?}}'
+// YAML:        - SpillBytesPerThread:{{ +}}'{{[1-9][0-9]+}}'
 // YAML-NOT:  Name:{{ +}}FF016
