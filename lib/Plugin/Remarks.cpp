@@ -574,15 +574,6 @@ double spillShare(const KernelProfile &K, const GPUSpec &GPU,
   return shareWithout(K, Without, GPU, C);
 }
 
-/// \p Bytes as a person reads them: "795 bytes", "12.3 KB", "1.4 MB".
-std::string bytesText(double Bytes) {
-  if (Bytes >= 1e6)
-    return llvm::formatv("{0:F1} MB", Bytes / 1e6).str();
-  if (Bytes >= 1e4)
-    return llvm::formatv("{0:F1} KB", Bytes / 1e3).str();
-  return std::to_string(uint64_t(std::llround(Bytes))) + " bytes";
-}
-
 /// FF016: the code holds more values at once than a thread's registers,
 /// with what its spills cost at the recommendation; only when they cost at
 /// least SpillMinShare of the predicted time.

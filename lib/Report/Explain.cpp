@@ -9,6 +9,7 @@
 #include "flipflop/Model/ModelConstants.h"
 #include "flipflop/Report/Picks.h"
 #include "flipflop/Support/BlockShape.h"
+#include "flipflop/Support/Units.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -183,7 +184,7 @@ static void printBottlenecks(llvm::raw_ostream &OS, const Prediction &P) {
      << occLimiterName(P.Occ.Limiter) << ", " << P.RegsPerThread
      << " registers)";
   if (P.SpillBytesPerThread > 0)
-    OS << llvm::format(", %.0f B/thread spilled", P.SpillBytesPerThread);
+    OS << ", " << bytesText(P.SpillBytesPerThread) << "/thread spilled";
   OS << ".";
 }
 

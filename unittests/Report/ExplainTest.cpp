@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "../Model/ModelTestUtil.h"
 #include "flipflop/Report/Explain.h"
+#include "flipflop/Support/Units.h"
 #include "gtest/gtest.h"
 
 using namespace flipflop;
@@ -132,6 +133,16 @@ const std::string TieText =
     " Tie: the model's optimum (256 threads, min-blocks 2, power_limit 60 W) "
     "is better by 3.0%, inside the +/-10% band of a comparison, so the less "
     "intrusive configuration is recommended.";
+
+// Spill traffic a thread, as the explanation and FF016 print it.
+TEST(Explain, BytesText) {
+  EXPECT_EQ(flipflop::bytesText(8), "8 B");
+  EXPECT_EQ(flipflop::bytesText(9999), "9999 B");
+  EXPECT_EQ(flipflop::bytesText(90432), "90.4 KB");
+  EXPECT_EQ(flipflop::bytesText(999960), "1.0 MB"); // Not "1000.0 KB".
+  EXPECT_EQ(flipflop::bytesText(1398784), "1.4 MB");
+  EXPECT_EQ(flipflop::bytesText(2.1e9), "2.1 GB");
+}
 
 TEST(Explain, ConfigurationByHand) {
   SweepResult R = handSweep();

@@ -11,6 +11,9 @@
 #define FLIPFLOP_SUPPORT_UNITS_H
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
 
 namespace flipflop {
 
@@ -24,6 +27,25 @@ inline unsigned unitSteps(double V, unsigned NUnits) {
     ++U;
   }
   return U;
+}
+
+/// Bytes as a person reads them: "795 B" below 10 KB, else "12.3 KB",
+/// "1.4 MB", "2.1 GB" (powers of 1000, one decimal).
+inline std::string bytesText(double Bytes) {
+  char Buf[32];
+  if (std::fabs(Bytes) < 1e4) {
+    std::snprintf(Buf, sizeof Buf, "%lld B", (long long)std::llround(Bytes));
+    return Buf;
+  }
+  static const char *const Units[] = {"KB", "MB", "GB", "TB"};
+  unsigned U = 0;
+  double V = Bytes / 1e3;
+  while (U + 1 < 4 && std::fabs(V) >= 999.95) {
+    V /= 1e3;
+    ++U;
+  }
+  std::snprintf(Buf, sizeof Buf, "%.1f %s", V, Units[U]);
+  return Buf;
 }
 
 } // namespace flipflop
