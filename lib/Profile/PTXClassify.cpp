@@ -135,8 +135,9 @@ void FunctionAnalysis::estimateRegisters() {
   }
   unsigned Prog = 0, Early = 0, Late = 0, LateReload = 0;
   // Spill accesses of the registers above what a thread may hold, summed
-  // over the blocks (each block's peak in the order ptxas can best reach:
-  // late, else program).
+  // over the blocks, each block's peak in the early order (where the code
+  // cannot fit anyway, ptxas schedules for latency and spills what does
+  // not fit), or the PTX's own order without a target.
   const unsigned MaxRegs = MaxThreadRegisters - RegisterReserve;
   double Excess = 0;
   // A register over the limit is held in memory: reloaded where the block
@@ -192,10 +193,9 @@ void FunctionAnalysis::estimateRegisters() {
         E = T + Unroll[BI] * (E - T);
     }
     Early = std::max(Early, E);
+    Excess += Over(BI, E);
     scheduleBlock(BI, /*Early=*/false, Order);
-    unsigned L = blockPressure(LiveOut[BI], Order, false, PressWidth);
-    Late = std::max(Late, L);
-    Excess += Over(BI, L);
+    Late = std::max(Late, blockPressure(LiveOut[BI], Order, false, PressWidth));
     LateReload = std::max(LateReload, blockPressure(LiveOut[BI], Order,
                                                     /*Reload=*/true, PressWidth));
   }
