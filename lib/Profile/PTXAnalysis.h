@@ -262,7 +262,9 @@ constexpr double MaxBlockWeight = 1e15;
 /// Registers ptxas needs beyond the virtual registers live at once.
 constexpr unsigned RegisterReserve = 0;
 
-/// The most registers a thread may hold (every architecture since sm_35).
+/// The most registers a thread may hold (every architecture since sm_35;
+/// GPUSpec::MaxRegistersPerThread, which the profile, made before a GPU is
+/// chosen, cannot read).
 constexpr unsigned MaxThreadRegisters = 255;
 
 /// Registers a thread may use while an SM keeps its most threads resident
