@@ -67,15 +67,21 @@ SweepResult recommend(KernelProfile &K, const GPUSpec &GPU, StringRef PTX,
     PtxasOptions PO;
     PO.PtxasPath = Ptxas.Path;
     PO.Arch = Opts.Arch;
-    PO.MaxRegCount = Cap;
-    Expected<std::vector<PtxasKernelInfo>> Infos = runPtxas(PTX, PO);
+    // The kernel's own .maxnreg: -maxrregcount does not cap a kernel with
+    // launch bounds.
+    std::optional<std::string> Capped = withEntryMaxNReg(PTX, K.Name, Cap);
+    if (!Capped)
+      PO.MaxRegCount = Cap;
+    Expected<std::vector<PtxasKernelInfo>> Infos =
+        runPtxas(Capped ? StringRef(*Capped) : PTX, PO);
     if (!Infos) {
-      K.Warnings.push_back("ptxas -maxrregcount=" + std::to_string(Cap) +
-                           " failed: " + toString(Infos.takeError()));
+      K.Warnings.push_back("ptxas with " + std::to_string(Cap) +
+                           " registers a thread failed: " +
+                           toString(Infos.takeError()));
       continue;
     }
     for (const PtxasKernelInfo &I : *Infos)
-      if (I.Name == K.Name) {
+      if (I.Name == K.Name && I.Registers <= Cap) {
         CapFact F;
         F.Cap = Cap;
         F.Registers = I.Registers;

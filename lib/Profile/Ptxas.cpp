@@ -287,6 +287,34 @@ unsigned ptxasInvocations() {
   return Invocations;
 }
 
+std::optional<std::string> withEntryMaxNReg(StringRef PTX, StringRef Kernel,
+                                            unsigned Regs) {
+  // The entry's name, then its parameter list, its directives, its body.
+  size_t At = 0;
+  for (;;) {
+    At = PTX.find(".entry", At);
+    if (At == StringRef::npos)
+      return std::nullopt;
+    At += 6;
+    StringRef Rest = PTX.drop_front(At).ltrim();
+    if (Rest.consume_front(Kernel) && !Rest.empty() &&
+        (Rest.front() == '(' || isSpace(Rest.front())))
+      break;
+  }
+  size_t Close = PTX.find(')', At), Body = PTX.find('{', At);
+  if (Close == StringRef::npos || Body == StringRef::npos || Body < Close)
+    return std::nullopt;
+  std::string Out = PTX.take_front(Close + 1).str();
+  Out += "\n.maxnreg " + std::to_string(Regs);
+  SmallVector<StringRef, 8> Lines;
+  PTX.slice(Close + 1, Body).split(Lines, '\n');
+  for (StringRef L : Lines)
+    if (!L.contains(".maxnreg"))
+      Out += (L + "\n").str();
+  Out += PTX.drop_front(Body).str();
+  return Out;
+}
+
 void mergePtxasInfo(Resources &R, const PtxasKernelInfo &Info) {
   if (Info.HasRegisters) {
     R.Registers = Info.Registers;

@@ -167,3 +167,24 @@ TEST(Ptxas, ReportsFailure) {
 }
 
 } // namespace
+
+// A register cap for one entry is its own .maxnreg (ptxas ignores
+// -maxrregcount where the entry has launch bounds): put after the
+// parameter list, replacing an earlier one, other entries untouched.
+TEST(Ptxas, EntryMaxNReg) {
+  const char *PTX = ".visible .entry a(.param .u64 p)\n"
+                    ".maxntid 256, 1, 1\n.maxnreg 200\n{\n  ret;\n}\n"
+                    ".visible .entry ab(.param .u64 p)\n{\n  ret;\n}\n";
+  std::optional<std::string> A = withEntryMaxNReg(PTX, "a", 64);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(*A, ".visible .entry a(.param .u64 p)\n.maxnreg 64\n"
+                ".maxntid 256, 1, 1\n\n{\n  ret;\n}\n"
+                ".visible .entry ab(.param .u64 p)\n{\n  ret;\n}\n");
+  std::optional<std::string> AB = withEntryMaxNReg(PTX, "ab", 32);
+  ASSERT_TRUE(AB);
+  EXPECT_NE(AB->find("entry ab(.param .u64 p)\n.maxnreg 32\n"),
+            std::string::npos);
+  EXPECT_NE(AB->find(".maxnreg 200"), std::string::npos); // a's own.
+  EXPECT_FALSE(withEntryMaxNReg(PTX, "b", 32));
+  EXPECT_FALSE(withEntryMaxNReg("garbage", "a", 32));
+}

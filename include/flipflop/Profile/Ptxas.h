@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,14 @@ struct PtxasOptions {
 /// memory by (hash of the PTX, arch, maxreg), so nothing runs twice.
 llvm::Expected<std::vector<PtxasKernelInfo>> runPtxas(llvm::StringRef PTX,
                                                       const PtxasOptions &Opts);
+
+/// \p PTX with the entry \p Kernel limited to \p Regs registers a thread
+/// by a .maxnreg directive of its own (any earlier one replaced): ptxas
+/// ignores -maxrregcount for an entry with launch bounds (.maxntid,
+/// .reqntid; ptxas 13.0), not .maxnreg. None when there is no such entry.
+std::optional<std::string> withEntryMaxNReg(llvm::StringRef PTX,
+                                            llvm::StringRef Kernel,
+                                            unsigned Regs);
 
 /// Number of ptxas processes started so far (for tests of the cache).
 unsigned ptxasInvocations();

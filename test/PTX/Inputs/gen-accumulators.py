@@ -1,11 +1,13 @@
 """PTX of a kernel that keeps N accumulators live through a loop of 64
 passes (each pass loads one value and adds it, scaled, to every
-accumulator), then stores them: the register pressure is about N."""
+accumulator), then stores them: the register pressure is about N. A
+second argument adds launch bounds: .maxntid of that many threads."""
 import sys
 
 n = int(sys.argv[1])
+bounds = ["  .maxntid %s, 1, 1" % sys.argv[2]] if len(sys.argv) > 2 else []
 out = [".version 8.0", ".target sm_80", ".address_size 64", "",
-       ".visible .entry acc%d(.param .u64 p, .param .u64 q)" % n, "{",
+       ".visible .entry acc%d(.param .u64 p, .param .u64 q)" % n] + bounds + ["{",
        "  .reg .b32 %r<4>;", "  .reg .f32 %%f<%d>;" % (n + 2),
        "  .reg .b64 %rd<8>;", "  .reg .pred %p<2>;",
        "  ld.param.u64 %rd1, [p];", "  ld.param.u64 %rd5, [q];",
