@@ -190,13 +190,16 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
   return GP;
 }
 
-/// Local accesses per thread from spills: ptxas-reported, or estimated from
-/// the registers cut by the cap. ptxas reports static spill bytes; the
-/// allocator spills where the live values exceed the registers it has, so
-/// each static spill access runs as often as the code there: the deepest
-/// nest's trip product (K.Loops is in preorder) times the share of it that
-/// the code whose pressure exceeds the allocation runs
-/// (KernelProfile::spillShare; 1 where the pressure is not known).
+/// Local accesses per thread from spills: ptxas-reported, or estimated.
+/// ptxas reports static spill bytes; the allocator spills where the live
+/// values exceed the registers it has, so each static spill access runs as
+/// often as the code there: the deepest nest's trip product (K.Loops is in
+/// preorder) times the share of it that the code whose pressure exceeds the
+/// allocation runs (KernelProfile::spillShare; 1 where the pressure is not
+/// known). Under a cap that cuts registers, the spill bytes of the compile
+/// under that cap replace the uncapped ones: ptxas's when it was run there,
+/// else the final code's estimate (KernelProfile::CapSpills), else (no PTX)
+/// a share of the operands that grows with the cut.
 static double spillAccesses(const KernelProfile &K, const RegisterBudget &RB) {
   double MaxTrip = 1;
   {
@@ -208,26 +211,29 @@ static double spillAccesses(const KernelProfile &K, const RegisterBudget &RB) {
       MaxTrip = std::max(MaxTrip, Nest[L.Depth - 1]);
     }
   }
+  const unsigned Need = RB.Need, Regs = RB.Regs;
+  auto Run = [&](double StaticBytes, unsigned Allocated) {
+    return StaticBytes / 4.0 * MaxTrip * K.spillShare(Allocated);
+  };
+  if (Need <= Regs)
+    return Run(K.Res.SpillStoreBytes + K.Res.SpillLoadBytes,
+               K.registersNeeded());
+  if (const CapFact *F = K.capFact(Regs))
+    return Run(F->SpillStoreBytes + F->SpillLoadBytes, Regs);
+  if (K.CapSpills.Known)
+    return Run(K.CapSpills.bytesAt(Regs), Regs);
+  // The allocator spills the least-used values first: the share of operand
+  // reads that hit a spilled value grows with the square of the cut. ptxas
+  // absorbs the first SpillFreeCut of a cut by rescheduling and
+  // rematerialisation.
   double TotalOps = 0;
   for (double O : K.Ops)
     TotalOps += O;
-  const unsigned Need = RB.Need, Regs = RB.Regs;
-  double SpillAccesses = (K.Res.SpillStoreBytes + K.Res.SpillLoadBytes) / 4.0 *
-                         MaxTrip * K.spillShare(K.registersNeeded());
-  if (const CapFact *F = Need > Regs ? K.capFact(Regs) : nullptr) {
-    // ptxas was run under this very cap: its spill bytes replace the guess.
-    SpillAccesses += (F->SpillStoreBytes + F->SpillLoadBytes) / 4.0 * MaxTrip *
-                     K.spillShare(Regs);
-  } else if (Need > Regs) {
-    // The allocator spills the least-used values first: the share of operand
-    // reads that hit a spilled value grows with the square of the cut.
-    // ptxas absorbs the first SpillFreeCut of a cut by rescheduling and
-    // rematerialisation.
-    double Cut = double(Need - Regs) / Need;
-    double Eff = std::max(0.0, Cut - mc::SpillFreeCut) / (1 - mc::SpillFreeCut);
-    SpillAccesses += mc::SpillRefsPerOp * TotalOps * Eff * Eff;
-  }
-  return SpillAccesses;
+  double Cut = double(Need - Regs) / Need;
+  double Eff = std::max(0.0, Cut - mc::SpillFreeCut) / (1 - mc::SpillFreeCut);
+  return Run(K.Res.SpillStoreBytes + K.Res.SpillLoadBytes,
+             K.registersNeeded()) +
+         mc::SpillRefsPerOp * TotalOps * Eff * Eff;
 }
 
 static UnitMix unitMix(const KernelProfile &K, const GPUSpec &G,

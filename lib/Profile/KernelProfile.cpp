@@ -251,6 +251,21 @@ double KernelProfile::sharedIntensity() const {
   return SharedBytes > 0 ? totalFlops() / SharedBytes : 0;
 }
 
+unsigned SpillCurve::bytesAt(unsigned Cap) const {
+  double Accesses = 0;
+  for (const Block &B : Blocks)
+    if (B.Fits > Cap && B.Peak > Cap)
+      Accesses += (B.Peak - Cap) * B.Share;
+  return unsigned(std::lround(Accesses * 4));
+}
+
+unsigned SpillCurve::fits() const {
+  unsigned Fits = 0;
+  for (const Block &B : Blocks)
+    Fits = std::max(Fits, std::min(B.Fits, B.Peak));
+  return Fits;
+}
+
 double KernelProfile::spillShare(unsigned Regs) const {
   if (PressureSteps.empty())
     return 1;

@@ -239,9 +239,10 @@ struct FuncSummary {
   unsigned DivergentBranches = 0;
   unsigned EstimatedRegs = 0;
   /// Without ptxas: spill bytes (stores and loads together, as ptxas -v
-  /// counts them) of code that needs more registers than a thread may hold.
-  unsigned EstimatedSpillBytes = 0;
-  unsigned EstimatedSpillFrameBytes = 0; ///< The stack slots they take.
+  /// counts them) under any register cap; at MaxThreadRegisters, those of
+  /// code that needs more registers than a thread may hold.
+  SpillCurve Spills;
+  unsigned EstimatedSpillFrameBytes = 0; ///< Their stack slots, uncapped.
   /// Per block of code, its peak register pressure and its loop weight
   /// (KernelProfile::PressureSteps).
   std::vector<std::pair<unsigned, double>> BlockPressure;
@@ -266,6 +267,10 @@ constexpr unsigned RegisterReserve = 0;
 /// GPUSpec::MaxRegistersPerThread, which the profile, made before a GPU is
 /// chosen, cannot read).
 constexpr unsigned MaxThreadRegisters = 255;
+
+/// The smallest register cap a spill estimate is kept for (ptxas's own
+/// lower bound for -maxrregcount is 16).
+constexpr unsigned MinSpillCap = 16;
 
 /// Registers a thread may use while an SM keeps its most threads resident
 /// (65,536 / threads per SM, in steps of 8) for compute capability \p SM
@@ -333,6 +338,8 @@ private:
                          bool Reload, ArrayRef<unsigned> Width) const;
   /// Registers a value takes in the scheduled orders (estimateRegisters).
   std::vector<unsigned> PressWidth;
+  /// The values ptxas can compute again at each use (estimateRegisters).
+  BitVector recomputable() const;
   /// Block \p BI's instructions in dependence order, each as early as its
   /// operands allow (\p Early) or as late as its uses allow; instructions
   /// without a register result keep their place.

@@ -134,25 +134,32 @@ void FunctionAnalysis::estimateRegisters() {
       PressWidth[R] = 1;
   }
   unsigned Prog = 0, Early = 0, Late = 0, LateReload = 0;
-  // Spill accesses of the registers above what a thread may hold, summed
-  // over the blocks, each block's peak in the early order (where the code
-  // cannot fit anyway, ptxas schedules for latency and spills what does
-  // not fit), or the PTX's own order without a target.
-  const unsigned MaxRegs = MaxThreadRegisters - RegisterReserve;
-  double Excess = 0;
-  // A register over the limit is held in memory: reloaded where the block
-  // reads a value that enters it, stored where it writes one that leaves.
-  auto Over = [&](unsigned BI, unsigned P) {
-    if (P <= MaxRegs)
-      return 0.0;
+  // Spills under a register cap (SpillCurve): the fewest registers the
+  // function fits in and each block's peak in the early order (where the
+  // code cannot fit anyway, ptxas schedules for latency and spills what
+  // does not fit); without a target, the PTX's own order for both. A
+  // register over the cap is held in memory: reloaded where the block reads
+  // a value that enters it, stored where it writes one that leaves.
+  unsigned Fits = 0;
+  std::vector<SpillCurve::Block> SpillBlocks;
+  auto AddSpillBlock = [&](unsigned BI, unsigned BlockFits, unsigned Peak) {
+    Fits = std::max(Fits, BlockFits + RegisterReserve);
     BitVector Read = LiveIn[BI], Written = LiveOut[BI];
     unsigned In = Read.count(), Out = Written.count();
     Read &= Use[BI];
     Written &= Def[BI];
     double Share = (In ? double(Read.count()) / In : 0.0) +
                    (Out ? double(Written.count()) / Out : 0.0);
-    return (P - MaxRegs) * Share;
+    if (Peak + RegisterReserve > MinSpillCap && Share > 0)
+      SpillBlocks.push_back({0, Peak + RegisterReserve, Share});
   };
+  // Under a cap ptxas recomputes what is cheap rather than hold it.
+  std::vector<unsigned> FitWidth = PressWidth;
+  if (TargetSM) {
+    BitVector Cheap = recomputable();
+    for (unsigned R : Cheap.set_bits())
+      FitWidth[R] = 0;
+  }
   BlockPeak.assign(NB, 0);
   std::vector<unsigned> Order;
   std::vector<unsigned> Unroll =
@@ -165,7 +172,7 @@ void FunctionAnalysis::estimateRegisters() {
     BlockPeak[BI] = blockPressure(LiveOut[BI], Order, false, RegWidth);
     Prog = std::max(Prog, BlockPeak[BI]);
     if (TargetSM == 0) {
-      Excess += Over(BI, BlockPeak[BI]);
+      AddSpillBlock(BI, BlockPeak[BI], BlockPeak[BI]);
       continue;
     }
     scheduleBlock(BI, /*Early=*/true, Order);
@@ -193,11 +200,13 @@ void FunctionAnalysis::estimateRegisters() {
         E = T + Unroll[BI] * (E - T);
     }
     Early = std::max(Early, E);
-    Excess += Over(BI, E);
     scheduleBlock(BI, /*Early=*/false, Order);
     Late = std::max(Late, blockPressure(LiveOut[BI], Order, false, PressWidth));
     LateReload = std::max(LateReload, blockPressure(LiveOut[BI], Order,
                                                     /*Reload=*/true, PressWidth));
+    AddSpillBlock(BI, blockPressure(LiveOut[BI], Order, /*Reload=*/true,
+                                    FitWidth),
+                  E);
   }
   // ptxas schedules for latency within the registers that let a full SM
   // of threads stay resident (32 a thread where an SM holds 2,048 threads,
@@ -215,17 +224,60 @@ void FunctionAnalysis::estimateRegisters() {
   }
   S.EstimatedRegs =
       std::min(MaxThreadRegisters, std::max(Est + RegisterReserve, 8u));
+  S.Spills = SpillCurve();
+  S.Spills.Known = true;
+  if (Fits > MinSpillCap)
+    for (SpillCurve::Block &B : SpillBlocks) {
+      B.Fits = Fits;
+      S.Spills.Blocks.push_back(B);
+    }
   // Code that needs more than a thread may hold spills (docs/REGISTERS.md,
-  // "Spills without ptxas"), in the bytes ptxas -v reports (4 an access).
-  // The values over the limit at the peak take stack slots, 4 bytes each.
-  // Not where loading values again at each use (ptxas's rematerialisation
-  // of loads) brings the code within the limit.
-  S.EstimatedSpillBytes = S.EstimatedSpillFrameBytes = 0;
-  if (Est + RegisterReserve > MaxThreadRegisters &&
-      (TargetSM == 0 || LateReload + RegisterReserve > MaxThreadRegisters)) {
-    S.EstimatedSpillBytes = unsigned(std::lround(Excess * 4));
+  // "Spills without ptxas"): S.Spills at MaxThreadRegisters, and the values
+  // over the limit at the peak take stack slots, 4 bytes each.
+  S.EstimatedSpillFrameBytes = 0;
+  if (S.Spills.bytesAt(MaxThreadRegisters) > 0 &&
+      Est + RegisterReserve > MaxThreadRegisters)
     S.EstimatedSpillFrameBytes = (Est + RegisterReserve - MaxThreadRegisters) * 4;
+}
+
+BitVector FunctionAnalysis::recomputable() const {
+  // A value of one definition, from parameters, constants, special
+  // registers (thread and block indices) and other such values by integer
+  // arithmetic: ptxas rematerialises it at its uses rather than hold it.
+  unsigned NR = RegWidth.size();
+  BitVector Cheap(NR);
+  SmallVector<unsigned, 8> U;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned R = 0; R < NR; ++R) {
+      if (Cheap.test(R) || R >= DefSites.size() || DefSites[R].size() != 1)
+        continue;
+      const Instr &I = *Instrs[DefSites[R][0]];
+      if (!I.Guard.empty())
+        continue;
+      StringRef Base = I.Mods[0];
+      bool FixedLoad = Base == "ld" && I.Ops.size() > 1 &&
+                       I.Ops[1].Kind == Operand::Addr &&
+                       !I.Ops[1].BaseIsReg &&
+                       (I.hasMod("param") || I.hasMod("const"));
+      bool Ok = FixedLoad ||
+                StringSwitch<bool>(Base)
+                    .Cases({"mov", "add", "sub", "mul", "mad", "shl", "shr",
+                            "and", "or", "xor", "cvt", "cvta", "neg", "min",
+                            "max"},
+                           true)
+                    .Default(false);
+      if (!Ok)
+        continue;
+      U.clear();
+      usesOf(I, U);
+      if (llvm::all_of(U, [&](unsigned X) { return Cheap.test(X); })) {
+        Cheap.set(R);
+        Changed = true;
+      }
+    }
   }
+  return Cheap;
 }
 
 unsigned FunctionAnalysis::blockPressure(const BitVector &LiveOut,

@@ -53,7 +53,9 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
   Into.IndirectCalls |= From.IndirectCalls;
   Into.DivergentBranches += From.DivergentBranches;
   Into.EstimatedRegs = std::max(Into.EstimatedRegs, From.EstimatedRegs);
-  Into.EstimatedSpillBytes += From.EstimatedSpillBytes; // Its own code.
+  // Its own code (static bytes: not scaled by the calls).
+  Into.Spills.Known |= From.Spills.Known;
+  llvm::append_range(Into.Spills.Blocks, From.Spills.Blocks);
   Into.EstimatedSpillFrameBytes += From.EstimatedSpillFrameBytes;
   for (auto [P, BW] : From.BlockPressure)
     Into.BlockPressure.push_back({P, std::min(BW * W, MaxBlockWeight)});
@@ -146,6 +148,7 @@ void copySummary(const FuncSummary &S, KernelProfile &K) {
   collectFormLoads(K);
   K.Loops = S.Loops;
   K.PressureSteps = pressureSteps(S.BlockPressure);
+  K.CapSpills = S.Spills;
   K.Guards = S.Guards;
   K.Guarded = S.Guarded;
   K.MLP = S.MLP;
@@ -161,8 +164,9 @@ void addResources(const Function &F, const FuncSummary &S,
   R.EstimatedRegisters = S.EstimatedRegs;
   R.Registers = S.EstimatedRegs;
   // Estimated until ptxas's report replaces them (mergePtxasInfo).
-  R.SpillStoreBytes = S.EstimatedSpillBytes / 2;
-  R.SpillLoadBytes = S.EstimatedSpillBytes - R.SpillStoreBytes;
+  unsigned Spill = S.Spills.bytesAt(MaxThreadRegisters);
+  R.SpillStoreBytes = Spill / 2;
+  R.SpillLoadBytes = Spill - R.SpillStoreBytes;
   R.StackFrameBytes += S.EstimatedSpillFrameBytes;
   if (F.Bounds.MaxNReg && R.Registers > F.Bounds.MaxNReg)
     R.Registers = F.Bounds.MaxNReg;

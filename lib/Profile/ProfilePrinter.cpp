@@ -67,6 +67,19 @@ void printResources(const KernelProfile &P, raw_ostream &OS) {
     OS << (I ? "," : " pressure=") << P.PressureSteps[I].Pressure << '@'
        << Num{P.PressureSteps[I].Share};
   OS << "\n";
+  // Without ptxas: the spill bytes estimated under each register cap.
+  if (P.CapSpills.Known) {
+    OS << "  cap-spills:";
+    unsigned Fits = P.CapSpills.fits();
+    if (Fits == 0)
+      OS << " none";
+    else
+      OS << " fits=" << Fits;
+    // The caps a register allocation can take (steps of 8), ptxas's least.
+    for (unsigned Cap = Fits ? (Fits - 1) / 8 * 8 : 0; Cap >= 16; Cap -= 8)
+      OS << ' ' << Cap << '=' << P.CapSpills.bytesAt(Cap);
+    OS << "\n";
+  }
   OS << "  shared: static=" << R.StaticSharedBytes
      << " dynamic=" << yesNo(R.UsesDynamicShared)
      << " dynamic-bytes=" << R.DynamicSharedBytes << "\n";

@@ -417,6 +417,52 @@ TEST(CapFacts, PtxasFactReplacesSpillEstimate) {
   EXPECT_NEAR(Spill.SpillBytesPerThread, 64.0, 1e-9);
 }
 
+// Under a cap, the compile under that cap replaces the uncapped one: its
+// spill bytes are all the spill traffic, not an addition to the kernel's
+// own.
+TEST(CapFacts, CapCompileReplacesTheUncappedSpills) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel(1000);
+  K.Res.Registers = 128;
+  K.Res.SpillStoreBytes = K.Res.SpillLoadBytes = 50;
+  K.CapFacts.push_back({64, 64, 32, 32});
+  LaunchConfig C;
+  C.Block = {256, 1, 1};
+  C.MinBlocksPerSM = 4;
+  C.TotalThreads = 1 << 20;
+  Prediction P = predict(K, G, C);
+  ASSERT_TRUE(P.Valid);
+  ASSERT_EQ(P.RegsPerThread, 64u);
+  EXPECT_NEAR(P.SpillBytesPerThread, 64.0, 1e-9);
+}
+
+// Without ptxas under the cap, the final code's estimate (SpillCurve)
+// replaces the guess from the cut: the bytes of the blocks over the cap,
+// or none where the code fits the cap, however much the cap cuts.
+TEST(CapSpills, EstimateFromTheCodeReplacesTheGuess) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel(1000);
+  K.Res.Registers = 128;
+  LaunchConfig C;
+  C.Block = {256, 1, 1};
+  C.MinBlocksPerSM = 4; // 64 registers
+  C.TotalThreads = 1 << 20;
+  Prediction Guess = predict(K, G, C);
+  ASSERT_TRUE(Guess.Valid);
+  EXPECT_GT(Guess.SpillBytesPerThread, 0);
+
+  K.CapSpills.Known = true;
+  K.CapSpills.Blocks.push_back({100, 120, 1.0});
+  Prediction Over = predict(K, G, C);
+  // (120 - 64) values over the cap, each read or written once: 4 bytes.
+  EXPECT_NEAR(Over.SpillBytesPerThread, 56 * 4.0, 1e-9);
+
+  K.CapSpills.Blocks[0].Fits = 60; // Recomputed values: it fits in 64.
+  Prediction Fits = predict(K, G, C);
+  EXPECT_EQ(Fits.SpillBytesPerThread, 0);
+  EXPECT_LT(Fits.TimeS, Guess.TimeS);
+}
+
 // ptxas's static spill bytes run as often as the code where the pressure
 // exceeds the registers: in a loop of 16 passes when the loop holds the
 // peak, once when straight-line code after it does.

@@ -455,3 +455,17 @@ TEST(StoreBlock, UnknownWhenTheFormsDoNotSay) {
 }
 
 } // namespace
+
+// Under a cap, a block spills its peak above the cap in proportion to the
+// share of its values it reads and writes, once the code cannot fit the cap.
+TEST(SpillCurve, BytesUnderACap) {
+  SpillCurve C;
+  C.Known = true;
+  C.Blocks = {{40, 50, 1.5}, {40, 30, 1.0}};
+  EXPECT_EQ(C.fits(), 40u);
+  EXPECT_EQ(C.bytesAt(40), 0u);                       // Fits.
+  EXPECT_EQ(C.bytesAt(32), unsigned((50 - 32) * 1.5 * 4)); // 108
+  EXPECT_EQ(C.bytesAt(24), unsigned(((50 - 24) * 1.5 + (30 - 24)) * 4));
+  EXPECT_EQ(SpillCurve().bytesAt(16), 0u);
+  EXPECT_EQ(SpillCurve().fits(), 0u);
+}

@@ -195,8 +195,6 @@ struct Resources {
   unsigned Barriers = 0;
 };
 
-/// What ptxas reported when the kernel was compiled under a register cap
-/// (-maxrregcount), for the caps the recommender considers.
 /// Where in the code the register pressure reaches a level: the largest
 /// loop weight (executions per thread) of the code whose live values reach
 /// \c Pressure registers, as a share of the kernel's largest weight. The
@@ -212,10 +210,34 @@ struct PressureStep {
 std::vector<PressureStep>
 pressureSteps(std::vector<std::pair<unsigned, double>> BlockPressure);
 
+/// What ptxas reported when the kernel was compiled under a register cap
+/// (-maxrregcount), for the caps the recommender considers.
 struct CapFact {
   unsigned Cap = 0;
   unsigned Registers = 0;
   unsigned SpillStoreBytes = 0, SpillLoadBytes = 0;
+};
+
+/// Without ptxas: the spill bytes ptxas -v would report under any register
+/// cap, estimated from the final code (PTX front end; docs/REGISTERS.md,
+/// "Under a register cap"). A block of code spills once the cap is below
+/// the fewest registers it can be scheduled in (Fits: its values computed
+/// as late as their uses allow, loads repeated and cheap values recomputed
+/// at their uses); then it spills its peak above the cap in the order
+/// ptxas schedules for latency (Peak), in proportion to the share of the
+/// values entering and leaving it that it reads and writes (Share), 4 bytes
+/// an access.
+struct SpillCurve {
+  struct Block {
+    unsigned Fits = 0, Peak = 0;
+    double Share = 0;
+  };
+  bool Known = false;
+  std::vector<Block> Blocks; ///< Only those that can spill.
+  /// Spill bytes (stores and loads together) with \p Cap registers a thread.
+  unsigned bytesAt(unsigned Cap) const;
+  /// The fewest registers the code fits in: every cap below it spills.
+  unsigned fits() const;
 };
 
 /// Launch bounds the author wrote (0 = absent).
@@ -390,6 +412,8 @@ struct KernelProfile {
 
   Resources Res;
   std::vector<CapFact> CapFacts; ///< ptxas under register caps (may be empty).
+  /// Without ptxas under a cap: the estimate (not known from the IR alone).
+  SpillCurve CapSpills;
   /// Register pressure against loop weight (empty: not known).
   std::vector<PressureStep> PressureSteps;
   LaunchBounds Bounds;
