@@ -388,6 +388,15 @@ TEST(OverlapDram, BlockRowsHitInL1) {
   EXPECT_GT(Q.L2Bytes / Threads, Union + 0.9 * (Charged - Union));
 }
 
+/// 256 threads with min-blocks 4: a cap of 64 registers.
+static LaunchConfig cappedAt64() {
+  LaunchConfig C;
+  C.Block = {256, 1, 1};
+  C.MinBlocksPerSM = 4;
+  C.TotalThreads = 1 << 20;
+  return C;
+}
+
 // A register cap below the kernel's need: without ptxas facts the model
 // estimates spills; with a ptxas fact saying the cap spills nothing, there
 // is no spill traffic at all; with a fact of 64 spill bytes per pass the
@@ -396,10 +405,7 @@ TEST(CapFacts, PtxasFactReplacesSpillEstimate) {
   GPUSpec G = handGPU();
   KernelProfile K = fmaKernel(1000);
   K.Res.Registers = 128; // Needs 128; min-blocks 4 of 256 threads caps at 64.
-  LaunchConfig C;
-  C.Block = {256, 1, 1};
-  C.MinBlocksPerSM = 4;
-  C.TotalThreads = 1 << 20;
+  LaunchConfig C = cappedAt64();
   Prediction Est = predict(K, G, C);
   ASSERT_TRUE(Est.Valid);
   ASSERT_EQ(Est.RegsPerThread, 64u);
@@ -426,11 +432,7 @@ TEST(CapFacts, CapCompileReplacesTheUncappedSpills) {
   K.Res.Registers = 128;
   K.Res.SpillStoreBytes = K.Res.SpillLoadBytes = 50;
   K.CapFacts.push_back({64, 64, 32, 32});
-  LaunchConfig C;
-  C.Block = {256, 1, 1};
-  C.MinBlocksPerSM = 4;
-  C.TotalThreads = 1 << 20;
-  Prediction P = predict(K, G, C);
+  Prediction P = predict(K, G, cappedAt64());
   ASSERT_TRUE(P.Valid);
   ASSERT_EQ(P.RegsPerThread, 64u);
   EXPECT_NEAR(P.SpillBytesPerThread, 64.0, 1e-9);
@@ -443,10 +445,7 @@ TEST(CapSpills, EstimateFromTheCodeReplacesTheGuess) {
   GPUSpec G = handGPU();
   KernelProfile K = fmaKernel(1000);
   K.Res.Registers = 128;
-  LaunchConfig C;
-  C.Block = {256, 1, 1};
-  C.MinBlocksPerSM = 4; // 64 registers
-  C.TotalThreads = 1 << 20;
+  LaunchConfig C = cappedAt64();
   Prediction Guess = predict(K, G, C);
   ASSERT_TRUE(Guess.Valid);
   EXPECT_GT(Guess.SpillBytesPerThread, 0);
