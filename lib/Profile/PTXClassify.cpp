@@ -241,9 +241,10 @@ void FunctionAnalysis::estimateRegisters() {
 }
 
 BitVector FunctionAnalysis::recomputable() const {
-  // A value of one definition, from parameters, constants, special
-  // registers (thread and block indices) and other such values by integer
-  // arithmetic: ptxas rematerialises it at its uses rather than hold it.
+  // A value of one definition, made by arithmetic from parameters,
+  // constants, special registers (thread and block indices) and other such
+  // values, never from memory: ptxas rematerialises it at its uses rather
+  // than hold it.
   unsigned NR = RegWidth.size();
   BitVector Cheap(NR);
   SmallVector<unsigned, 8> U;

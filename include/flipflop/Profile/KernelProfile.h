@@ -211,7 +211,7 @@ std::vector<PressureStep>
 pressureSteps(std::vector<std::pair<unsigned, double>> BlockPressure);
 
 /// What ptxas reported when the kernel was compiled under a register cap
-/// (-maxrregcount), for the caps the recommender considers.
+/// (its own .maxnreg), for the caps the recommender considers.
 struct CapFact {
   unsigned Cap = 0;
   unsigned Registers = 0;
@@ -221,12 +221,12 @@ struct CapFact {
 /// Without ptxas: the spill bytes ptxas -v would report under any register
 /// cap, estimated from the final code (PTX front end; docs/REGISTERS.md,
 /// "Under a register cap"). A block of code spills once the cap is below
-/// the fewest registers it can be scheduled in (Fits: its values computed
-/// as late as their uses allow, loads repeated and cheap values recomputed
-/// at their uses); then it spills its peak above the cap in the order
-/// ptxas schedules for latency (Peak), in proportion to the share of the
-/// values entering and leaving it that it reads and writes (Share), 4 bytes
-/// an access.
+/// the fewest registers its function can be scheduled in (Fits: values
+/// computed as late as their uses allow, loads repeated and cheap values
+/// recomputed at their uses); then it spills its peak above the cap in the
+/// order ptxas schedules for latency (Peak), in proportion to the share of
+/// the values entering and leaving it that it reads and writes (Share), 4
+/// bytes an access.
 struct SpillCurve {
   struct Block {
     unsigned Fits = 0, Peak = 0;
