@@ -268,8 +268,10 @@ constexpr unsigned RegisterReserve = 0;
 /// chosen, cannot read).
 constexpr unsigned MaxThreadRegisters = 255;
 
-/// The smallest register cap a spill estimate is kept for (ptxas's own
-/// lower bound for -maxrregcount is 16).
+/// The smallest register cap a spill estimate is kept for (a register cap
+/// needs more than 4,096 resident threads to fall below it; ptxas raises a
+/// smaller one to what the code needs at least: 24 for the 24 addresses of
+/// test/PTX/cap-spills.test).
 constexpr unsigned MinSpillCap = 16;
 
 /// Registers a thread may use while an SM keeps its most threads resident
