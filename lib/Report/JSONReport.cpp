@@ -58,6 +58,8 @@ json::Value predictionToJSON(const Prediction &P) {
       {"valid", P.Valid},
       {"lever", leverName(P.PowerLever)},
   };
+  if (P.SpillBytesPerThread > 0)
+    O["spill_bytes_per_thread"] = round10(P.SpillBytesPerThread);
   if (P.PowerLever != Lever::None)
     O["lever_value"] = round10(P.LeverValue);
   if (P.Config.LockedClockMHz > 0)
