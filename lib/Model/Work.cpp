@@ -215,13 +215,8 @@ static double spillAccesses(const KernelProfile &K, const RegisterBudget &RB) {
   auto Run = [&](double StaticBytes, unsigned Allocated) {
     return StaticBytes / 4.0 * MaxTrip * K.spillShare(Allocated);
   };
-  if (Need <= Regs)
-    return Run(K.Res.SpillStoreBytes + K.Res.SpillLoadBytes,
-               K.registersNeeded());
-  if (const CapFact *F = K.capFact(Regs))
-    return Run(F->SpillStoreBytes + F->SpillLoadBytes, Regs);
-  if (K.CapSpills.Known)
-    return Run(K.CapSpills.bytesAt(Regs), Regs);
+  if (std::optional<KernelProfile::SpillCode> Code = K.spillCodeAt(Regs))
+    return Run(Code->Bytes, std::min(Regs, Need));
   // The allocator spills the least-used values first: the share of operand
   // reads that hit a spilled value grows with the square of the cut. ptxas
   // absorbs the first SpillFreeCut of a cut by rescheduling and

@@ -571,6 +571,9 @@ double spillShare(const KernelProfile &K, const GPUSpec &GPU,
                   const LaunchConfig &C) {
   KernelProfile Without = K;
   Without.Res.SpillStoreBytes = Without.Res.SpillLoadBytes = 0;
+  for (CapFact &F : Without.CapFacts)
+    F.SpillStoreBytes = F.SpillLoadBytes = 0;
+  Without.CapSpills.Blocks.clear();
   return shareWithout(K, Without, GPU, C);
 }
 
@@ -580,10 +583,14 @@ double spillShare(const KernelProfile &K, const GPUSpec &GPU,
 void emitSpills(KernelRemarks &Remarks, const KernelProfile &K,
                 const KernelResult &R) {
   constexpr double SpillMinShare = 0.02;
-  unsigned Bytes = K.Res.SpillStoreBytes + K.Res.SpillLoadBytes;
-  if (Bytes == 0)
-    return;
   const Prediction &Best = R.best();
+  // The code that runs at the recommendation: under its register cap, the
+  // compile under that cap.
+  std::optional<KernelProfile::SpillCode> Code =
+      K.spillCodeAt(Best.RegsPerThread);
+  if (!Code || Code->Bytes == 0)
+    return;
+  unsigned Bytes = Code->Bytes;
   double Share = spillShare(K, *R.GPU, Best.Config);
   if (Share < SpillMinShare)
     return;
@@ -594,7 +601,7 @@ void emitSpills(KernelRemarks &Remarks, const KernelProfile &K,
             << ore::NV(remark::Registers, Best.RegsPerThread)
             << " registers a thread gets, so they spill: "
             << ore::NV(remark::SpillBytes, Bytes) << " bytes of spill code ("
-            << ore::NV(remark::SpillSource, K.Res.RegistersExact
+            << ore::NV(remark::SpillSource, Code->Ptxas
                                                 ? "ptxas"
                                                 : "estimated from the PTX")
             << "), " << bytesText(Best.SpillBytesPerThread)
@@ -603,7 +610,7 @@ void emitSpills(KernelRemarks &Remarks, const KernelProfile &K,
             << ore::NV(remark::SpillSharePct, unsigned(std::lround(Share * 100)))
             << "% of the predicted time; keep fewer values live at once "
                "(fewer accumulators or a smaller tile a thread)";
-        if (!K.Res.RegistersExact)
+        if (!Code->Ptxas)
           Rem << ", and check ptxas -v for the binary you ship";
         Rem << ore::setExtraArgs()
             << ore::NV(remark::SpillBytesPerThread,

@@ -259,6 +259,18 @@ unsigned SpillCurve::bytesAt(unsigned Cap) const {
   return unsigned(std::lround(Accesses * 4));
 }
 
+std::optional<KernelProfile::SpillCode>
+KernelProfile::spillCodeAt(unsigned Regs) const {
+  if (Regs >= registersNeeded())
+    return SpillCode{Res.SpillStoreBytes + Res.SpillLoadBytes,
+                     Res.RegistersExact};
+  if (const CapFact *F = capFact(Regs))
+    return SpillCode{F->SpillStoreBytes + F->SpillLoadBytes, true};
+  if (CapSpills.Known)
+    return SpillCode{CapSpills.bytesAt(Regs), false};
+  return std::nullopt;
+}
+
 unsigned SpillCurve::fits() const {
   unsigned Fits = 0;
   for (const Block &B : Blocks)

@@ -469,3 +469,29 @@ TEST(SpillCurve, BytesUnderACap) {
   EXPECT_EQ(SpillCurve().bytesAt(16), 0u);
   EXPECT_EQ(SpillCurve().fits(), 0u);
 }
+
+// The spill code that runs with a number of registers: the kernel's own
+// when it needs no more, else ptxas's compile under that cap, else the
+// estimate; nothing known from the IR alone under a cap.
+TEST(KernelProfile, SpillCodeAt) {
+  KernelProfile K;
+  K.Res.Registers = 128;
+  K.Res.RegistersExact = true;
+  K.Res.SpillStoreBytes = K.Res.SpillLoadBytes = 8;
+  auto Own = K.spillCodeAt(128);
+  ASSERT_TRUE(Own);
+  EXPECT_EQ(Own->Bytes, 16u);
+  EXPECT_TRUE(Own->Ptxas);
+  EXPECT_FALSE(K.spillCodeAt(64)); // Under a cap, nothing known.
+  K.CapSpills.Known = true;
+  K.CapSpills.Blocks = {{100, 80, 1.0}};
+  auto Est = K.spillCodeAt(64);
+  ASSERT_TRUE(Est);
+  EXPECT_EQ(Est->Bytes, unsigned((80 - 64) * 4));
+  EXPECT_FALSE(Est->Ptxas);
+  K.CapFacts.push_back({64, 64, 100, 100});
+  auto Fact = K.spillCodeAt(64);
+  ASSERT_TRUE(Fact);
+  EXPECT_EQ(Fact->Bytes, 200u);
+  EXPECT_TRUE(Fact->Ptxas);
+}

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -451,6 +452,16 @@ struct KernelProfile {
   /// estimated pressure exceeds \p Regs (or, when none does, the code at the
   /// peak). 1 when the pressure is not known.
   double spillShare(unsigned Regs) const;
+  /// The spill code (stores and loads, in bytes as ptxas -v counts them)
+  /// of the compile that runs with \p Regs registers a thread: the
+  /// kernel's own when it needs no more, else ptxas's compile under that
+  /// cap, else the estimate from the final code (CapSpills). None when
+  /// neither is known (the IR alone under a cap).
+  struct SpillCode {
+    unsigned Bytes = 0;
+    bool Ptxas = false; ///< ptxas's report, not the estimate.
+  };
+  std::optional<SpillCode> spillCodeAt(unsigned Regs) const;
   /// The ptxas fact for exactly \p Cap registers, or nullptr.
   const CapFact *capFact(unsigned Cap) const {
     for (const CapFact &F : CapFacts)
