@@ -18,8 +18,24 @@ opcode is printed as its number. This is a diagnostic for the people who
 build FlipFlop, not part of it: the SASS encoding is not documented and may
 change.
 
-Usage: scripts/sass-histogram.py FILE.ptx sm_XX [--ptxas PATH]
-Standard library only.
+With --schedule it also reads each instruction's control field (the top 23
+bits of the word, Volta and later; Jia et al., "Dissecting the NVIDIA Volta
+GPU Architecture via Microbenchmarking", 2018, section 2): the stall count
+ptxas gives it (cycles before the warp may issue its next instruction), and
+the scoreboards a variable-latency instruction sets and a later one waits
+on. Per kernel it prints the instructions, the sum of their stalls (the
+static schedule of one warp that never waits on a scoreboard) and, for
+shared and global loads, the median number of instructions between a load
+and the first instruction that waits for it (how much of the load's
+latency the schedule covers). Checked on sm_80 and sm_86: a run of FFMA
+stalls 2 cycles each on sm_80 (16 FP32 lanes a partition) and 1 on sm_86
+(32), and every LDS of a 15 x 15 convolution sets a scoreboard that a
+later instruction waits on (session 39, docs/FIDELITY.md).
+
+Usage: scripts/sass-histogram.py FILE.ptx|FILE.cubin sm_XX [--ptxas PATH]
+       [--schedule]
+A .cubin (nvcc -cubin, or ptxas -o) is read as it is (the arch argument
+is then not used). Standard library only.
 """
 import argparse
 import collections
@@ -32,6 +48,9 @@ import tempfile
 NAMES = {
     0x981: "LDG", 0x986: "STG", 0x984: "LDS", 0x388: "STS",
     0x306: "I2F", 0x245: "I2FP", 0x305: "F2I",
+    # fma.rn.f32 with a register, an immediate or a constant-bank third
+    # operand (session 39: the counts of fma in the PTX, sm_80 and sm_86).
+    0x223: "FFMA", 0x823: "FFMA", 0xA23: "FFMA",
 }
 WIDTHS = {0: "U8", 1: "S8", 2: "U16", 3: "S16", 4: "32", 5: "64", 6: "128"}
 SIZED = {0x981, 0x986, 0x984, 0x388}
@@ -53,11 +72,43 @@ def text_sections(data):
             yield name, data[sec[4]:sec[4] + sec[5]]
 
 
+def words(code):
+    """(lo, hi) 64-bit halves of each 128-bit instruction of \p code."""
+    for off in range(0, len(code) - 15, 16):
+        yield struct.unpack_from("<QQ", code, off)
+
+
+def schedule(code):
+    """Static schedule of one .text section (see --schedule above)."""
+    n = stalls = 0
+    pending = {}  # scoreboard -> [index of the load that set it]
+    gaps = {"LDS": [], "LDG": []}
+    for i, (lo, hi) in enumerate(words(code)):
+        ctrl = hi >> 41
+        stalls += ctrl & 0xF
+        wait = (ctrl >> 11) & 0x3F
+        for sb in range(6):
+            if wait >> sb & 1 and sb in pending:
+                for kind, at in pending.pop(sb):
+                    gaps[kind].append(i - at)
+        op = lo & 0xFFF
+        wbar = (ctrl >> 5) & 7
+        if op in (0x984, 0x981) and wbar != 7:
+            pending.setdefault(wbar, []).append(
+                ("LDS" if op == 0x984 else "LDG", i))
+        n += 1
+    return n, stalls, gaps
+
+
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if v else None
+
+
 def histogram(cubin):
     counts = collections.Counter()
     for _, code in text_sections(cubin):
-        for off in range(0, len(code) - 15, 16):
-            lo, hi = struct.unpack_from("<QQ", code, off)
+        for lo, hi in words(code):
             op = lo & 0xFFF
             key = NAMES.get(op, "op%03x" % op)
             if op in SIZED:
@@ -71,7 +122,17 @@ def main():
     ap.add_argument("ptx")
     ap.add_argument("arch", help="sm_75, sm_80, sm_86, ...")
     ap.add_argument("--ptxas", default="ptxas")
+    ap.add_argument("--schedule", action="store_true",
+                    help="also each kernel's static schedule")
     a = ap.parse_args()
+    if a.ptx.endswith(".cubin"):
+        try:
+            with open(a.ptx, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            sys.exit("sass-histogram: %s: %s" % (a.ptx, e.strerror))
+        report(data, a.schedule)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "k.cubin")
         r = subprocess.run([a.ptxas, "-arch=" + a.arch, a.ptx, "-o", out],
@@ -81,9 +142,27 @@ def main():
             sys.exit("sass-histogram: ptxas failed: " +
                      (r.stdout.strip().splitlines() or ["?"])[-1])
         with open(out, "rb") as f:
-            counts = histogram(f.read())
+            report(f.read(), a.schedule)
+
+
+def report(cubin, with_schedule):
+    try:
+        counts = histogram(cubin)
+    except ValueError as e:
+        sys.exit("sass-histogram: " + str(e))
     for key in sorted(counts, key=lambda k: (k.startswith("op"), k)):
         print("%-10s %d" % (key, counts[key]))
+    if not with_schedule:
+        return
+    for name, code in text_sections(cubin):
+        n, stalls, gaps = schedule(code)
+        line = "%s: %d instructions, %d stall cycles" % (
+            name[len(".text."):] or name, n, stalls)
+        for kind in ("LDS", "LDG"):
+            if gaps[kind]:
+                line += ", %s covered by %d (median of %d)" % (
+                    kind, median(gaps[kind]), len(gaps[kind]))
+        print(line)
 
 
 if __name__ == "__main__":
