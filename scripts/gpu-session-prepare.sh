@@ -30,6 +30,16 @@ python3 bench/fidelity/measure.py build --recipe bench/fidelity/kernels/dedisper
   --arch "$ARCH" --count 300 --out "$M/dedispersion-clang" --compiler clang
 python3 bench/fidelity/measure.py build --recipe bench/fidelity/kernels/gemm.json \
   --arch "$ARCH" --count 300 --out "$M/gemm-clang" --compiler clang
+# The held-out convolution (session 39): its A100 sample first, so that the
+# run says whether today's nvcc binaries keep the data's 3 x 4 anomaly
+# (docs/FIDELITY.md, "Session 39"). Its source is fetched, not committed
+# (bench/fidelity/heldout/README.md); without it this step is skipped.
+if [ -f bench/fidelity/heldout/convolution/src/convolution.cu ]; then
+  python3 bench/fidelity/measure.py build --recipe bench/fidelity/heldout/recipes/convolution.json \
+    --data bench/fidelity/heldout --arch "$ARCH" --count 300 --out "$M/convolution"
+else
+  echo "gpu-session-prepare: no convolution source (bench/fidelity/heldout/README.md); held-out kernel skipped" >&2
+fi
 bash scripts/make-predictions.sh "$BUILD" "$M/predictions" "$GPU"
 json=$(find /usr/include /usr/local/include -path '*/nlohmann/json.hpp' 2>/dev/null | head -n 1)
 if [ -n "$json" ]; then

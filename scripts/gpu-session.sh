@@ -4,12 +4,14 @@
 #  1. the fidelity recipes' samples, timed and with energy
 #     (bench/fidelity/measure-gpu.sh): nvcc's binaries, TUNE_S seconds per
 #     kernel (default 100), then clang's (the plugin route's), CLANG_S
-#     seconds per kernel (default 70; skipped if not prepared);
+#     seconds per kernel (default 55; skipped if not prepared), and the
+#     held-out convolution, CONV_S seconds (default 50; skipped if not
+#     prepared);
 #  2. the bundled examples measured against their predictions
-#     (scripts/gpu-validate.sh, VALIDATE_S seconds, default 150; skipped if
+#     (scripts/gpu-validate.sh, VALIDATE_S seconds, default 130; skipped if
 #     the prepared header or predictions are missing).
-# $OUT receives at most 8 files: <kernel>.csv and <kernel>-clang.csv for
-# each kernel, log.txt, and results.tgz (everything else: repeats,
+# $OUT receives at most 7 files: <kernel>.csv and <kernel>-clang.csv for
+# each kernel, convolution.csv, log.txt, and results.tgz (everything else: repeats,
 # nvidia-smi, the validation's files). Never changes the card's clocks or
 # power limit.
 set -uo pipefail
@@ -17,8 +19,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 M=$ROOT/.measure
 OUT=${OUT:-$ROOT/gpu-session-out}
 TUNE_S=${TUNE_S:-100}
-CLANG_S=${CLANG_S:-70}
-VALIDATE_S=${VALIDATE_S:-150}
+CLANG_S=${CLANG_S:-55}
+CONV_S=${CONV_S:-50}
+VALIDATE_S=${VALIDATE_S:-130}
 W=$(mktemp -d)
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log.txt") 2>&1
@@ -30,8 +33,9 @@ jobs=(dedispersion:"$TUNE_S" gemm:"$TUNE_S")
 for k in dedispersion gemm; do
   [ -f "$M/$k-clang/manifest.json" ] && jobs+=("$k-clang:$CLANG_S")
 done
+[ -f "$M/convolution/manifest.json" ] && jobs+=("convolution:$CONV_S")
 OUT=$W/tuning REPEAT_S=6 bash bench/fidelity/measure-gpu.sh "$M" "${jobs[@]}"
-for k in dedispersion gemm dedispersion-clang gemm-clang; do
+for k in dedispersion gemm dedispersion-clang gemm-clang convolution; do
   cp "$W/tuning/$k.csv" "$OUT"/ 2>/dev/null
 done
 echo "gpu-session: tuning samples done, $(( $(date +%s) - start )) s"
