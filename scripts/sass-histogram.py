@@ -47,13 +47,16 @@ import tempfile
 
 NAMES = {
     0x981: "LDG", 0x986: "STG", 0x984: "LDS", 0x388: "STS",
+    # Global accesses addressed by a register alone (no uniform-register
+    # operand): sm_75's form of the same loads and stores (session 39).
+    0x381: "LDG", 0x386: "STG",
     0x306: "I2F", 0x245: "I2FP", 0x305: "F2I",
     # fma.rn.f32 with a register, an immediate or a constant-bank third
     # operand (session 39: the counts of fma in the PTX, sm_80 and sm_86).
     0x223: "FFMA", 0x823: "FFMA", 0xA23: "FFMA",
 }
 WIDTHS = {0: "U8", 1: "S8", 2: "U16", 3: "S16", 4: "32", 5: "64", 6: "128"}
-SIZED = {0x981, 0x986, 0x984, 0x388}
+SIZED = {0x981, 0x986, 0x984, 0x388, 0x381, 0x386}
 
 
 def text_sections(data):
@@ -93,7 +96,7 @@ def schedule(code):
                     gaps[kind].append(i - at)
         op = lo & 0xFFF
         wbar = (ctrl >> 5) & 7
-        if op in (0x984, 0x981) and wbar != 7:
+        if op in (0x984, 0x981, 0x381) and wbar != 7:
             pending.setdefault(wbar, []).append(
                 ("LDS" if op == 0x984 else "LDG", i))
         n += 1
