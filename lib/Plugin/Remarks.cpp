@@ -580,6 +580,23 @@ double spillShare(const KernelProfile &K, const GPUSpec &GPU,
 /// FF016: the code holds more values at once than a thread's registers,
 /// with what its spills cost at the recommendation; only when they cost at
 /// least SpillMinShare of the predicted time.
+/// Loaded values held across blocks that FF016 names as the cause: fewer
+/// are ordinary (a value loaded before a branch and read after it).
+constexpr unsigned HeldLoadsMin = 32;
+
+/// "210 from shared memory, 15 from global memory" (the spaces present).
+std::string heldLoadsText(const SpillCurve::HeldLoads &H) {
+  std::string Out;
+  auto Add = [&](unsigned N, const char *Where) {
+    if (N)
+      Out += (Out.empty() ? "" : ", ") + std::to_string(N) + " from " + Where;
+  };
+  Add(H.Shared, "shared memory");
+  Add(H.Global, "global memory");
+  Add(H.Other, "other memory");
+  return Out;
+}
+
 void emitSpills(KernelRemarks &Remarks, const KernelProfile &K,
                 const KernelResult &R) {
   constexpr double SpillMinShare = 0.02;
@@ -608,8 +625,24 @@ void emitSpills(KernelRemarks &Remarks, const KernelProfile &K,
             << " a thread of local-memory traffic at block "
             << blockShapeText(Best.Config.Block) << ", up to "
             << ore::NV(remark::SpillSharePct, unsigned(std::lround(Share * 100)))
-            << "% of the predicted time; keep fewer values live at once "
-               "(fewer accumulators or a smaller tile a thread)";
+            << "% of the predicted time; ";
+        const SpillCurve::HeldLoads &H = K.CapSpills.Held;
+        if (H.Values >= HeldLoadsMin && H.Readers >= 2) {
+          // Loads left above the branches that read them (docs/remarks/
+          // FF016.md): the advice is about where the code is, not its size.
+          Rem << ore::NV(remark::HeldLoads, H.Values) << " of the values it "
+              << "holds were loaded in one block and are read in up to "
+              << ore::NV(remark::HeldLoadReaders, H.Readers)
+              << " later ones (" << heldLoadsText(H)
+              << "), so they stay live across them: keep the arithmetic that "
+                 "reads a load in one block (clang's MachineSink moves each "
+                 "guarded result's arithmetic into its own guard; -mllvm "
+                 "-disable-machine-sink leaves it where the loads are) or "
+                 "load them again where they are read";
+        } else {
+          Rem << "keep fewer values live at once (fewer accumulators or a "
+                 "smaller tile a thread)";
+        }
         if (!Code->Ptxas)
           Rem << ", and check ptxas -v for the binary you ship";
         Rem << ore::setExtraArgs()

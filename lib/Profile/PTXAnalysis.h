@@ -342,6 +342,10 @@ private:
   std::vector<unsigned> PressWidth;
   /// The values ptxas can compute again at each use (estimateRegisters).
   BitVector recomputable() const;
+  /// SpillCurve::Held from each block's upward-exposed uses \p Use and
+  /// the registers each value takes, \p Width (estimateRegisters).
+  SpillCurve::HeldLoads heldLoads(ArrayRef<BitVector> Use,
+                                  ArrayRef<unsigned> Width) const;
   /// Block \p BI's instructions in dependence order, each as early as its
   /// operands allow (\p Early) or as late as its uses allow; instructions
   /// without a register result keep their place.

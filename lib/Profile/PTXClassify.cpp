@@ -226,6 +226,7 @@ void FunctionAnalysis::estimateRegisters() {
       std::min(MaxThreadRegisters, std::max(Est + RegisterReserve, 8u));
   S.Spills = SpillCurve();
   S.Spills.Known = true;
+  S.Spills.Held = heldLoads(Use, PressWidth);
   if (Fits > MinSpillCap)
     for (SpillCurve::Block &B : SpillBlocks) {
       B.Fits = Fits;
@@ -238,6 +239,64 @@ void FunctionAnalysis::estimateRegisters() {
   if (S.Spills.bytesAt(MaxThreadRegisters) > 0 &&
       Est + RegisterReserve > MaxThreadRegisters)
     S.EstimatedSpillFrameBytes = (Est + RegisterReserve - MaxThreadRegisters) * 4;
+}
+
+SpillCurve::HeldLoads
+FunctionAnalysis::heldLoads(ArrayRef<BitVector> Use,
+                            ArrayRef<unsigned> Width) const {
+  unsigned NR = RegWidth.size(), NB = Blocks.size();
+  // Each register defined once, by a load that takes a register (0 shared,
+  // 1 global, 2 another space), and the block of that load.
+  enum { NotLoad = -1, Shared, Global, Other };
+  std::vector<int> Space(NR, NotLoad);
+  std::vector<unsigned> DefBlock(NR, 0), Defs(NR, 0);
+  SmallVector<unsigned, 4> D;
+  for (unsigned K = 0; K < Instrs.size(); ++K) {
+    const Instr &I = *Instrs[K];
+    D.clear();
+    defsOf(I, D);
+    int Sp = NotLoad;
+    if (I.Mods[0] == "ld" && !I.hasMod("param"))
+      Sp = I.hasMod("shared") ? Shared : I.hasMod("global") ? Global : Other;
+    for (unsigned R : D) {
+      ++Defs[R];
+      Space[R] = Sp;
+      DefBlock[R] = InstrBlock[K];
+    }
+  }
+  BitVector Loaded(NR);
+  for (unsigned R = 0; R < NR; ++R)
+    Loaded[R] = Defs[R] == 1 && Space[R] != NotLoad && Width[R] > 0;
+  std::vector<unsigned> Readers(NR, 0);
+  unsigned BestBlock = NB, BestN = 0;
+  for (unsigned BI = 0; BI < NB && BI < Use.size(); ++BI) {
+    BitVector H = Use[BI];
+    H &= Loaded;
+    unsigned N = 0;
+    for (unsigned R : H.set_bits())
+      if (DefBlock[R] != BI) {
+        ++Readers[R];
+        ++N;
+      }
+    if (N > BestN) {
+      BestN = N;
+      BestBlock = BI;
+    }
+  }
+  SpillCurve::HeldLoads Out;
+  if (BestBlock == NB)
+    return Out;
+  BitVector H = Use[BestBlock];
+  H &= Loaded;
+  for (unsigned R : H.set_bits()) {
+    if (DefBlock[R] == BestBlock)
+      continue;
+    ++Out.Values;
+    (Space[R] == Shared ? Out.Shared
+                        : Space[R] == Global ? Out.Global : Out.Other)++;
+    Out.Readers = std::max(Out.Readers, Readers[R]);
+  }
+  return Out;
 }
 
 BitVector FunctionAnalysis::recomputable() const {

@@ -56,6 +56,8 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
   // Its own code (static bytes: not scaled by the calls).
   Into.Spills.Known |= From.Spills.Known;
   llvm::append_range(Into.Spills.Blocks, From.Spills.Blocks);
+  if (From.Spills.Held.Values > Into.Spills.Held.Values)
+    Into.Spills.Held = From.Spills.Held;
   Into.EstimatedSpillFrameBytes += From.EstimatedSpillFrameBytes;
   for (auto [P, BW] : From.BlockPressure)
     Into.BlockPressure.push_back({P, std::min(BW * W, MaxBlockWeight)});

@@ -8,6 +8,7 @@
 #define __device__ __attribute__((device))
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __noinline__ __attribute__((noinline))
 #define __forceinline__ __attribute__((always_inline)) inline

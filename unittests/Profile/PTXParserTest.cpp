@@ -344,6 +344,52 @@ TEST(PTXParser, SharedMemoryAndTensorWork) {
   EXPECT_EQ(K.Accesses[1].Bytes, 8u);
 }
 
+// Loads made in one block and read in later ones (SpillCurve::HeldLoads,
+// FF016): three shared loads above two guarded blocks that both read two
+// of them and one that only the first reads; a global load read in its own
+// block and a kernel parameter are not counted.
+TEST(PTXParser, LoadsHeldAcrossBlocks) {
+  std::string T = std::string(Header) + R"(
+.shared .align 4 .b8 tile[64];
+.visible .entry held(.param .u64 out, .param .u32 n)
+{
+  .reg .b32 %r<8>;
+  .reg .f32 %f<12>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  ld.shared.f32 %f1, [tile];
+  ld.shared.f32 %f2, [tile+4];
+  ld.shared.f32 %f3, [tile+8];
+  cvta.to.global.u64 %rd2, %rd1;
+  setp.lt.u32 %p1, %r2, %r1;
+  @!%p1 bra $SKIP1;
+  add.f32 %f4, %f1, %f2;
+  add.f32 %f5, %f4, %f3;
+  st.global.f32 [%rd2], %f5;
+$SKIP1:
+  setp.lt.u32 %p2, %r2, 7;
+  @!%p2 bra $SKIP2;
+  ld.global.f32 %f6, [%rd2+4];
+  mul.f32 %f7, %f1, %f2;
+  add.f32 %f8, %f7, %f6;
+  st.global.f32 [%rd2+4], %f8;
+$SKIP2:
+  ret;
+}
+)";
+  PTXModule M = parseOK(T);
+  ASSERT_EQ(M.Kernels.size(), 1u);
+  const SpillCurve::HeldLoads &H = M.Kernels[0].CapSpills.Held;
+  EXPECT_EQ(H.Values, 3u); // The first guarded block reads all three.
+  EXPECT_EQ(H.Shared, 3u);
+  EXPECT_EQ(H.Global, 0u);
+  EXPECT_EQ(H.Other, 0u);
+  EXPECT_EQ(H.Readers, 2u); // %f1 and %f2 are read in both.
+}
+
 TEST(PTXParser, WgmmaFlops) {
   std::string T = std::string(Header) + R"(
 .visible .entry wg()

@@ -235,6 +235,17 @@ struct SpillCurve {
   };
   bool Known = false;
   std::vector<Block> Blocks; ///< Only those that can spill.
+  /// What holds registers across blocks: the values one block reads that
+  /// another block loaded (a load's single result; kernel parameters and
+  /// constants ptxas makes operands are not counted), in the block that
+  /// reads the most of them, by state space, and the most blocks that read
+  /// one of them. Many such values read in several blocks are loads the
+  /// compiler left above the branches that use them (clang's MachineSink
+  /// moving each guarded result's arithmetic into its guard, FF016).
+  struct HeldLoads {
+    unsigned Values = 0, Shared = 0, Global = 0, Other = 0;
+    unsigned Readers = 0;
+  } Held;
   /// Spill bytes (stores and loads together) with \p Cap registers a thread.
   unsigned bytesAt(unsigned Cap) const;
   /// The fewest registers the code fits in: every cap below it spills.
