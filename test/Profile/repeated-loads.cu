@@ -17,36 +17,10 @@
 // CHECK-LABEL: kernel _Z7stencilPKfPf
 // CHECK:       ops: fp32=100 {{.*}} load.shared=70 store.shared=12 {{[a-z]}}
 #include "ff_cuda.h"
-
-__attribute__((constant)) float w[5 * 5];
+#define F 5
 #define BX 16
 #define BY 2
 #define TX 2
 #define TY 2
-#define F 5
-__global__ void stencil(const float *in, float *out) {
-  __shared__ float sh[BY * TY + F - 1][BX * TX + F - 1];
-  int tx = threadIdx.x, ty = threadIdx.y;
-  int by = blockIdx.y * BY * TY, bx = blockIdx.x * BX * TX;
-#pragma unroll
-  for (int i = ty; i < BY * TY + F - 1; i += BY)
-#pragma unroll
-    for (int j = tx; j < BX * TX + F - 1; j += BX)
-      sh[i][j] = in[(by + i) * 4100 + bx + j];
-  __syncthreads();
-  float s[TY][TX] = {};
-#pragma unroll
-  for (int i = 0; i < F; ++i)
-#pragma unroll
-    for (int j = 0; j < F; ++j)
-#pragma unroll
-      for (int y = 0; y < TY; ++y)
-#pragma unroll
-        for (int x = 0; x < TX; ++x)
-          s[y][x] += sh[ty + y * BY + i][tx + x * BX + j] * w[i * F + j];
-#pragma unroll
-  for (int y = 0; y < TY; ++y)
-#pragma unroll
-    for (int x = 0; x < TX; ++x)
-      out[(by + ty + y * BY) * 4096 + bx + tx + x * BX] = s[y][x];
-}
+#define GUARDED 0
+#include "tile-stencil.cuh"
