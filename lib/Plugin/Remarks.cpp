@@ -577,9 +577,6 @@ double spillShare(const KernelProfile &K, const GPUSpec &GPU,
   return shareWithout(K, Without, GPU, C);
 }
 
-/// FF016: the code holds more values at once than a thread's registers,
-/// with what its spills cost at the recommendation; only when they cost at
-/// least SpillMinShare of the predicted time.
 /// Loaded values held across blocks that FF016 names as the cause: fewer
 /// are ordinary (a value loaded before a branch and read after it).
 constexpr unsigned HeldLoadsMin = 32;
@@ -597,6 +594,9 @@ std::string heldLoadsText(const SpillCurve::HeldLoads &H) {
   return Out;
 }
 
+/// FF016: the code holds more values at once than a thread's registers,
+/// with what its spills cost at the recommendation; only when they cost at
+/// least SpillMinShare of the predicted time.
 void emitSpills(KernelRemarks &Remarks, const KernelProfile &K,
                 const KernelResult &R) {
   constexpr double SpillMinShare = 0.02;
