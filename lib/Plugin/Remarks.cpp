@@ -582,7 +582,7 @@ double spillShare(const KernelProfile &K, const GPUSpec &GPU,
 constexpr unsigned HeldLoadsMin = 32;
 
 /// "210 from shared memory, 15 from global memory" (the spaces present).
-std::string heldLoadsText(const SpillCurve::HeldLoads &H) {
+std::string heldLoadsText(const HeldLoads &H) {
   std::string Out;
   auto Add = [&](unsigned N, const char *Where) {
     if (N)
@@ -626,7 +626,7 @@ void emitSpills(KernelRemarks &Remarks, const KernelProfile &K,
             << blockShapeText(Best.Config.Block) << ", up to "
             << ore::NV(remark::SpillSharePct, unsigned(std::lround(Share * 100)))
             << "% of the predicted time; ";
-        const SpillCurve::HeldLoads &H = K.CapSpills.Held;
+        const HeldLoads &H = K.Held;
         if (H.Values >= HeldLoadsMin && H.Readers >= 2) {
           // Loads left above the branches that read them (docs/remarks/
           // FF016.md): the advice is about where the code is, not its size.

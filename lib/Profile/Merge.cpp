@@ -27,10 +27,11 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
     Into.Res.SpillLoadBytes = PTX.Res.SpillLoadBytes;
   }
   Into.Res.EstimatedRegisters = Est;
-  // Where the pressure peaks, and what a cap would spill, are facts of the
-  // final code.
+  // Where the pressure peaks, what a cap would spill and what holds the
+  // registers are facts of the final code.
   Into.PressureSteps = PTX.PressureSteps;
   Into.CapSpills = PTX.CapSpills;
+  Into.Held = PTX.Held;
   // The IR knows about dynamic shared memory even when ptxas cannot.
   Into.Res.UsesDynamicShared = DynamicShared;
   if (PTX.Bounds.any())

@@ -242,6 +242,7 @@ struct FuncSummary {
   /// counts them) under any register cap; at MaxThreadRegisters, those of
   /// code that needs more registers than a thread may hold.
   SpillCurve Spills;
+  HeldLoads Held; ///< KernelProfile::Held.
   unsigned EstimatedSpillFrameBytes = 0; ///< Their stack slots, uncapped.
   /// Per block of code, its peak register pressure and its loop weight
   /// (KernelProfile::PressureSteps).
@@ -342,10 +343,10 @@ private:
   std::vector<unsigned> PressWidth;
   /// The values ptxas can compute again at each use (estimateRegisters).
   BitVector recomputable() const;
-  /// SpillCurve::Held from each block's upward-exposed uses \p Use and
+  /// KernelProfile::Held from each block's upward-exposed uses \p Use and
   /// the registers each value takes, \p Width (estimateRegisters).
-  SpillCurve::HeldLoads heldLoads(ArrayRef<BitVector> Use,
-                                  ArrayRef<unsigned> Width) const;
+  HeldLoads heldLoads(ArrayRef<BitVector> Use,
+                      ArrayRef<unsigned> Width) const;
   /// Block \p BI's instructions in dependence order, each as early as its
   /// operands allow (\p Early) or as late as its uses allow; instructions
   /// without a register result keep their place.

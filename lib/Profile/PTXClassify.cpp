@@ -226,7 +226,7 @@ void FunctionAnalysis::estimateRegisters() {
       std::min(MaxThreadRegisters, std::max(Est + RegisterReserve, 8u));
   S.Spills = SpillCurve();
   S.Spills.Known = true;
-  S.Spills.Held = heldLoads(Use, PressWidth);
+  S.Held = heldLoads(Use, PressWidth);
   if (Fits > MinSpillCap)
     for (SpillCurve::Block &B : SpillBlocks) {
       B.Fits = Fits;
@@ -241,9 +241,8 @@ void FunctionAnalysis::estimateRegisters() {
     S.EstimatedSpillFrameBytes = (Est + RegisterReserve - MaxThreadRegisters) * 4;
 }
 
-SpillCurve::HeldLoads
-FunctionAnalysis::heldLoads(ArrayRef<BitVector> Use,
-                            ArrayRef<unsigned> Width) const {
+HeldLoads FunctionAnalysis::heldLoads(ArrayRef<BitVector> Use,
+                                     ArrayRef<unsigned> Width) const {
   unsigned NR = RegWidth.size(), NB = Blocks.size();
   // Each register defined once, by a load that takes a register (0 shared,
   // 1 global, 2 another space), and the block of that load.
@@ -283,7 +282,7 @@ FunctionAnalysis::heldLoads(ArrayRef<BitVector> Use,
       BestBlock = BI;
     }
   }
-  SpillCurve::HeldLoads Out;
+  HeldLoads Out;
   if (BestBlock == NB)
     return Out;
   BitVector H = Use[BestBlock];

@@ -56,8 +56,8 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
   // Its own code (static bytes: not scaled by the calls).
   Into.Spills.Known |= From.Spills.Known;
   llvm::append_range(Into.Spills.Blocks, From.Spills.Blocks);
-  if (From.Spills.Held.Values > Into.Spills.Held.Values)
-    Into.Spills.Held = From.Spills.Held;
+  if (From.Held.Values > Into.Held.Values)
+    Into.Held = From.Held;
   Into.EstimatedSpillFrameBytes += From.EstimatedSpillFrameBytes;
   for (auto [P, BW] : From.BlockPressure)
     Into.BlockPressure.push_back({P, std::min(BW * W, MaxBlockWeight)});
@@ -151,6 +151,7 @@ void copySummary(const FuncSummary &S, KernelProfile &K) {
   K.Loops = S.Loops;
   K.PressureSteps = pressureSteps(S.BlockPressure);
   K.CapSpills = S.Spills;
+  K.Held = S.Held;
   K.Guards = S.Guards;
   K.Guarded = S.Guarded;
   K.MLP = S.MLP;

@@ -79,12 +79,11 @@ void printResources(const KernelProfile &P, raw_ostream &OS) {
     for (unsigned Cap = Fits ? (Fits - 1) / 8 * 8 : 0; Cap >= 16; Cap -= 8)
       OS << ' ' << Cap << '=' << P.CapSpills.bytesAt(Cap);
     OS << "\n";
-    const SpillCurve::HeldLoads &H = P.CapSpills.Held;
-    if (H.Values)
-      OS << "  held-loads: " << H.Values << " shared=" << H.Shared
-         << " global=" << H.Global << " other=" << H.Other
-         << " readers=" << H.Readers << "\n";
   }
+  if (const HeldLoads &H = P.Held; H.Values)
+    OS << "  held-loads: " << H.Values << " shared=" << H.Shared
+       << " global=" << H.Global << " other=" << H.Other
+       << " readers=" << H.Readers << "\n";
   OS << "  shared: static=" << R.StaticSharedBytes
      << " dynamic=" << yesNo(R.UsesDynamicShared)
      << " dynamic-bytes=" << R.DynamicSharedBytes << "\n";

@@ -1,5 +1,5 @@
 // FF016 names the cause when the registers go to loaded values held across
-// the blocks that read them (SpillCurve::HeldLoads; docs/remarks/FF016.md).
+// the blocks that read them (KernelProfile::Held; docs/remarks/FF016.md).
 // A 15 x 15 filter over a shared tile, 3 x 4 outputs a thread, each output
 // stored under a bounds check (test/Inputs/tile-stencil.cuh): clang's MachineSink moves each output's
 // multiply-adds into its guarded store's block and leaves the shared loads

@@ -344,7 +344,7 @@ TEST(PTXParser, SharedMemoryAndTensorWork) {
   EXPECT_EQ(K.Accesses[1].Bytes, 8u);
 }
 
-// Loads made in one block and read in later ones (SpillCurve::HeldLoads,
+// Loads made in one block and read in later ones (KernelProfile::Held,
 // FF016): three shared loads above two guarded blocks that both read two
 // of them and one that only the first reads; a global load read in its own
 // block and a kernel parameter are not counted.
@@ -382,7 +382,7 @@ $SKIP2:
 )";
   PTXModule M = parseOK(T);
   ASSERT_EQ(M.Kernels.size(), 1u);
-  const SpillCurve::HeldLoads &H = M.Kernels[0].CapSpills.Held;
+  const HeldLoads &H = M.Kernels[0].Held;
   EXPECT_EQ(H.Values, 3u); // The first guarded block reads all three.
   EXPECT_EQ(H.Shared, 3u);
   EXPECT_EQ(H.Global, 0u);

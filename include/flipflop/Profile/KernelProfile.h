@@ -235,21 +235,22 @@ struct SpillCurve {
   };
   bool Known = false;
   std::vector<Block> Blocks; ///< Only those that can spill.
-  /// What holds registers across blocks: the values one block reads that
-  /// another block loaded (a load's single result; kernel parameters and
-  /// constants ptxas makes operands are not counted), in the block that
-  /// reads the most of them, by state space, and the most blocks that read
-  /// one of them. Many such values read in several blocks are loads the
-  /// compiler left above the branches that use them (clang's MachineSink
-  /// moving each guarded result's arithmetic into its guard, FF016).
-  struct HeldLoads {
-    unsigned Values = 0, Shared = 0, Global = 0, Other = 0;
-    unsigned Readers = 0;
-  } Held;
   /// Spill bytes (stores and loads together) with \p Cap registers a thread.
   unsigned bytesAt(unsigned Cap) const;
   /// The fewest registers the code fits in: every cap below it spills.
   unsigned fits() const;
+};
+
+/// What holds registers across blocks (PTX front end): the values one block
+/// reads that another block loaded (a load's single result; kernel
+/// parameters and constants ptxas makes operands are not counted), in the
+/// block that reads the most of them, by state space, and the most blocks
+/// that read one of them. Many such values read in several blocks are loads
+/// the compiler left above the branches that use them (clang's MachineSink
+/// moving each guarded result's arithmetic into its guard; FF016).
+struct HeldLoads {
+  unsigned Values = 0, Shared = 0, Global = 0, Other = 0;
+  unsigned Readers = 0;
 };
 
 /// Launch bounds the author wrote (0 = absent).
@@ -426,6 +427,7 @@ struct KernelProfile {
   std::vector<CapFact> CapFacts; ///< ptxas under register caps (may be empty).
   /// Without ptxas under a cap: the estimate (not known from the IR alone).
   SpillCurve CapSpills;
+  HeldLoads Held; ///< Loaded values held across blocks (not from the IR).
   /// Register pressure against loop weight (empty: not known).
   std::vector<PressureStep> PressureSteps;
   LaunchBounds Bounds;

@@ -117,7 +117,7 @@ inline constexpr const char *SpillSource = "SpillSource"; ///< ptxas/estimated.
 inline constexpr const char *SpillBytesPerThread = "SpillBytesPerThread";
 inline constexpr const char *SpillSharePct = "SpillSharePct";
 /// FF016: loaded values held across the blocks that read them
-/// (SpillCurve::HeldLoads), and the most blocks that read one.
+/// (KernelProfile::Held), and the most blocks that read one.
 inline constexpr const char *HeldLoads = "HeldLoads";
 inline constexpr const char *HeldLoadReaders = "HeldLoadReaders";
 // FF013, FF900..FF902.
