@@ -270,6 +270,13 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
     R.Status = SweepStatus::ImplausibleProfile;
     return R;
   }
+  // A kernel that does nothing costs the launch at every configuration:
+  // nothing to choose, and a clock or power setting picked for it would
+  // only slow the kernels around it.
+  if (doesNoWork(K)) {
+    R.Status = SweepStatus::NoWork;
+    return R;
+  }
   if (Opts.SweepClocks)
     R.LockedClocks = lockableClocks(G, Opts.ClockStepMHz);
   R.Implausible = spaceTooLarge(G, Opts, R.LockedClocks.size());

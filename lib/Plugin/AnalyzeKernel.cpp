@@ -107,7 +107,7 @@ KernelResult analyzeKernel(const Function &F, KernelProfile &K,
   AO.Sweep.Obj = O.Obj;
   R.Sweep = recommend(K, *R.GPU, MF.PTX, AO, MF.Ptxas);
   // Figures outside physical bounds never drive a recommendation (FF013).
-  if (!R.Sweep->Implausible.empty())
+  if (!R.Sweep->Implausible.empty() || R.Sweep->Status == SweepStatus::NoWork)
     return R;
   if (R.Sweep->Configs.empty()) {
     R.Problem = "no configuration of this kernel can launch on " + R.GPU->Name;

@@ -131,6 +131,8 @@ static void reportKernel(Function &F, const DiagnosticLocation &Loc,
                                R.Problem, R.WarnProblem);
   if (R.implausible())
     return emitImplausible(Remarks, K, R);
+  if (R.noWork())
+    return emitNoWork(Remarks, K);
   emitRecommendation(Remarks, K, R, O);
   annotateIR(F, R, O);
   applyBounds(F, K, R, O, Remarks);

@@ -125,7 +125,13 @@ struct KernelResult {
   bool implausible() const {
     return Problem.empty() && Sweep && !Sweep->Implausible.empty();
   }
-  bool recommends() const { return Problem.empty() && Sweep && !implausible(); }
+  /// The kernel does no work: nothing to pick (FF017).
+  bool noWork() const {
+    return Problem.empty() && Sweep && Sweep->Status == SweepStatus::NoWork;
+  }
+  bool recommends() const {
+    return Problem.empty() && Sweep && !implausible() && !noWork();
+  }
   const Prediction &best() const { return Sweep->Configs[Best]; }
   const Prediction &heuristic() const { return Sweep->Configs[Heuristic]; }
 };

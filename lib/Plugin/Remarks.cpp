@@ -310,6 +310,16 @@ void emitImplausible(KernelRemarks &Remarks, const KernelProfile &K,
   });
 }
 
+void emitNoWork(KernelRemarks &Remarks, const KernelProfile &K) {
+  Remarks.emitRemark(remark::id::NoWork, [&](auto Rem) {
+    return Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
+               << "': nothing to tune: it does no work (no instruction but "
+                  "its return), so every launch costs only the launch "
+                  "overhead, whatever its block, register cap or power "
+                  "setting";
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // FF001: the summary
 //===----------------------------------------------------------------------===//

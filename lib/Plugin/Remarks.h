@@ -96,6 +96,9 @@ void emitInternalProblem(KernelRemarks &Remarks, llvm::LLVMContext &Ctx,
 void emitImplausible(KernelRemarks &Remarks, const KernelProfile &K,
                      const KernelResult &R);
 
+/// FF017: the kernel does no work, nothing to tune.
+void emitNoWork(KernelRemarks &Remarks, const KernelProfile &K);
+
 /// The remarks of a recommendation: FF001 (summary), FF014, FF002 and FF003
 /// (by verbosity), FF010..FF012 (what limited it), FF020 (the author's
 /// bounds).

@@ -439,6 +439,18 @@ std::string implausibility(const KernelProfile &P) {
   return "";
 }
 
+bool doesNoWork(const KernelProfile &P) {
+  // The return counts as a branch and reading a parameter does nothing by
+  // itself; any other instruction is work.
+  for (unsigned C = 0; C < NumOpClasses; ++C) {
+    OpClass Class = static_cast<OpClass>(C);
+    if (Class != OpClass::Branch && Class != OpClass::LoadParam && P.Ops[C] != 0)
+      return false;
+  }
+  return P.TensorFlops == 0 && P.Accesses.empty() && P.Loops.empty() &&
+         P.op(OpClass::Branch) <= 1;
+}
+
 void finalizeProfile(KernelProfile &P) {
   P.GlobalBytesRead = P.GlobalBytesWritten = P.GlobalSectorBytes = 0;
   P.SharedBytes = P.SharedWavefronts = P.LocalBytes = 0;

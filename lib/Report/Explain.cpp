@@ -320,6 +320,10 @@ static std::string explainNoPicks(const SweepResult &R) {
   case SweepStatus::SpaceTooLarge:
   case SweepStatus::AllImplausible:
     return "no recommendation: " + R.Implausible;
+  case SweepStatus::NoWork:
+    return "nothing to tune: the kernel does no work (no instruction but its "
+           "return), so every launch costs only the launch overhead, whatever "
+           "its block, register cap or power setting";
   case SweepStatus::NoneLaunchable:
     return R.Configs.empty()
                ? std::string("no configuration can launch")

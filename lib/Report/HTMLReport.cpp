@@ -533,7 +533,13 @@ void kernelSection(const ReportKernel &K, size_t Index, raw_ostream &OS) {
        << Res->SharedBytes << " B static shared";
   OS << "</p>\n";
   if (K.Configs.empty()) {
-    OS << "<p>No configuration could be evaluated.</p>\n</section>\n";
+    // Why nothing was predicted (a kernel that does no work, an implausible
+    // profile), where the report says.
+    OS << "<p>"
+       << (K.Explanation.empty() ? std::string("No configuration could be "
+                                               "evaluated.")
+                                 : esc(K.Explanation))
+       << "</p>\n</section>\n";
     return;
   }
   if (llvm::none_of(K.Configs,

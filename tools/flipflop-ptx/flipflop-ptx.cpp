@@ -215,12 +215,19 @@ void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
      << K.Res.StaticSharedBytes << " B static shared"
      << (K.Res.UsesDynamicShared ? " + dynamic" : "") << ", "
      << K.Res.SpillStoreBytes + K.Res.SpillLoadBytes << " B spills\n";
+  SweepTexts Texts = sweepTexts(R, K);
+  if (R.Configs.empty()) {
+    // Nothing was predicted: only why (an implausible profile, a kernel
+    // that does no work, none launchable).
+    if (!Texts.Explanation.empty())
+      OS << "  " << Texts.Explanation << "\n";
+    return;
+  }
   OS << "  " << R.Configs.size() << " configurations, " << R.Pareto.size()
      << " Pareto-optimal"
      << format(" (search space reduced by %.1f%%)",
                R.SearchSpaceReduction * 100)
      << "\n";
-  SweepTexts Texts = sweepTexts(R, K);
   if (R.ShapeHeld)
     OS << "  block shape held: " << Texts.ShapeReason << "\n";
   OS << "  Pareto front:\n";

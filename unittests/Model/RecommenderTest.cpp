@@ -230,6 +230,35 @@ TEST(Plausibility, ProfileOutOfBoundsIsNotPredicted) {
   EXPECT_EQ(implausibility(fmaKernel()), "");
 }
 
+TEST(Plausibility, KernelThatDoesNoWorkIsNotSwept) {
+  GPUSpec G = handGPU();
+  KernelProfile E;
+  E.Name = "empty";
+  E.op(OpClass::Branch) = 1; // Its return.
+  E.op(OpClass::LoadParam) = 2;
+  EXPECT_TRUE(doesNoWork(E));
+  SweepResult R = sweep(E, G);
+  EXPECT_EQ(R.Status, SweepStatus::NoWork);
+  EXPECT_TRUE(R.Configs.empty());
+  EXPECT_TRUE(R.Implausible.empty());
+  // Any instruction of another class is work; so are a loop, a memory
+  // access and tensor work.
+  for (OpClass C : {OpClass::Int, OpClass::StoreGlobal, OpClass::Barrier,
+                    OpClass::Other}) {
+    KernelProfile W = E;
+    W.op(C) = 1;
+    EXPECT_FALSE(doesNoWork(W)) << opClassName(C);
+  }
+  KernelProfile L = E;
+  L.Loops.push_back(LoopRecord());
+  EXPECT_FALSE(doesNoWork(L));
+  KernelProfile T = E;
+  T.TensorFlops = 1;
+  EXPECT_FALSE(doesNoWork(T));
+  EXPECT_FALSE(doesNoWork(fmaKernel()));
+  EXPECT_EQ(sweep(fmaKernel(), G).Status, SweepStatus::Swept);
+}
+
 TEST(Plausibility, LongPredictionsWarnOrAreNeverPicked) {
   GPUSpec G = handGPU();
   KernelProfile K = fmaKernel();

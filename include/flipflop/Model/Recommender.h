@@ -103,6 +103,7 @@ enum class SweepStatus : unsigned {
   SpaceTooLarge,      ///< The GPU's limits allow too many configurations.
   NoneLaunchable,     ///< No configuration can launch.
   AllImplausible,     ///< Every prediction is implausible.
+  NoWork,             ///< The kernel does no work (doesNoWork): no picks.
 };
 
 /// What decided the block shapes the sweep tried (the report layer's

@@ -512,6 +512,14 @@ constexpr double MaxPlausibleWorkPerThread = 1e9;
 /// recommender makes no recommendation from such a profile.
 std::string implausibility(const KernelProfile &P);
 
+/// True when \p P executes nothing but its return: no arithmetic, memory
+/// access, barrier, call or tensor work (CUB's `EmptyKernel`, which every
+/// program built with CUB or Thrust carries to query the PTX version, or a
+/// kernel whose body the optimizer removed). Every launch of such a kernel
+/// costs only the launch overhead, so no block shape, register cap or
+/// power setting changes anything and the recommender makes none.
+bool doesNoWork(const KernelProfile &P);
+
 /// BlockDims bit: the address depends on loaded data.
 constexpr unsigned AddrDependsOnData = 8;
 

@@ -28,6 +28,7 @@ inline constexpr const char *Implausible = "FF013";     ///< No pick.
 inline constexpr const char *CheckPrediction = "FF014"; ///< Doubtful pick.
 inline constexpr const char *LocalArray = "FF015";      ///< Array on the stack.
 inline constexpr const char *Spills = "FF016";          ///< Register spills.
+inline constexpr const char *NoWork = "FF017";          ///< Nothing to tune.
 inline constexpr const char *AuthorBounds = "FF020";    ///< vs the author.
 inline constexpr const char *BoundsApplied = "FF030";   ///< Opt-in bounds.
 inline constexpr const char *BoundsKept = "FF031";      ///< Author's kept.
