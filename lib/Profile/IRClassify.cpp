@@ -489,7 +489,8 @@ static std::optional<int64_t> stepPerPass(const SCEV *S, const Loop *L,
 void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
                                bool IsStore, bool IsAtomic, double W,
                                StrideAnalysis &SA, LoopInfo &LI,
-                               ScalarEvolution &SE, int64_t ByteOffset) {
+                               ScalarEvolution &SE, int64_t ByteOffset,
+                               const AccessFacts &Facts) {
   // Private variables that the optimiser left in memory in their own
   // function live in registers once ptxas has run (constant indices only):
   // no traffic, no instruction. A private array passed to a device function
@@ -497,16 +498,23 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   // (clang's code for CLBlast's accumulators when StoreResults is not
   // inlined): local memory, in its own function and in the callee, which
   // reaches it through a generic pointer (KernelProfile::LocalArrays).
-  if (const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr, 8)))
-    if (!staysInMemory(*AI))
-      return;
-  bool ViaCall = isa<AllocaInst>(underlyingObject(Ptr));
+  // An inline asm's address may be an integer (a 32-bit shared address,
+  // CUTLASS's `cvta.to.shared` of a pointer): its space is the text's, its
+  // lane pattern the integer's, and it has no base pointer or alloca.
+  const bool IsPtr = Ptr->getType()->isPointerTy();
+  if (!IsPtr && !Facts.Space)
+    return;
+  if (IsPtr)
+    if (const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr, 8)))
+      if (!staysInMemory(*AI))
+        return;
+  bool ViaCall = IsPtr && isa<AllocaInst>(underlyingObject(Ptr));
   MemAccess A;
-  unsigned AS = Ptr->getType()->getPointerAddressSpace();
-  if (AS == 0)
+  unsigned AS = IsPtr ? Ptr->getType()->getPointerAddressSpace() : 0;
+  if (AS == 0 && IsPtr)
     AS = ViaCall ? 5 : addrSpaceThroughCalls(Ptr);
-  A.Space = addrSpaceOf(AS);
-  if (A.Space == AddrSpace::Shared)
+  A.Space = Facts.Space ? *Facts.Space : addrSpaceOf(AS);
+  if (A.Space == AddrSpace::Shared && IsPtr)
     noteSharedUse(Ptr);
   A.IsStore = IsStore;
   A.IsAtomic = IsAtomic;
@@ -515,6 +523,7 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   A.Line = lineOf(I);
   if (const auto *LdI = dyn_cast<LoadInst>(&I))
     A.ReadOnly = LdI->hasMetadata(LLVMContext::MD_invariant_load);
+  A.ReadOnly = A.ReadOnly || Facts.ReadOnly;
   if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
     A.BlockDims = BlockDeps.get(Ptr) & (7u | AddrDependsOnData);
   unsigned TD = ThreadDeps.get(Ptr);
@@ -526,7 +535,8 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   // [%rd+off]); values are unique in the module, so callees differ.
   int64_t Off = 0;
   uint64_t SharedAlign = 0;
-  auto Key = siblingKey(Ptr, Off, DL, &SharedAlign);
+  auto Key = IsPtr ? siblingKey(Ptr, Off, DL, &SharedAlign)
+                   : SiblingKey{nullptr, {}};
   if (Key.first) {
     A.BaseId = BaseIds.try_emplace(Key, BaseIds.size() + 1).first->second;
     A.Offset = Off + ByteOffset;
@@ -591,13 +601,14 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   // operand of its consumer in SASS (c[0x3][off]), as a kernel parameter
   // does: no instruction of its own (the PTX front end's rule).
   OpClass C = accessClass(A);
-  if (!(A.Space == AddrSpace::Const && !IsStore && !IsAtomic &&
-        isa<Constant>(Ptr)))
+  if (Facts.CountOp && !(A.Space == AddrSpace::Const && !IsStore &&
+                         !IsAtomic && isa<Constant>(Ptr)))
     P.op(C) += W;
   if (A.Space == AddrSpace::Param || A.Space == AddrSpace::Const ||
       (A.Space == AddrSpace::Local && !ViaCall))
     return; // Not traffic the model prices; counted above.
-  uint64_t Alignment = Ptr->getPointerAlignment(DL).value();
+  // An integer address is as aligned as PTX requires of its access.
+  uint64_t Alignment = IsPtr ? Ptr->getPointerAlignment(DL).value() : A.Bytes;
   if (const auto *Ld = dyn_cast<LoadInst>(&I))
     Alignment = std::max(Alignment, Ld->getAlign().value());
   else if (const auto *St = dyn_cast<StoreInst>(&I))
@@ -867,10 +878,10 @@ void ProfileBuilder::classifyCall(Instruction &I, double W, StrideAnalysis &SA,
   auto &CB = cast<CallBase>(I);
   Function *Callee = CB.getCalledFunction();
   if (!Callee) {
-    if (!CB.isInlineAsm()) {
-      P.HasIndirectCalls = true;
-      addOp(W, OpClass::Other);
-    }
+    if (CB.isInlineAsm())
+      return classifyInlineAsm(I, CB, W, SA, LI, SE);
+    P.HasIndirectCalls = true;
+    addOp(W, OpClass::Other);
     return;
   }
   StringRef N = Callee->getName();

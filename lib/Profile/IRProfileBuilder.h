@@ -26,6 +26,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace flipflop {
@@ -36,6 +37,16 @@ namespace irprof {
 /// it with a run-time index. False when neither: only constant-index
 /// accesses, which ptxas keeps in registers.
 bool localArrayCause(const llvm::AllocaInst &AI, LocalArray &Out);
+
+/// What an access's instruction says that its pointer does not: the state
+/// space of an inline-asm `ld.global` through a generic pointer, its `.nc`,
+/// and whether the access counts its own instruction (inline asm's are
+/// counted with the rest of its PTX).
+struct AccessFacts {
+  std::optional<AddrSpace> Space;
+  bool ReadOnly = false;
+  bool CountOp = true;
+};
 
 class ProfileBuilder {
 public:
@@ -144,7 +155,15 @@ private:
   void addAccess(llvm::Instruction &I, llvm::Value *Ptr, llvm::Type *ValTy,
                  bool IsStore, bool IsAtomic, double W, StrideAnalysis &SA,
                  llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
-                 int64_t ByteOffset = 0);
+                 int64_t ByteOffset = 0, const AccessFacts &Facts = {});
+  // IRInlineAsm.cpp: inline PTX (CUB's loads and shuffles, CUTLASS's mma,
+  // ldmatrix and cp.async), counted by the PTX front end's rules.
+  void classifyInlineAsm(llvm::Instruction &I, llvm::CallBase &CB, double W,
+                         StrideAnalysis &SA, llvm::LoopInfo &LI,
+                         llvm::ScalarEvolution &SE);
+  /// The counts of one execution of an inline asm text, by its text and
+  /// constraints (the PTX front end parses each text once).
+  std::map<std::string, KernelProfile> AsmWork;
   void noteSharedUse(const llvm::Value *Ptr);
   void mergeVectorSiblings(size_t Begin);
   unsigned lineOf(const llvm::Instruction &I) const;

@@ -1,0 +1,305 @@
+//===- IRInlineAsm.cpp - Inline PTX in the IR front end -------------------===//
+//
+// Libraries write the instructions that matter most in inline PTX: CUB its
+// read-only loads (`ld.global.nc`), shuffles and votes, CUTLASS its
+// `mma.sync`, `ldmatrix` and `cp.async`. The IR holds them as calls to an
+// InlineAsm value, which no IR rule sees. Here each inline asm text is
+// counted as the PTX front end counts the same instructions in the emitted
+// PTX: its operands ($N) become registers (or the constants the call
+// passes), the text is wrapped in an entry and parsed once, and the parsed
+// profile's work is added per execution of the call. Its memory
+// instructions whose address is a call operand also become accesses of
+// the IR pointer, so that their pattern, reuse and sectors come from the
+// IR's stride analysis as for an ordinary load.
+//
+//===----------------------------------------------------------------------===//
+#include "IRProfileBuilder.h"
+#include "flipflop/Profile/PTXParser.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/Regex.h"
+#include <cctype>
+
+using namespace llvm;
+
+namespace flipflop {
+namespace irprof {
+
+namespace {
+
+/// One $N of an inline asm: its constraint letter and, where the call
+/// passes it (inputs, indirect outputs), the call's argument.
+struct AsmOperand {
+  char Code = 'r';
+  Value *Arg = nullptr;
+};
+
+std::vector<AsmOperand> asmOperands(const CallBase &CB, const InlineAsm &IA) {
+  std::vector<AsmOperand> Ops;
+  unsigned ArgNo = 0;
+  for (const InlineAsm::ConstraintInfo &C : IA.ParseConstraints()) {
+    if (C.Type == InlineAsm::isClobber || C.Type == InlineAsm::isLabel)
+      continue;
+    AsmOperand O;
+    StringRef Code = C.Codes.empty() ? StringRef("r") : StringRef(C.Codes[0]);
+    unsigned Tied = 0;
+    if (!Code.empty() && isDigit(Code[0]) && !Code.getAsInteger(10, Tied) &&
+        Tied < Ops.size())
+      O.Code = Ops[Tied].Code; // "0": the register of output 0.
+    else if (!Code.empty())
+      O.Code = Code[0];
+    if ((C.Type != InlineAsm::isOutput || C.isIndirect) &&
+        ArgNo < CB.arg_size())
+      O.Arg = CB.getArgOperand(ArgNo++);
+    Ops.push_back(O);
+  }
+  return Ops;
+}
+
+/// The PTX register type of constraint \p Code.
+StringRef regType(char Code) {
+  switch (Code) {
+  case 'h':
+  case 'c':
+    return ".b16";
+  case 'r':
+    return ".b32";
+  case 'f':
+    return ".f32";
+  case 'd':
+    return ".f64";
+  default:
+    return ".b64";
+  }
+}
+
+/// \p Asm with each $N replaced by a register of its constraint's type, or
+/// by the integer the call passes; the registers' declarations go to \p
+/// Decls. False when the text has an operand form this does not read
+/// (`${0:...}`, an operand beyond the constraints).
+bool substitute(StringRef Asm, ArrayRef<AsmOperand> Ops, std::string &Body,
+                std::string &Decls) {
+  std::vector<bool> Declared(Ops.size());
+  for (size_t I = 0; I < Asm.size(); ++I) {
+    char C = Asm[I];
+    if (C != '$') {
+      Body += C;
+      continue;
+    }
+    if (I + 1 < Asm.size() && Asm[I + 1] == '$') {
+      Body += '$';
+      ++I;
+      continue;
+    }
+    size_t J = I + 1;
+    while (J < Asm.size() && isDigit(Asm[J]))
+      ++J;
+    unsigned N = 0;
+    if (J == I + 1 || Asm.slice(I + 1, J).getAsInteger(10, N) ||
+        N >= Ops.size())
+      return false;
+    const AsmOperand &O = Ops[N];
+    if (const auto *CI = dyn_cast_or_null<ConstantInt>(O.Arg);
+        CI && CI->getBitWidth() <= 64) {
+      Body += std::to_string(CI->getSExtValue());
+    } else {
+      std::string Reg = "%ffasm" + std::to_string(N);
+      if (!Declared[N]) {
+        Decls += ".reg " + regType(O.Code).str() + " " + Reg + ";\n";
+        Declared[N] = true;
+      }
+      Body += Reg;
+    }
+    I = J - 1;
+  }
+  return true;
+}
+
+/// A memory instruction of the text whose address is an operand: what the
+/// IR's access of that operand's pointer needs.
+struct AsmMemRef {
+  unsigned Operand = 0;
+  int64_t Offset = 0;
+  unsigned Bytes = 4;
+  bool IsStore = false, IsAtomic = false, ReadOnly = false;
+  std::optional<AddrSpace> Space;
+};
+
+/// Bytes of the PTX type modifier \p M, 0 if it is not one.
+unsigned typeBytes(StringRef M) {
+  if (M == "b128")
+    return 16;
+  if (M == "f16x2" || M == "bf16x2")
+    return 4;
+  if (M.size() < 2 || !StringRef("bsuf").contains(M[0]))
+    return 0;
+  unsigned Bits = 0;
+  if (M.drop_front().getAsInteger(10, Bits) || Bits % 8)
+    return 0;
+  return Bits / 8;
+}
+
+/// The memory references of \p Asm's statements `ld/ldu/st/atom/red`
+/// `[$N]` or `[$N+off]`, `ldmatrix ... [$N]` and `cp.async ... [$D], [$S]`.
+std::vector<AsmMemRef> memoryRefs(StringRef Asm) {
+  static const Regex Addr("\\[[[:space:]]*\\$([0-9]+)[[:space:]]*(\\+[[:space:]]*"
+                          "(-?[0-9]+))?[[:space:]]*\\]");
+  std::vector<AsmMemRef> Refs;
+  SmallVector<StringRef, 16> Stmts;
+  Asm.split(Stmts, ';');
+  for (StringRef S : Stmts) {
+    S = S.ltrim(" \t\r\n{}");
+    if (S.starts_with("@")) // A guard: @p or @!p.
+      S = S.drop_until([](char C) { return isSpace(C); }).ltrim();
+    StringRef Mnemonic = S.take_until([](char C) { return isSpace(C); });
+    SmallVector<StringRef, 8> Mods;
+    Mnemonic.split(Mods, '.');
+    if (Mods.empty())
+      continue;
+    StringRef Base = Mods.front();
+    bool IsCopy = Base == "cp" && Mods.size() > 1 && Mods[1] == "async" &&
+                  llvm::is_contained(Mods, "shared") &&
+                  llvm::is_contained(Mods, "global");
+    bool IsMatrix = Base == "ldmatrix";
+    if (Base != "ld" && Base != "ldu" && Base != "st" && Base != "atom" &&
+        Base != "red" && !IsCopy && !IsMatrix)
+      continue;
+    AsmMemRef R;
+    R.IsStore = Base == "st" || Base == "atom" || Base == "red";
+    R.IsAtomic = Base == "atom" || Base == "red";
+    unsigned Vec = 1, Elem = 0;
+    for (StringRef M : Mods) {
+      if (M == "global")
+        R.Space = AddrSpace::Global;
+      else if (M == "shared" || M.starts_with("shared::"))
+        R.Space = AddrSpace::Shared;
+      else if (M == "local")
+        R.Space = AddrSpace::Local;
+      else if (M == "const")
+        R.Space = AddrSpace::Const;
+      else if (M == "nc")
+        R.ReadOnly = true;
+      else if (M == "v2" || M == "v4" || M == "v8")
+        Vec = M[1] - '0';
+      else if (M == "x1" || M == "x2" || M == "x4")
+        Vec = M[1] - '0'; // ldmatrix: 8x8 matrices, 4 bytes a lane each
+      else if (unsigned B = typeBytes(M))
+        Elem = B;
+    }
+    R.Bytes = std::max(1u, Vec * (IsMatrix ? 4 : Elem ? Elem : 4));
+    SmallVector<StringRef, 4> M;
+    StringRef Rest = S;
+    std::vector<AsmMemRef> Found;
+    while (Addr.match(Rest, &M)) {
+      AsmMemRef X = R;
+      M[1].getAsInteger(10, X.Operand);
+      if (M.size() > 3 && !M[3].empty())
+        M[3].getAsInteger(10, X.Offset);
+      Found.push_back(X);
+      Rest = Rest.drop_front(M[0].data() + M[0].size() - Rest.data());
+    }
+    if (IsCopy && Found.size() == 2) {
+      // cp.async.{ca,cg}.shared.global [dst], [src], bytes: a global read
+      // and a shared write of the copy's size (its third operand).
+      unsigned Size = 0;
+      StringRef Tail = Rest.trim(" \t,");
+      if (!Tail.getAsInteger(10, Size) && (Size == 4 || Size == 8 || Size == 16))
+        Found[0].Bytes = Found[1].Bytes = Size;
+      Found[0].IsStore = true;
+      Found[0].Space = AddrSpace::Shared;
+      Found[1].Space = AddrSpace::Global;
+      Found[1].ReadOnly = false;
+    }
+    Refs.insert(Refs.end(), Found.begin(), Found.end());
+  }
+  return Refs;
+}
+
+/// The address value of operand \p V: the pointer itself, the pointer a
+/// `ptrtoint` made the integer from (CUB passes `l`(size_t(ptr)) as often
+/// as `l`(ptr)), or else the integer (a 32-bit shared address), which
+/// addAccess reads by its lane pattern alone.
+Value *addressOf(Value *V) {
+  if (!V || isa<Constant>(V))
+    return nullptr;
+  if (auto *PI = dyn_cast<PtrToIntOperator>(V))
+    return PI->getPointerOperand();
+  if (V->getType()->isPointerTy() || V->getType()->isIntegerTy())
+    return V;
+  return nullptr;
+}
+
+} // namespace
+
+void ProfileBuilder::classifyInlineAsm(Instruction &I, CallBase &CB, double W,
+                                       StrideAnalysis &SA, LoopInfo &LI,
+                                       ScalarEvolution &SE) {
+  const auto &IA = *cast<InlineAsm>(CB.getCalledOperand());
+  StringRef Asm = IA.getAsmString();
+  if (Asm.trim().empty())
+    return; // An optimization barrier (`asm volatile("" ::: "memory")`).
+  std::vector<AsmOperand> Ops = asmOperands(CB, IA);
+  // The work of one execution, parsed once per text and operand types
+  // (constants are substituted, so they are part of the key).
+  std::string Body, Decls;
+  bool Read = substitute(Asm, Ops, Body, Decls);
+  auto [It, New] = AsmWork.try_emplace(Decls + "\n" + Body);
+  KernelProfile &Work = It->second;
+  if (New) {
+    Expected<std::vector<KernelProfile>> Parsed =
+        !Read ? createStringError("an operand form not read")
+              : parsePTX(".version 8.0\n.target sm_80\n.address_size 64\n"
+                         ".visible .entry __flipflop_asm()\n{\n" +
+                             Decls + Body + "\nret;\n}\n",
+                         "inline-asm");
+    if (Parsed && Parsed->size() == 1) {
+      Work = std::move(Parsed->front());
+      Work.op(OpClass::Branch) -= 1; // The wrapper's ret.
+    } else {
+      if (!Parsed)
+        consumeError(Parsed.takeError());
+      // Unread: one instruction, as an unknown call (the PTX front end
+      // reads the same code in the emitted PTX).
+      Work.Name.clear();
+      Work.op(OpClass::Other) = 1;
+      P.Warnings.push_back("inline asm '" + Asm.take_front(60).str() +
+                           "' not read; counted as one instruction");
+    }
+  }
+  for (unsigned C = 0; C < NumOpClasses; ++C)
+    P.Ops[C] += W * Work.Ops[C];
+  P.Flops32 += W * Work.Flops32;
+  P.Flops64 += W * Work.Flops64;
+  P.Flops16 += W * Work.Flops16;
+  P.ConvIntToF32 += W * Work.ConvIntToF32;
+  P.TensorFlops += W * Work.TensorFlops;
+  if (P.TensorType.empty())
+    P.TensorType = Work.TensorType;
+  // Special registers read inside the text (`mov.u32 $0, %tid.x;`).
+  for (unsigned D = 0; D < 3; ++D) {
+    P.Shape.UsesTid[D] = P.Shape.UsesTid[D] || Work.Shape.UsesTid[D];
+    P.Shape.ReadsNTid[D] = P.Shape.ReadsNTid[D] || Work.Shape.ReadsNTid[D];
+  }
+  P.Shape.ReadsBlockDim = P.Shape.ReadsBlockDim || Work.Shape.ReadsBlockDim;
+  P.Shape.ReadsGridDim = P.Shape.ReadsGridDim || Work.Shape.ReadsGridDim;
+  // Its memory instructions through the call's pointers: accesses, their
+  // instructions already counted above.
+  for (const AsmMemRef &R : memoryRefs(Asm)) {
+    Value *Ptr = R.Operand < Ops.size() ? addressOf(Ops[R.Operand].Arg)
+                                        : nullptr;
+    if (!Ptr)
+      continue;
+    AccessFacts F;
+    F.Space = R.Space;
+    F.ReadOnly = R.ReadOnly;
+    F.CountOp = false;
+    addAccess(I, Ptr, Type::getIntNTy(I.getContext(), R.Bytes * 8), R.IsStore,
+              R.IsAtomic, W, SA, LI, SE, R.Offset, F);
+  }
+}
+
+} // namespace irprof
+} // namespace flipflop
