@@ -1,0 +1,44 @@
+// A 1-D block-wide reduction written for a constant thread count (a static
+// shared array behind barriers, blockDim never read; CUB's BlockScan and
+// BlockReduce are written so) runs only at that block: both front ends
+// hold its shape (the PTX front end since session 40; before, flipflop-ptx
+// swept it to 768 threads on CUB's radix-sort exclusive sum, where the
+// plugin held 256). Its __launch_bounds__ give the block.
+// RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 %s > %t.ll
+// RUN: %profile %t.ll | FileCheck %s --check-prefixes=CHECK,IR
+// RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
+// RUN: flipflop-ptx --no-ptxas --dump-profile %t.ptx | FileCheck %s --check-prefixes=CHECK,PTX
+// RUN: flipflop-ptx --no-ptxas --gpu A100-SXM4-40GB --kernel _Z8blockSumPKfPf %t.ptx | FileCheck %s --check-prefix=SWEEP
+#include "ff_cuda.h"
+
+// CHECK-LABEL: kernel _Z8blockSumPKfPf
+// CHECK: fixed-shape: tile=yes block=128,1,1 reason=indexes by threadIdx without reading blockDim
+// CHECK-LABEL: end kernel _Z8blockSumPKfPf
+// SWEEP: block shape held: {{.*}}indexes by threadIdx without reading blockDim
+// SWEEP-NOT: {{^ +[0-9]+ +(64|256|512) }}
+__global__ void __launch_bounds__(128) blockSum(const float *in, float *out) {
+  __shared__ float s[128];
+  unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * 128 + t];
+  __syncthreads();
+#pragma unroll
+  for (unsigned o = 64; o > 0; o /= 2) {
+    if (t < o)
+      s[t] += s[t + o];
+    __syncthreads();
+  }
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+// One thread sets a flag: the PTX front end sweeps it (no shared array, no
+// barrier); the IR front end, which holds every kernel that reads threadIdx
+// without blockDim, assumes 256 threads.
+// CHECK-LABEL: kernel _Z7setFlagPi
+// PTX-NOT: fixed-shape
+// IR: fixed-shape: tile=yes
+// CHECK-LABEL: end kernel _Z7setFlagPi
+__global__ void setFlag(int *p) {
+  if (threadIdx.x == 0 && blockIdx.x == 0)
+    *p = 1;
+}
