@@ -24,6 +24,24 @@ freeShapes(const KernelProfile &K, const GPUSpec &G) {
   const ShapeInfo &SI = K.Shape;
   bool Y = SI.UsesTid[1] || SI.ReadsNTid[1] || SI.CheckedDim[1] > 1;
   bool Z = SI.UsesTid[2] || SI.ReadsNTid[2] || SI.CheckedDim[2] > 1;
+  // A dimension that no address depends on is not swept: cooperative
+  // groups' thread_rank() reads threadIdx.y/z and blockDim.x/y for the
+  // flattened rank of a kernel that indexes its data by threadIdx.x alone,
+  // and a 3-D block there would make its y and z threads repeat the x
+  // threads' accesses (which the model, reading each thread's addresses,
+  // would price as fewer sectors: a speed-up that is duplicated work).
+  // Only where the front end knows every access's thread dimensions, and
+  // the code checks no size along that dimension.
+  unsigned Indexed = 0;
+  bool DimsKnown = !K.Accesses.empty();
+  for (const MemAccess &A : K.Accesses) {
+    DimsKnown = DimsKnown && A.ThreadDimsKnown;
+    Indexed |= A.ThreadDims;
+  }
+  if (DimsKnown) {
+    Y = Y && ((Indexed & 2u) || SI.CheckedDim[1] > 1);
+    Z = Z && ((Indexed & 4u) || SI.CheckedDim[2] > 1);
+  }
   if (!Y && !Z) {
     for (unsigned B = WS; B <= MaxB; B += WS)
       Out.push_back({B, 1, 1});
