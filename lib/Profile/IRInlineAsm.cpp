@@ -142,10 +142,12 @@ unsigned typeBytes(StringRef M) {
   return Bits / 8;
 }
 
-/// The memory references of \p Asm's statements `ld/ldu/st/atom/red`
-/// `[$N]` or `[$N+off]`, `ldmatrix ... [$N]` and `cp.async ... [$D], [$S]`.
+/// The memory references of the substituted text \p Asm's statements
+/// `ld/ldu/st/atom/red [$N]` or `[$N+off]`, `ldmatrix ... [$N]` and
+/// `cp.async ... [$D], [$S], size` ($N as substitute() names it, so that a
+/// copy's size passed as an operand is already its value).
 std::vector<AsmMemRef> memoryRefs(StringRef Asm) {
-  static const Regex Addr("\\[[[:space:]]*\\$([0-9]+)[[:space:]]*(\\+[[:space:]]*"
+  static const Regex Addr("\\[[[:space:]]*%ffasm([0-9]+)[[:space:]]*(\\+[[:space:]]*"
                           "(-?[0-9]+))?[[:space:]]*\\]");
   std::vector<AsmMemRef> Refs;
   SmallVector<StringRef, 16> Stmts;
@@ -205,7 +207,9 @@ std::vector<AsmMemRef> memoryRefs(StringRef Asm) {
       // cp.async.{ca,cg}.shared.global [dst], [src], bytes: a global read
       // and a shared write of the copy's size (its third operand).
       unsigned Size = 0;
-      StringRef Tail = Rest.trim(" \t,");
+      // The size, and an optional source size after it.
+      StringRef Tail = Rest.ltrim(" \t,").take_until(
+          [](char C) { return C == ',' || isSpace(C); });
       if (!Tail.getAsInteger(10, Size) && (Size == 4 || Size == 8 || Size == 16))
         Found[0].Bytes = Found[1].Bytes = Size;
       Found[0].IsStore = true;
@@ -287,7 +291,7 @@ void ProfileBuilder::classifyInlineAsm(Instruction &I, CallBase &CB, double W,
   P.Shape.ReadsGridDim = P.Shape.ReadsGridDim || Work.Shape.ReadsGridDim;
   // Its memory instructions through the call's pointers: accesses, their
   // instructions already counted above.
-  for (const AsmMemRef &R : memoryRefs(Asm)) {
+  for (const AsmMemRef &R : Read ? memoryRefs(Body) : std::vector<AsmMemRef>()) {
     Value *Ptr = R.Operand < Ops.size() ? addressOf(Ops[R.Operand].Arg)
                                         : nullptr;
     if (!Ptr)

@@ -60,8 +60,10 @@ __global__ void mma(const __half *a, float *d) {
   __shared__ __attribute__((aligned(16))) __half tile[32 * 8];
   unsigned s = threadIdx.x * 16;
   unsigned sa = (unsigned)(unsigned long long)(tile) + s;
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sa),
-               "l"(a + threadIdx.x * 8));
+  // As CUDA's __pipeline_memcpy_async writes it: the size and the source
+  // size are operands.
+  asm volatile("cp.async.cg.shared.global [%0], [%1], %2, %3;" ::"r"(sa),
+               "l"(a + threadIdx.x * 8), "n"(16), "r"(16));
   asm volatile("cp.async.wait_all;" ::: "memory");
   unsigned r0, r1, r2, r3;
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
@@ -74,4 +76,23 @@ __global__ void mma(const __half *a, float *d) {
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3)
                : "r"(r0), "r"(r1), "r"(r2), "r"(r3), "r"(r0), "r"(r1));
   d[threadIdx.x * 4] = c0 + c1 + c2 + c3;
+}
+
+// cuda_fp16.h writes its half2 arithmetic as inline asm in braces
+// (`{fma.rn.f16x2 %0,%1,%2,%3;\n}`): 64 packed FMAs are 128 FP16 lane ops
+// and 256 FLOPs; before, the IR front end counted no FP16 work at all for
+// code built on that header.
+// CHECK-LABEL: kernel _Z5hfma2PKjPji
+// CHECK:       ops: fp16=128 {{.*}}load.global=1 store.global=1
+// CHECK:       flops: fp32=0 fp64=0 fp16=256
+// CHECK-LABEL: end kernel _Z5hfma2PKjPji
+__global__ void hfma2(const unsigned *a, unsigned *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    unsigned x = a[i], acc = 0;
+#pragma unroll
+    for (int k = 0; k < 64; ++k)
+      asm("{fma.rn.f16x2 %0,%1,%2,%3;\n}" : "=r"(acc) : "r"(x), "r"(x), "r"(acc));
+    c[i] = acc;
+  }
 }
