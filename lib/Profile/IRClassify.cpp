@@ -870,6 +870,29 @@ void ProfileBuilder::classifyMemory(Instruction &I, double W,
   }
 }
 
+/// True when every use of \p V (through `or`s with other values) is an
+/// equality test against zero: `threadIdx.x == 0` (one thread of a block
+/// does something) reads the index without depending on the block's shape.
+static bool onlyTestedForZero(const Value *V, unsigned Depth = 0) {
+  if (Depth > 4 || V->use_empty())
+    return false;
+  for (const User *U : V->users()) {
+    if (const auto *Cmp = dyn_cast<ICmpInst>(U)) {
+      const Value *Other = Cmp->getOperand(0) == V ? Cmp->getOperand(1)
+                                                   : Cmp->getOperand(0);
+      if (Cmp->isEquality() && PatternMatch::match(Other, PatternMatch::m_Zero()))
+        continue;
+      return false;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(U);
+        BO && BO->getOpcode() == Instruction::Or &&
+        onlyTestedForZero(BO, Depth + 1))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 /// Calls: special registers, intrinsics, libdevice, external functions, and
 /// device functions that were not inlined (followed).
 void ProfileBuilder::classifyCall(Instruction &I, double W, StrideAnalysis &SA,
@@ -889,6 +912,8 @@ void ProfileBuilder::classifyCall(Instruction &I, double W, StrideAnalysis &SA,
   SReg R = specialRegister(&I, Dim);
   if (R != SReg::None) {
     noteSpecialRegister(R, Dim);
+    if (R == SReg::Tid && !onlyTestedForZero(&I))
+      TidIndexes[Dim] = true;
     return;
   }
   if (Callee->isIntrinsic())

@@ -285,6 +285,7 @@ void ProfileBuilder::classifyInlineAsm(Instruction &I, CallBase &CB, double W,
   // Special registers read inside the text (`mov.u32 $0, %tid.x;`).
   for (unsigned D = 0; D < 3; ++D) {
     P.Shape.UsesTid[D] = P.Shape.UsesTid[D] || Work.Shape.UsesTid[D];
+    TidIndexes[D] = TidIndexes[D] || Work.Shape.UsesTid[D];
     P.Shape.ReadsNTid[D] = P.Shape.ReadsNTid[D] || Work.Shape.ReadsNTid[D];
   }
   P.Shape.ReadsBlockDim = P.Shape.ReadsBlockDim || Work.Shape.ReadsBlockDim;

@@ -612,9 +612,12 @@ void ProfileBuilder::decideShape() {
   bool UsesAnyTid = S.UsesTid[0] || S.UsesTid[1] || S.UsesTid[2];
   if (!UsesAnyTid)
     return;
+  // A read of threadIdx that is only tested against zero (`threadIdx.x ==
+  // 0`: one thread of each block does it) fixes no shape; inline asm's
+  // reads count as indexing (UsesTid without TidIndexes only from a test).
   bool Baked = false;
   for (unsigned D = 0; D < 3; ++D)
-    if (S.UsesTid[D] && !S.ReadsNTid[D])
+    if (S.UsesTid[D] && !S.ReadsNTid[D] && TidIndexes[D])
       Baked = true;
   if (!Baked)
     return;

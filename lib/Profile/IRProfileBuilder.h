@@ -164,6 +164,9 @@ private:
   /// The counts of one execution of an inline asm text, by its text and
   /// constraints (the PTX front end parses each text once).
   std::map<std::string, KernelProfile> AsmWork;
+  /// threadIdx.d is read for more than tests against zero (decideShape:
+  /// only such reads bake a block shape into the code).
+  bool TidIndexes[3] = {false, false, false};
   void noteSharedUse(const llvm::Value *Ptr);
   void mergeVectorSiblings(size_t Begin);
   unsigned lineOf(const llvm::Instruction &I) const;

@@ -5,9 +5,9 @@
 // swept it to 768 threads on CUB's radix-sort exclusive sum, where the
 // plugin held 256). Its __launch_bounds__ give the block.
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 %s > %t.ll
-// RUN: %profile %t.ll | FileCheck %s --check-prefixes=CHECK,IR
+// RUN: %profile %t.ll | FileCheck %s --check-prefixes=CHECK
 // RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
-// RUN: flipflop-ptx --no-ptxas --dump-profile %t.ptx | FileCheck %s --check-prefixes=CHECK,PTX
+// RUN: flipflop-ptx --no-ptxas --dump-profile %t.ptx | FileCheck %s --check-prefixes=CHECK
 // RUN: flipflop-ptx --no-ptxas --gpu A100-SXM4-40GB --kernel _Z8blockSumPKfPf %t.ptx | FileCheck %s --check-prefix=SWEEP
 #include "ff_cuda.h"
 
@@ -31,12 +31,12 @@ __global__ void __launch_bounds__(128) blockSum(const float *in, float *out) {
     out[blockIdx.x] = s[0];
 }
 
-// One thread sets a flag: the PTX front end sweeps it (no shared array, no
-// barrier); the IR front end, which holds every kernel that reads threadIdx
-// without blockDim, assumes 256 threads.
+// One thread sets a flag: threadIdx.x is only tested against zero, which
+// fixes no shape; both front ends sweep it (the IR front end, which holds
+// a kernel that reads threadIdx without blockDim, held this one at an
+// assumed 256 threads before session 40).
 // CHECK-LABEL: kernel _Z7setFlagPi
-// PTX-NOT: fixed-shape
-// IR: fixed-shape: tile=yes
+// CHECK-NOT: fixed-shape
 // CHECK-LABEL: end kernel _Z7setFlagPi
 __global__ void setFlag(int *p) {
   if (threadIdx.x == 0 && blockIdx.x == 0)
