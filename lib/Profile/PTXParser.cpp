@@ -250,20 +250,24 @@ void fixShape(const Function &F, KernelProfile &K) {
           "; " + K.Shape.StoreBlockReason;
     }
   }
-  // A 1-D kernel that works through a static shared array behind barriers
-  // and never reads blockDim (a block-wide scan or reduction written for a
-  // constant thread count: CUB's BlockScan<T, 256> in its radix sort's
-  // exclusive sum) is written for one block, as the IR front end decides
-  // for every kernel that indexes by threadIdx without reading blockDim
-  // (decideShape). Without the shared array and barriers the PTX front end
-  // keeps sweeping: `threadIdx.x == 0` alone fixes nothing.
+  // A 1-D kernel that never reads blockDim but works through a static
+  // shared array behind barriers (a block-wide scan or reduction written
+  // for a constant thread count: CUB's BlockScan<T, 256> in its radix
+  // sort's exclusive sum), or whose author bounds its threads (thrust's
+  // transform, `j * 256 + threadIdx.x`; Triton's num_warps * 32), is
+  // written for one block, as the IR front end decides for every kernel
+  // that indexes by threadIdx without reading blockDim (decideShape).
+  // Without either the PTX front end keeps sweeping: `threadIdx.x == 0`
+  // alone fixes nothing.
+  bool Cooperates =
+      K.Res.StaticSharedBytes > 0 && K.op(OpClass::Barrier) > 0;
   if (!K.Shape.FixedByTile && !F.Bounds.ReqNTid[0] && UsesTid &&
-      !K.Shape.ReadsBlockDim && K.Res.StaticSharedBytes > 0 &&
-      K.op(OpClass::Barrier) > 0) {
+      !K.Shape.ReadsBlockDim && (Cooperates || F.Bounds.maxThreads())) {
     K.Shape.FixedByTile = true;
-    K.Shape.FixedReason = "indexes by threadIdx without reading blockDim; "
-                          "threads share a static shared array behind "
-                          "barriers";
+    K.Shape.FixedReason =
+        Cooperates ? "indexes by threadIdx without reading blockDim; threads "
+                     "share a static shared array behind barriers"
+                   : "indexes by threadIdx without reading blockDim";
     // Along x alone: the author's thread count is the block.
     if (unsigned Max = F.Bounds.maxThreads();
         Max && !K.Shape.UsesTid[1] && !K.Shape.UsesTid[2]) {

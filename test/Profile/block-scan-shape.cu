@@ -31,6 +31,22 @@ __global__ void __launch_bounds__(128) blockSum(const float *in, float *out) {
     out[blockIdx.x] = s[0];
 }
 
+// k outputs a thread, 256 apart, k a kernel argument: the constant block
+// is in the index arithmetic alone (thrust's transform kernel), where no
+// store's address form gives it, and the author's bounds do; flipflop-ptx
+// swept it before session 40.
+// CHECK-LABEL: kernel _Z6stridePKfPfi
+// CHECK: fixed-shape: tile=yes block=256,1,1 reason=indexes by threadIdx without reading blockDim
+// CHECK-LABEL: end kernel _Z6stridePKfPfi
+__global__ void __launch_bounds__(256) stride(const float *in, float *out,
+                                              int k) {
+#pragma unroll 1
+  for (int j = 0; j < k; ++j) {
+    int i = blockIdx.x * 256 * k + j * 256 + threadIdx.x;
+    out[i] = in[i] * 2.0f;
+  }
+}
+
 // One thread sets a flag: threadIdx.x is only tested against zero, which
 // fixes no shape; both front ends sweep it (the IR front end, which holds
 // a kernel that reads threadIdx without blockDim, held this one at an
