@@ -21,6 +21,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/Regex.h"
+#include <algorithm>
 #include <cctype>
 
 using namespace llvm;
@@ -77,9 +78,10 @@ StringRef regType(char Code) {
 }
 
 /// \p Asm with each $N replaced by a register of its constraint's type, or
-/// by the integer the call passes; the registers' declarations go to \p
-/// Decls. False when the text has an operand form this does not read
-/// (`${0:...}`, an operand beyond the constraints).
+/// by the integer the call passes, and `${:uid}` (`%=`) by 0; the
+/// registers' declarations go to \p Decls. False when the text has an
+/// operand form this does not read (`${0:...}`, an operand beyond the
+/// constraints).
 bool substitute(StringRef Asm, ArrayRef<AsmOperand> Ops, std::string &Body,
                 std::string &Decls) {
   std::vector<bool> Declared(Ops.size());
@@ -92,6 +94,12 @@ bool substitute(StringRef Asm, ArrayRef<AsmOperand> Ops, std::string &Body,
     if (I + 1 < Asm.size() && Asm[I + 1] == '$') {
       Body += '$';
       ++I;
+      continue;
+    }
+    // `%=` in the source: a number unique to this asm statement (labels).
+    if (Asm.substr(I).starts_with("${:uid}")) {
+      Body += '0';
+      I += StringRef("${:uid}").size() - 1;
       continue;
     }
     size_t J = I + 1;
@@ -261,7 +269,8 @@ void ProfileBuilder::classifyInlineAsm(Instruction &I, CallBase &CB, double W,
                          "inline-asm");
     if (Parsed && Parsed->size() == 1) {
       Work = std::move(Parsed->front());
-      Work.op(OpClass::Branch) -= 1; // The wrapper's ret.
+      // The wrapper's ret (unreachable after an `exit;` of the text).
+      Work.op(OpClass::Branch) = std::max(0.0, Work.op(OpClass::Branch) - 1);
     } else {
       if (!Parsed)
         consumeError(Parsed.takeError());

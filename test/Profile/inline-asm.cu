@@ -96,3 +96,20 @@ __global__ void hfma2(const unsigned *a, unsigned *c, int n) {
     c[i] = acc;
   }
 }
+
+// Labels made unique with %= (`${:uid}` in the IR) and a branch inside the
+// text are read; an `exit;` leaves no negative count.
+// CHECK-LABEL: kernel _Z6labelsPii
+// CHECK:       ops: int={{[0-9]+}} {{.*}}store.global=1 {{.*}}branch={{[1-9]}}
+// CHECK-NOT:   warning: inline asm
+// CHECK-LABEL: end kernel _Z6labelsPii
+__global__ void labels(int *p, int n) {
+  int v = n;
+  if (n == 3)
+    asm volatile("exit;");
+  asm volatile("{ .reg .pred q; setp.eq.u32 q, %1, 0; @q bra DONE%=; "
+               "add.u32 %0, %1, 1; DONE%=: }"
+               : "=r"(v)
+               : "r"(v));
+  p[threadIdx.x] = v;
+}
