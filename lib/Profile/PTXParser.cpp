@@ -261,8 +261,15 @@ void fixShape(const Function &F, KernelProfile &K) {
   // alone fixes nothing.
   bool Cooperates =
       K.Res.StaticSharedBytes > 0 && K.op(OpClass::Barrier) > 0;
+  // With bounds alone, only where threadIdx indexes memory (a flag set by
+  // `threadIdx.x == 0` under __launch_bounds__ is swept, as the IR front
+  // end sweeps it).
+  bool Indexes = llvm::any_of(K.Accesses, [](const MemAccess &A) {
+    return A.ThreadDimsKnown && A.ThreadDims;
+  });
   if (!K.Shape.FixedByTile && !F.Bounds.ReqNTid[0] && UsesTid &&
-      !K.Shape.ReadsBlockDim && (Cooperates || F.Bounds.maxThreads())) {
+      !K.Shape.ReadsBlockDim &&
+      (Cooperates || (F.Bounds.maxThreads() && Indexes))) {
     K.Shape.FixedByTile = true;
     K.Shape.FixedReason =
         Cooperates ? "indexes by threadIdx without reading blockDim; threads "

@@ -48,13 +48,13 @@ __global__ void __launch_bounds__(256) stride(const float *in, float *out,
 }
 
 // One thread sets a flag: threadIdx.x is only tested against zero, which
-// fixes no shape; both front ends sweep it (the IR front end, which holds
+// fixes no shape, bounds or not; both front ends sweep it (the IR front end, which holds
 // a kernel that reads threadIdx without blockDim, held this one at an
 // assumed 256 threads before session 40).
 // CHECK-LABEL: kernel _Z7setFlagPi
 // CHECK-NOT: fixed-shape
 // CHECK-LABEL: end kernel _Z7setFlagPi
-__global__ void setFlag(int *p) {
+__global__ void __launch_bounds__(256) setFlag(int *p) {
   if (threadIdx.x == 0 && blockIdx.x == 0)
     *p = 1;
 }
