@@ -497,6 +497,26 @@ AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
       S = absSplit(A, int64_t(1) << Y, false);
       if (!S)
         S = absQuotient(A, int64_t(1) << Y);
+    } else if (Base == "bfe" && I.hasMod("u32") && I.Ops.size() == 4 &&
+               Y > 0 && Y < 31) {
+      // bfe.u32 d, a, pos, len: (a >> pos) mod 2^len, which compilers
+      // write for a narrowed quotient (cooperative groups' warp index of
+      // a flattened thread rank, `(unsigned short)(rank >> 5)`). It is
+      // the shift where the bits above pos + len do not change across a
+      // warp's lanes, as for `and` with a high mask above.
+      AbsVal L = opVal(I, 3);
+      int64_t Span = A.Mod && A.Coef == 0 ? A.Coef2 : A.Mod ? 0 : A.Coef;
+      if (L.HasConst && L.Const > 0 && Y + L.Const <= 32) {
+        int64_t High = int64_t(1) << (Y + L.Const);
+        bool HighAbove = Y + L.Const >= 24 ||
+                         (Span != 0 && std::llabs(Span) < (int64_t(1) << 24) &&
+                          64 * 32 * std::llabs(Span) <= High);
+        if (HighAbove) {
+          S = absSplit(A, int64_t(1) << Y, false);
+          if (!S)
+            S = absQuotient(A, int64_t(1) << Y);
+        }
+      }
     } else if ((Base == "rem" || Base == "div") && Y > 1) {
       S = absSplit(A, Y, Base == "rem");
       if (!S && Base == "div")
@@ -544,8 +564,8 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
       !I.hasMod("f64") && !I.hasMod("f16"))
     return evalMulMad(I);
   if ((Base == "and" || Base == "or" || Base == "xor" || Base == "shr" ||
-       Base == "div" || Base == "rem" || Base == "min" || Base == "max" ||
-       Base == "neg" || Base == "not") &&
+       Base == "bfe" || Base == "div" || Base == "rem" || Base == "min" ||
+       Base == "max" || Base == "neg" || Base == "not") &&
       !I.hasMod("pred") && !I.hasMod("f32") && !I.hasMod("f64"))
     return evalIntFold(I);
   if (Base == "shl")
