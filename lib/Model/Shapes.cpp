@@ -32,15 +32,9 @@ freeShapes(const KernelProfile &K, const GPUSpec &G) {
   // would price as fewer sectors: a speed-up that is duplicated work).
   // Only where the front end knows every access's thread dimensions, and
   // the code checks no size along that dimension.
-  unsigned Indexed = 0;
-  bool DimsKnown = !K.Accesses.empty();
-  for (const MemAccess &A : K.Accesses) {
-    DimsKnown = DimsKnown && A.ThreadDimsKnown;
-    Indexed |= A.ThreadDims;
-  }
-  if (DimsKnown) {
-    Y = Y && ((Indexed & 2u) || SI.CheckedDim[1] > 1);
-    Z = Z && ((Indexed & 4u) || SI.CheckedDim[2] > 1);
+  if (IndexedThreadDims I = indexedThreadDims(K); I.AllKnown) {
+    Y = Y && ((I.Dims & 2u) || SI.CheckedDim[1] > 1);
+    Z = Z && ((I.Dims & 4u) || SI.CheckedDim[2] > 1);
   }
   if (!Y && !Z) {
     for (unsigned B = WS; B <= MaxB; B += WS)

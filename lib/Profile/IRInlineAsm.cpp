@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IRProfileBuilder.h"
+#include "PTXSyntax.h"
 #include "flipflop/Profile/PTXParser.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -136,20 +137,6 @@ struct AsmMemRef {
   std::optional<AddrSpace> Space;
 };
 
-/// Bytes of the PTX type modifier \p M, 0 if it is not one.
-unsigned typeBytes(StringRef M) {
-  if (M == "b128")
-    return 16;
-  if (M == "f16x2" || M == "bf16x2")
-    return 4;
-  if (M.size() < 2 || !StringRef("bsuf").contains(M[0]))
-    return 0;
-  unsigned Bits = 0;
-  if (M.drop_front().getAsInteger(10, Bits) || Bits % 8)
-    return 0;
-  return Bits / 8;
-}
-
 /// The memory references of the substituted text \p Asm's statements
 /// `ld/ldu/st/atom/red [$N]` or `[$N+off]`, `ldmatrix ... [$N]` and
 /// `cp.async ... [$D], [$S], size` ($N as substitute() names it, so that a
@@ -196,8 +183,8 @@ std::vector<AsmMemRef> memoryRefs(StringRef Asm) {
         Vec = M[1] - '0';
       else if (M == "x1" || M == "x2" || M == "x4")
         Vec = M[1] - '0'; // ldmatrix: 8x8 matrices, 4 bytes a lane each
-      else if (unsigned B = typeBytes(M))
-        Elem = B;
+      else if (unsigned Bits = ptx::typeBits(M); Bits >= 8)
+        Elem = Bits / 8; // The PTX front end's type widths.
     }
     R.Bytes = std::max(1u, Vec * (IsMatrix ? 4 : Elem ? Elem : 4));
     SmallVector<StringRef, 4> M;
@@ -276,7 +263,6 @@ void ProfileBuilder::classifyInlineAsm(Instruction &I, CallBase &CB, double W,
         consumeError(Parsed.takeError());
       // Unread: one instruction, as an unknown call (the PTX front end
       // reads the same code in the emitted PTX).
-      Work.Name.clear();
       Work.op(OpClass::Other) = 1;
       P.Warnings.push_back("inline asm '" + Asm.take_front(60).str() +
                            "' not read; counted as one instruction");

@@ -451,6 +451,17 @@ bool doesNoWork(const KernelProfile &P) {
          P.op(OpClass::Branch) <= 1;
 }
 
+IndexedThreadDims indexedThreadDims(const KernelProfile &P) {
+  IndexedThreadDims Out;
+  Out.AllKnown = !P.Accesses.empty();
+  for (const MemAccess &A : P.Accesses) {
+    Out.AllKnown = Out.AllKnown && A.ThreadDimsKnown;
+    if (A.ThreadDimsKnown)
+      Out.Dims |= A.ThreadDims;
+  }
+  return Out;
+}
+
 void finalizeProfile(KernelProfile &P) {
   P.GlobalBytesRead = P.GlobalBytesWritten = P.GlobalSectorBytes = 0;
   P.SharedBytes = P.SharedWavefronts = P.LocalBytes = 0;

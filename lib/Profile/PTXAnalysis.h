@@ -718,6 +718,7 @@ private:
   AbsVal evalLoad(const Instr &I) const;
   AbsVal evalAddSub(const Instr &I) const;
   AbsVal evalMulMad(const Instr &I) const;
+  bool narrowedShift(const Instr &I, const AbsVal &A) const;
   AbsVal evalIntFold(const Instr &I) const;
   AbsVal evalShl(const Instr &I) const;
   /// The user-stated value of the kernel parameter \p I loads

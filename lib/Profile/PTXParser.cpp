@@ -250,7 +250,7 @@ void fixShape(const Function &F, KernelProfile &K) {
           "; " + K.Shape.StoreBlockReason;
     }
   }
-  // A 1-D kernel that never reads blockDim but works through a static
+  // A kernel that never reads blockDim but works through a static
   // shared array behind barriers (a block-wide scan or reduction written
   // for a constant thread count: CUB's BlockScan<T, 256> in its radix
   // sort's exclusive sum), or whose author bounds its threads (thrust's
@@ -264,12 +264,9 @@ void fixShape(const Function &F, KernelProfile &K) {
   // With bounds alone, only where threadIdx indexes memory (a flag set by
   // `threadIdx.x == 0` under __launch_bounds__ is swept, as the IR front
   // end sweeps it).
-  bool Indexes = llvm::any_of(K.Accesses, [](const MemAccess &A) {
-    return A.ThreadDimsKnown && A.ThreadDims;
-  });
   if (!K.Shape.FixedByTile && !F.Bounds.ReqNTid[0] && UsesTid &&
       !K.Shape.ReadsBlockDim &&
-      (Cooperates || (F.Bounds.maxThreads() && Indexes))) {
+      (Cooperates || (F.Bounds.maxThreads() && indexedThreadDims(K).Dims))) {
     K.Shape.FixedByTile = true;
     K.Shape.FixedReason =
         Cooperates ? "indexes by threadIdx without reading blockDim; threads "

@@ -442,6 +442,31 @@ static std::optional<int64_t> foldIntOp(const Instr &I, int64_t X, int64_t Y,
   return std::nullopt;
 }
 
+/// A mask that clears the bits of \p A from \p High up (0: none) changes a
+/// warp's lanes alike unless their span crosses a multiple of High, which
+/// the lanes of one warp (32 * stride) do for at most 1 warp in 64 when
+/// High is 64 such spans: then High is not a cut between lanes.
+static bool highCutAboveLanes(const AbsVal &A, uint64_t High) {
+  // A quotient of the lanes (C2 * (t / M)) spans at most 32 * C2.
+  int64_t Span = A.Mod && A.Coef == 0 ? A.Coef2 : A.Mod ? 0 : A.Coef;
+  return High == 0 || High >= (1u << 24) ||
+         (Span != 0 && std::llabs(Span) < (int64_t(1) << 24) &&
+          uint64_t(64 * 32 * std::llabs(Span)) <= High);
+}
+
+/// `bfe.u32 d, a, pos, len`, (a >> pos) mod 2^len, which compilers write
+/// for a narrowed quotient (cooperative groups' warp index of a flattened
+/// thread rank, `(unsigned short)(rank >> 5)`), is the shift where the bits
+/// it drops from pos + len up do not change across a warp's lanes.
+bool FunctionAnalysis::narrowedShift(const Instr &I, const AbsVal &A) const {
+  if (I.Mods[0] != "bfe" || !I.hasMod("u32") || I.Ops.size() != 4)
+    return false;
+  AbsVal Pos = opVal(I, 2), Len = opVal(I, 3);
+  return Pos.HasConst && Len.HasConst && Pos.Const > 0 && Len.Const > 0 &&
+         Pos.Const + Len.Const <= 32 &&
+         highCutAboveLanes(A, uint64_t(1) << (Pos.Const + Len.Const));
+}
+
 /// Integer constants fold through the rest of the arithmetic (trip counts
 /// of unrolled loops over stated arguments: n & ~3, n >> 2, n % 4, ...).
 AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
@@ -485,38 +510,14 @@ AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
         U &= 0xffffffffu;
       uint64_t LowU = U & (~U + 1), High = U + LowU; // High 0: to bit 63.
       int64_t Low = int64_t(LowU);
-      // A quotient of the lanes (C2 * (t / M)) spans at most 32 * C2.
-      int64_t Span = A.Mod && A.Coef == 0 ? A.Coef2 : A.Mod ? 0 : A.Coef;
-      bool HighAbove = High == 0 || High >= (1u << 24) ||
-                       (Span != 0 && std::llabs(Span) < (int64_t(1) << 24) &&
-                        uint64_t(64 * 32 * std::llabs(Span)) <= High);
-      if ((High & (High - 1)) == 0 && HighAbove && Low < (int64_t(1) << 30))
+      if ((High & (High - 1)) == 0 && highCutAboveLanes(A, High) &&
+          Low < (int64_t(1) << 30))
         if ((S = absSplit(A, Low, false)) || (S = absQuotient(A, Low)))
           S = absCombine(*S, *S, Low, 0);
-    } else if (Base == "shr" && Y > 0 && Y < 31) {
+    } else if ((Base == "shr" || narrowedShift(I, A)) && Y > 0 && Y < 31) {
       S = absSplit(A, int64_t(1) << Y, false);
       if (!S)
         S = absQuotient(A, int64_t(1) << Y);
-    } else if (Base == "bfe" && I.hasMod("u32") && I.Ops.size() == 4 &&
-               Y > 0 && Y < 31) {
-      // bfe.u32 d, a, pos, len: (a >> pos) mod 2^len, which compilers
-      // write for a narrowed quotient (cooperative groups' warp index of
-      // a flattened thread rank, `(unsigned short)(rank >> 5)`). It is
-      // the shift where the bits above pos + len do not change across a
-      // warp's lanes, as for `and` with a high mask above.
-      AbsVal L = opVal(I, 3);
-      int64_t Span = A.Mod && A.Coef == 0 ? A.Coef2 : A.Mod ? 0 : A.Coef;
-      if (L.HasConst && L.Const > 0 && Y + L.Const <= 32) {
-        int64_t High = int64_t(1) << (Y + L.Const);
-        bool HighAbove = Y + L.Const >= 24 ||
-                         (Span != 0 && std::llabs(Span) < (int64_t(1) << 24) &&
-                          64 * 32 * std::llabs(Span) <= High);
-        if (HighAbove) {
-          S = absSplit(A, int64_t(1) << Y, false);
-          if (!S)
-            S = absQuotient(A, int64_t(1) << Y);
-        }
-      }
     } else if ((Base == "rem" || Base == "div") && Y > 1) {
       S = absSplit(A, Y, Base == "rem");
       if (!S && Base == "div")

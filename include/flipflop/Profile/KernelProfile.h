@@ -520,6 +520,15 @@ std::string implausibility(const KernelProfile &P);
 /// power setting changes anything and the recommender makes none.
 bool doesNoWork(const KernelProfile &P);
 
+/// The threadIdx dimensions that \p P's memory addresses depend on (bit d:
+/// threadIdx.d), over the accesses whose dimensions the front end knows;
+/// AllKnown when it knows them for every access and there is one.
+struct IndexedThreadDims {
+  unsigned Dims = 0;
+  bool AllKnown = false;
+};
+IndexedThreadDims indexedThreadDims(const KernelProfile &P);
+
 /// BlockDims bit: the address depends on loaded data.
 constexpr unsigned AddrDependsOnData = 8;
 
