@@ -111,12 +111,9 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       // Loops whose step is not constant: look for blockDim- and
       // gridDim-strided induction variables.
       for (PHINode &PN : L->getHeader()->phis()) {
-        if (!SE.isSCEVable(PN.getType()))
+        const SCEV *Step = headerPhiStep(PN, *L, SE);
+        if (!Step)
           continue;
-        const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&PN));
-        if (!AR || AR->getLoop() != L)
-          continue;
-        const SCEV *Step = AR->getStepRecurrence(SE);
         bool ByBlock = scevMentions(Step, SReg::NTid);
         bool ByGrid = scevMentions(Step, SReg::NCtaId);
         if (ByBlock && ByGrid) {

@@ -359,12 +359,12 @@ Stride StrideAnalysis::gepStride(const Instruction *I, unsigned Depth) {
 }
 
 Stride StrideAnalysis::phiStride(const Instruction *I, unsigned Depth) {
-  const Value *V = I;
-  const auto *PN = cast<PHINode>(I);
-  Memo[V] = Stride{Stride::Self, 0};
+  // Incoming values that come back round to this PHI (or to one open
+  // above it: a loop's latch PHI joining `i + stride` from two paths) add
+  // a uniform step to it and keep its stride: the entry values decide.
   bool Have = false;
-  Stride R;
-  for (const Value *In : PN->incoming_values()) {
+  Stride R{Stride::Self, 0};
+  for (const Value *In : cast<PHINode>(I)->incoming_values()) {
     Stride S = get(In, Depth + 1);
     if (S.Kind == Stride::Self)
       continue;
@@ -375,8 +375,7 @@ Stride StrideAnalysis::phiStride(const Instruction *I, unsigned Depth) {
       R = Stride::varying();
     }
   }
-  Memo.erase(V);
-  return Have ? R : Stride::varying();
+  return R;
 }
 
 Stride StrideAnalysis::loadStride(const Instruction *I, unsigned Depth) {

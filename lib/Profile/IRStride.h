@@ -14,6 +14,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Value.h"
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -83,6 +84,48 @@ struct Stride {
 Stride addStrides(Stride A, Stride B, bool Subtract = false);
 Stride scaleStride(Stride A, int64_t C);
 
+/// Memoised answers of a recursive analysis over SSA values, whose cycles
+/// run through PHIs. A value being computed ("open") answers a provisional
+/// value to whoever reaches it again; an answer computed from the
+/// provisional value of a value still open further up is not kept (a PHI's
+/// loop body would otherwise keep, for good, what it was worth while the
+/// PHI was unresolved, and a later access through it would read that).
+template <typename T> class CycleMemo {
+public:
+  std::optional<T> lookup(const llvm::Value *V) {
+    if (auto It = Open.find(V); It != Open.end()) {
+      Lowest = std::min(Lowest, It->second.first);
+      return It->second.second;
+    }
+    if (auto It = Done.find(V); It != Done.end())
+      return It->second;
+    return std::nullopt;
+  }
+  /// Computes \p V by \p Fn with \p V open at \p Provisional. \p Closed:
+  /// whether the answer read no value open above \p V (then it is kept).
+  template <typename Fn>
+  T compute(const llvm::Value *V, T Provisional, Fn &&F, bool &Closed) {
+    unsigned Level = Levels++;
+    Open[V] = {Level, Provisional};
+    unsigned Outer = Lowest;
+    Lowest = ~0u;
+    T R = F();
+    Open.erase(V);
+    --Levels;
+    Closed = Lowest >= Level;
+    if (Closed)
+      Done[V] = R;
+    Lowest = std::min(Outer, Closed ? ~0u : Lowest);
+    return R;
+  }
+
+private:
+  llvm::DenseMap<const llvm::Value *, std::pair<unsigned, T>> Open;
+  llvm::DenseMap<const llvm::Value *, T> Done;
+  unsigned Levels = 0;
+  unsigned Lowest = ~0u;
+};
+
 class StrideAnalysis {
 public:
   /// \p ArgValues: the stated values of the kernel's arguments by number
@@ -95,22 +138,24 @@ public:
       : DL(DL), ArgValues(ArgValues), Dim(Dim) {}
 
   Stride get(const llvm::Value *V, unsigned Depth = 0) {
-    auto It = Memo.find(V);
-    if (It != Memo.end())
-      return It->second;
+    if (std::optional<Stride> Known = Memo.lookup(V))
+      return *Known;
     if (Depth > MaxStrideDepth)
       return Stride::varying();
-    Stride R = compute(V, Depth);
-    // A PHI's provisional Self entry is replaced by its final value.
-    Memo[V] = R;
-    return R;
+    // Self while open: a value that reaches itself through a PHI steps
+    // from itself by what the cycle adds.
+    bool Closed = true;
+    Stride R = Memo.compute(
+        V, Stride{Stride::Self, 0}, [&] { return compute(V, Depth); }, Closed);
+    // Self with no value open above it: a cycle with no start.
+    return R.Kind == Stride::Self && Closed ? Stride::varying() : R;
   }
 
 private:
   const llvm::DataLayout &DL;
   const std::map<unsigned, int64_t> *ArgValues;
   unsigned Dim;
-  llvm::DenseMap<const llvm::Value *, Stride> Memo;
+  CycleMemo<Stride> Memo;
 
   /// An integer constant, a kernel argument whose value is stated, or
   /// arithmetic on them (a few levels deep).
@@ -151,20 +196,18 @@ public:
   /// dimension 0..2 (dropped from bits 0..2 at the float-to-int conversion).
   static constexpr unsigned SmoothShift = 5;
   unsigned get(const llvm::Value *V, unsigned Depth = 0) {
-    auto It = Memo.find(V);
-    if (It != Memo.end())
-      return It->second;
+    if (std::optional<unsigned> Known = Memo.lookup(V))
+      return *Known;
     if (Depth > MaxStrideDepth)
       return Data;
-    Memo[V] = 0; // Cycle guard through PHIs.
-    unsigned R = compute(V, Depth);
-    Memo[V] = R;
-    return R;
+    bool Closed = true;
+    // 0 while open: a cycle through a PHI adds nothing of its own.
+    return Memo.compute(V, 0u, [&] { return compute(V, Depth); }, Closed);
   }
 
 private:
   SReg Which;
-  llvm::DenseMap<const llvm::Value *, unsigned> Memo;
+  CycleMemo<unsigned> Memo;
   unsigned compute(const llvm::Value *V, unsigned Depth);
 };
 

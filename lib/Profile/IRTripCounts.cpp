@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "IRTripCounts.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -309,6 +311,42 @@ static bool positiveStep(const SCEV *S) {
     return llvm::all_of(M->operands(),
                         [](const SCEV *Op) { return positiveStep(Op); });
   return false;
+}
+
+const SCEV *headerPhiStep(const PHINode &PN, const Loop &L,
+                          ScalarEvolution &SE) {
+  if (!SE.isSCEVable(PN.getType()))
+    return nullptr;
+  if (const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(
+          const_cast<PHINode *>(&PN))))
+    return AR->getLoop() == &L ? AR->getStepRecurrence(SE) : nullptr;
+  const SCEV *Self = SE.getSCEV(const_cast<PHINode *>(&PN));
+  const SCEV *Step = nullptr;
+  SmallVector<const Value *, 8> Work;
+  SmallPtrSet<const Value *, 8> Seen;
+  for (unsigned I = 0; I < PN.getNumIncomingValues(); ++I)
+    if (L.contains(PN.getIncomingBlock(I)))
+      Work.push_back(PN.getIncomingValue(I));
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    if (Seen.size() > 16)
+      return nullptr;
+    const auto *Q = dyn_cast<PHINode>(V);
+    if (Q && Q != &PN && L.contains(Q) && Q->getParent() != L.getHeader()) {
+      Work.append(Q->value_op_begin(), Q->value_op_end());
+      continue;
+    }
+    if (V->getType() != PN.getType())
+      return nullptr;
+    const SCEV *D = SE.getMinusSCEV(SE.getSCEV(const_cast<Value *>(V)), Self);
+    if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, &L) ||
+        (Step && D != Step))
+      return nullptr;
+    Step = D;
+  }
+  return Step;
 }
 
 const SCEV *latchExitCount(const Loop *L, ScalarEvolution &SE) {

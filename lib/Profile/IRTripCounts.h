@@ -116,6 +116,14 @@ std::string scevText(const llvm::SCEV *S);
 const llvm::SCEV *latchExitCount(const llvm::Loop *L,
                                  llvm::ScalarEvolution &SE);
 
+/// The step of the header PHI \p PN of \p L: its AddRec's, or, where
+/// ScalarEvolution sees no AddRec because the value coming back from the
+/// latch is a PHI inside the loop joining the same `PN + S` computed on
+/// several paths (a loop body that `break`s out of an unrolled inner loop),
+/// that S, loop invariant. Null when neither.
+const llvm::SCEV *headerPhiStep(const llvm::PHINode &PN, const llvm::Loop &L,
+                                llvm::ScalarEvolution &SE);
+
 } // namespace irprof
 } // namespace flipflop
 

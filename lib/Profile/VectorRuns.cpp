@@ -17,9 +17,13 @@ auto runKey(const MemAccess &A) {
 }
 using RunKey = decltype(runKey(std::declval<const MemAccess &>()));
 
+/// Whether the lanes' addresses relate is no condition: the vectorizer
+/// (and ptxas) merge one thread's adjacent accesses whatever the others do
+/// (llm.c's `store128` of an int4 at a div/mod-indexed address is one
+/// st.v4 in the PTX, four i32 stores in the IR).
 bool isCandidate(const MemAccess &A) {
-  return A.BaseId && !A.IsAtomic && (A.Bytes == 4 || A.Bytes == 8) &&
-         A.Pattern != AccessPattern::Unknown &&
+  return A.BaseId && !A.IsAtomic &&
+         (A.Bytes == 1 || A.Bytes == 2 || A.Bytes == 4 || A.Bytes == 8) &&
          (A.Space == AddrSpace::Shared || A.Space == AddrSpace::Global ||
           A.Space == AddrSpace::Generic || A.Space == AddrSpace::Local);
 }
@@ -75,16 +79,19 @@ void mergeVectorRuns(std::vector<MemAccess> &As, size_t Begin,
       // row read off `in + x * 16` with align 4 stays scalar; a float4 tile
       // element with align 16 is one v4 access).
       uint64_t Align = Alignment(I);
-      llvm::SmallVector<size_t, 4> Run{I};
+      llvm::SmallVector<size_t, 16> Run{I};
+      // The widest vector the alignment allows whose elements are all
+      // there: 16 bytes, else 8, else 4 (bf16 pairs and quads, llm.c's
+      // Packed128 of 8 bf16 one 16-byte load).
       unsigned N = 1;
-      if (Align >= 16 && First.Offset % 16 == 0 &&
-          Take(KO.first, KO.second, 16 / First.Bytes, Run)) {
-        N = 16 / First.Bytes;
-      } else {
+      for (unsigned Width : {16u, 8u, 4u}) {
+        if (Width <= First.Bytes || Align < Width || First.Offset % Width)
+          continue;
         Run.resize(1);
-        if (First.Bytes == 4 && Align >= 8 && First.Offset % 8 == 0 &&
-            Take(KO.first, KO.second, 2, Run))
-          N = 2;
+        if (Take(KO.first, KO.second, Width / First.Bytes, Run)) {
+          N = Width / First.Bytes;
+          break;
+        }
       }
       if (N == 1)
         continue;
