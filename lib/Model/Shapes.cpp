@@ -36,18 +36,31 @@ freeShapes(const KernelProfile &K, const GPUSpec &G) {
     Y = Y && ((I.Dims & 2u) || SI.CheckedDim[1] > 1);
     Z = Z && ((I.Dims & 4u) || SI.CheckedDim[2] > 1);
   }
-  if (!Y && !Z) {
-    for (unsigned B = WS; B <= MaxB; B += WS)
-      Out.push_back({B, 1, 1});
-  } else {
-    for (unsigned X = 8; X <= 1024; X *= 2)
-      for (unsigned YY = 1; YY <= (Y ? 1024u : 1u); YY *= 2)
-        for (unsigned ZZ = 1; ZZ <= (Z ? 64u : 1u); ZZ *= 2) {
-          unsigned P = X * YY * ZZ;
-          if (P % WS == 0 && P <= MaxB)
-            Out.push_back({X, YY, ZZ});
-        }
-  }
+  // A dimension the code asserts (llm.c's `assert(blockDim.x == 4)` with
+  // a free blockDim.z) takes that size only; the others are swept.
+  auto Sizes = [&](unsigned D, bool Swept, unsigned From, unsigned To,
+                   bool Warps) {
+    std::vector<unsigned> V;
+    if (SI.CheckedDim[D])
+      V.push_back(SI.CheckedDim[D]);
+    else if (!Swept)
+      V.push_back(1);
+    else if (Warps)
+      for (unsigned B = WS; B <= To; B += WS)
+        V.push_back(B);
+    else
+      for (unsigned B = From; B <= To; B *= 2)
+        V.push_back(B);
+    return V;
+  };
+  bool OneD = !Y && !Z;
+  for (unsigned X : Sizes(0, true, 8, OneD ? MaxB : 1024, OneD))
+    for (unsigned YY : Sizes(1, Y, 1, 1024, false))
+      for (unsigned ZZ : Sizes(2, Z, 1, 64, false)) {
+        uint64_t P = uint64_t(X) * YY * ZZ;
+        if (P % WS == 0 && P <= MaxB)
+          Out.push_back({X, YY, ZZ});
+      }
   // The shape the checks name exactly, when it is off the grid above
   // (blockDim.x == 48, or a product of dimensions the kernel uses as 1-D).
   std::array<unsigned, 3> Exact{0, 0, 0};

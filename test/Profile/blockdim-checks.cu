@@ -5,6 +5,8 @@
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -g -include ff_cuda.h %s > %t.ll
 // RUN: %profile %t.ll | FileCheck %s
 // RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -gline-tables-only -I%flipflop_src/test/Inputs -include ff_cuda.h -S -o /dev/null %s -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
+// RUN: flipflop-ptx --no-ptxas --gpu A100-SXM4-40GB --kernel _Z10columnSumsPfPKfii --csv %t.ptx | cut -d, -f1,3,4,5 | sort -u | FileCheck %s --check-prefix=ZSWEEP
 extern "C" __device__ void __assertfail(const char *, const char *, unsigned,
                                         const char *, unsigned long);
 #define assert(e) ((e) ? (void)0 : __assertfail(#e, __FILE__, __LINE__, __func__, 1))
@@ -39,8 +41,8 @@ sgemm1d(int M, int N, int K, const float *A, const float *B, float *C) {
 template __global__ void sgemm1d<64, 64, 8, 8>(int, int, int, const float *,
                                                const float *, float *);
 // CHECK-LABEL: kernel _Z7sgemm1dILi64ELi64ELi8ELi8EEviiiPKfS1_Pf
-// CHECK: shape-check: blockDim.x == 512 is asserted at line 20
-// REMARK: remark: [FF010] kernel 'void sgemm1d<64, 64, 8, 8>(int, int, int, float const*, float const*, float*)': block shape kept at 512: blockDim.x == 512 is asserted at line 20; only register caps and power limits are tuned
+// CHECK: shape-check: blockDim.x == 512 is asserted at line 22
+// REMARK: remark: [FF010] kernel 'void sgemm1d<64, 64, 8, 8>(int, int, int, float const*, float const*, float*)': block shape kept at 512: blockDim.x == 512 is asserted at line 22; only register caps and power limits are tuned
 
 // Other shapes return early: the work runs only at 128 threads.
 __global__ void early(float *x, int n) {
@@ -51,7 +53,7 @@ __global__ void early(float *x, int n) {
     x[i] *= 2.0f;
 }
 // CHECK-LABEL: kernel _Z5earlyPfi
-// CHECK: shape-check: blockDim.x == 128 is required (other shapes return early) at line 47
+// CHECK: shape-check: blockDim.x == 128 is required (other shapes return early) at line 49
 // REMARK: remark: [FF010] kernel 'early(float*, int)': block shape kept at 128: blockDim.x == 128 is required
 
 // A product of dimensions checked with a trap, and an upper bound.
@@ -63,8 +65,8 @@ __global__ void tile2d(float *x, int pitch) {
     threadIdx.x] += 1.0f;
 }
 // CHECK-LABEL: kernel _Z6tile2dPfi
-// CHECK-DAG: shape-check: blockDim.x * blockDim.y == 256 is asserted at line 59
-// CHECK-DAG: shape-check: blockDim.x <= 64 is asserted at line 61
+// CHECK-DAG: shape-check: blockDim.x * blockDim.y == 256 is asserted at line 61
+// CHECK-DAG: shape-check: blockDim.x <= 64 is asserted at line 63
 
 // Not a check: the branch on blockDim does work on both sides.
 __global__ void reduce(const float *in, float *out) {
@@ -86,3 +88,37 @@ __global__ void reduce(const float *in, float *out) {
 // RUN: rm -rf %t.d && %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -I%flipflop_src/test/Inputs -include ff_cuda.h -S -o /dev/null %s -mllvm -flipflop-report-dir=%t.d
 // RUN: python3 -c "import json,glob; r=json.load(open(glob.glob('%t.d/*.json')[0])); k=[k for k in r['kernels'] if k['name'].startswith('_Z6tile2d')][0]; print('shapes', sorted({tuple(c['block']) for c in k['configs']}))" | FileCheck %s --check-prefix=SHAPES
 // SHAPES: shapes [(8, 32, 1), (16, 16, 1), (32, 8, 1), (64, 4, 1)]
+
+// Two dimensions asserted, the third free (llm.c's matmul_backward_bias
+// kernels 8 and 9 assert a 4 x 8 warp and take the block's depth from the
+// launch): the sweep keeps x = 4 and y = 8 and tries the depths. Before,
+// the sweep's 3-D shapes started at x = 8, none passed the checks, and the
+// checks were dropped: both front ends recommended 8 x 32 x 1 and 8 x 1 x 4.
+__global__ void columnSums(float *out, const float *in, int rows, int cols) {
+  assert(blockDim.x == 4);
+  assert(blockDim.y == 8);
+  __shared__ float part[128][8];
+  int col = blockIdx.x * 8 + threadIdx.y;
+  float acc = 0;
+  for (int r = threadIdx.x + 4 * threadIdx.z; r < rows; r += 4 * blockDim.z)
+    acc += in[r * cols + col];
+  part[threadIdx.z * 4 + threadIdx.x][threadIdx.y] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.z == 0) {
+    float s = 0;
+    for (int z = 0; z < 4 * blockDim.z; ++z)
+      s += part[z][threadIdx.y];
+    out[col] = s;
+  }
+}
+// CHECK-LABEL: kernel _Z10columnSumsPfPKfii
+// CHECK: shape-check: blockDim.x == 4 is asserted
+// CHECK: shape-check: blockDim.y == 8 is asserted
+// ZSWEEP:      _Z10columnSumsPfPKfii,4,8,1
+// ZSWEEP-NEXT: _Z10columnSumsPfPKfii,4,8,16
+// ZSWEEP-NEXT: _Z10columnSumsPfPKfii,4,8,2
+// ZSWEEP-NEXT: _Z10columnSumsPfPKfii,4,8,32
+// ZSWEEP-NEXT: _Z10columnSumsPfPKfii,4,8,4
+// ZSWEEP-NEXT: _Z10columnSumsPfPKfii,4,8,8
+// ZSWEEP-NEXT: kernel,block_x,block_y,block_z
+// REMARK: remark: [FF001] kernel 'columnSums(float*, float const*, int, int)' on {{.*}}: for {{energy|time}} use block 4x8{{(x[0-9]+)?}},
