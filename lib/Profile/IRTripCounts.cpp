@@ -239,8 +239,22 @@ void fitBlockDim(LoopRecord &R, const Loop *L, const SCEV *BTC,
     double Slope = (T[2] - T[0]) / (Samples[2] - Samples[0]);
     double Offset = T[0] - Slope * Samples[0];
     // Within one iteration of a line: floors of a division by the unroll
-    // factor or by a constant stay affine.
-    bool Affine = std::fabs(T[1] - (Slope * Samples[1] + Offset)) <= 1.0;
+    // factor or by a constant stay affine. Also at the larger blocks the
+    // sweep tries: an unrolled loop's remainder, `(blockDim.x / 32) & 7`
+    // passes, rises along 16, 32, 64 threads and is 0 at 256 (llm.c's
+    // matmul_backward_bias_kernel4 was charged 10 passes there).
+    auto Near = [&](double At, double Trip) {
+      return std::fabs(Trip - (Slope * At + Offset)) <= 1.0;
+    };
+    bool Affine = Near(Samples[1], T[1]);
+    for (double Far : {128.0, 256.0, 512.0}) {
+      if (!Affine || (D == 2 && Far > 64)) // blockDim.z is at most 64
+        break;
+      EvalPoint X = At;
+      X.Block[D] = static_cast<uint64_t>(Far);
+      std::optional<double> V = tripAt(L, BTC, SE, Conds, X);
+      Affine = V && Near(Far, *V);
+    }
     if (Slope > 0 && Affine && !R.Guessed) {
       R.TripBlockDim = static_cast<int>(D);
       R.TripPerBlockDim = Slope;

@@ -14,8 +14,13 @@
 //    pattern and charged four accesses' sectors, and 16-bit elements
 //    (eight bf16 of llm.c's Packed128, matmul_backward_bias: 2^1.4 times
 //    the PTX front end's time) not at all.
+// 3. (IR) A loop over blockDim.x / 32 warps that clang unrolls by 4: its
+//    remainder runs `(blockDim.x / 32) & 3` times, a line through the
+//    samples 16, 32, 64 threads that the wrap leaves at 256: the fit was
+//    taken and the remainder charged 10 passes at the reference block
+//    (256 threads: 0). The fit must now hold at 128, 256 and 512 too.
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
-// RUN: %profile %t.ll | FileCheck %s
+// RUN: %profile %t.ll | FileCheck %s --check-prefixes=CHECK,IR
 // RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
 // RUN: flipflop-ptx --no-ptxas --dump-profile %t.ptx | FileCheck %s
 
@@ -80,4 +85,28 @@ __global__ void rowSum8(float *out, const Half8 *in, int cols, int pitch) {
   for (int k = 0; k < 8; ++k)
     s += float(p.h[k]);
   out[idx] = s;
+}
+
+// IR-LABEL: kernel _Z11warpColumnsPfPKfii
+// IR:       loop: depth=1 {{.*}}guessed=yes
+// IR-NEXT:  loop: depth=1 line=0 trip=0 exact=no guessed=no symbolic=
+// IR-NEXT:  loop: depth=1 line=0 trip=2 exact=no guessed=no symbolic=
+// IR-NOT:   block-dim-trip
+// IR-LABEL: end kernel _Z11warpColumnsPfPKfii
+__global__ void warpColumns(float *out, const float *in, int rows, int cols) {
+  extern __shared__ float part[];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int col = blockIdx.x * 32 + lane;
+  int warps = blockDim.x / 32;
+  float acc = 0;
+  for (int r = warp; r < rows; r += warps)
+    acc += in[r * cols + col];
+  part[threadIdx.x] = acc;
+  __syncthreads();
+  if (warp == 0) {
+    float s = 0;
+    for (int j = 0; j < warps; ++j)
+      s += part[lane + j * 32];
+    out[col] = s;
+  }
 }
