@@ -34,6 +34,8 @@ struct GridPlan {
   double Useful = 1;      ///< Share of the launched threads with work.
   /// Per-thread work against the profile's counts, bounds checks aside.
   double WorkScale = 1;
+  /// The same for global-memory traffic (LoopRecord::MemShare).
+  double MemWorkScale = 1;
   bool GridStride = false;
 };
 
@@ -42,6 +44,7 @@ struct BlockScope {
   unsigned WarpsPerBlock = 0;
   double Lanes = 0; ///< Threads of the block's warps.
   double S = 1;     ///< Per-thread work multiplier (WorkScale x Useful).
+  double SGlobal = 1; ///< The same for global-memory traffic.
 };
 
 /// Per-thread instructions of each unit.
@@ -173,19 +176,25 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
   }
   // Loops whose trip count follows a block dimension (for j < blockDim.y):
   // the profile counted them at the reference block; their share of the
-  // work runs TripPerBlockDim * block[d] + TripBlockOffset times here.
+  // work runs TripPerBlockDim * block[d] + TripBlockOffset times here. Its
+  // share of the global-memory bytes scales the traffic: a reduction over
+  // blockDim.z in shared memory moves no more DRAM bytes for a deeper block.
+  double MemWorkScale = WorkScale;
   for (const LoopRecord &L : K.Loops) {
     if (L.TripBlockDim < 0 || L.TripBlockDim > 2 || !(L.Trip > 0))
       continue;
     double Trip = std::max(
         0.0, L.TripPerBlockDim * Cfg.Block[L.TripBlockDim] + L.TripBlockOffset);
     double Share = std::clamp(L.WorkShare, 0.0, 1.0);
+    double Mem = L.MemShare >= 0 ? std::min(1.0, L.MemShare) : Share;
     WorkScale *= 1 - Share + Share * Trip / L.Trip;
+    MemWorkScale *= 1 - Mem + Mem * Trip / L.Trip;
   }
   GP.Threads = T;
   GP.Blocks = std::max(1.0, N);
   GP.Useful = Useful;
   GP.WorkScale = WorkScale;
+  GP.MemWorkScale = MemWorkScale;
   GP.GridStride = GridStride;
   return GP;
 }
@@ -386,9 +395,10 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
                     128.0 / L1B;
   // Address issue (LSU lanes) and data wavefronts are stages of one
   // pipeline: the slower one sets its throughput.
-  double DataCycles = WarpsPerBlock * S *
-                          (globalWavefronts(K, Cfg) + M.LocalOps) * 128.0 /
-                          L1B +
+  double DataCycles = WarpsPerBlock *
+                          (Sc.SGlobal * globalWavefronts(K, Cfg) +
+                           S * M.LocalOps) *
+                          128.0 / L1B +
                       Is.SharedCycles;
   const double AddrCycles = Is.UnitCycles[ULdSt];
   Is.UnitCycles[ULdSt] = std::max(Is.UnitCycles[ULdSt], DataCycles);
@@ -426,7 +436,7 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
   // the request in the port for the time the L1 takes to return a sector,
   // a quarter clock at 128 B per clock (docs/MODEL.md, "Issue time",
   // session 28).
-  Port += WarpsPerBlock * S * misalignedSectors(K, Cfg) *
+  Port += WarpsPerBlock * Sc.SGlobal * misalignedSectors(K, Cfg) *
           misalignedSectorCycles(G.L1BytesPerClkPerSM);
   // Named as the busiest pipe only where it sets the queue's time.
   if (Port > Mio)
@@ -521,7 +531,7 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
                    Tr.Global.ReadL2 > 0 ? Tr.Global.ReadDram : Tr.Global.Dram;
   double MLP = std::max(1.0, K.MLP), ILP = std::max(1.0, K.ILP);
   double Loads = (K.op(OpClass::LoadGlobal) + K.op(OpClass::LoadGeneric) +
-                  K.op(OpClass::AtomicGlobal)) * S;
+                  K.op(OpClass::AtomicGlobal)) * Sc.SGlobal;
   double DramFrac = L2PerThread > 0 ? std::min(1.0, DramPerThread / L2PerThread)
                                     : 1.0;
   double MemRounds = Loads / MLP;
@@ -644,9 +654,10 @@ static LaunchWork launchWork(const KernelProfile &K, const GPUSpec &G,
 
   ThreadTraffic Tr = threadTraffic(K, G, Cfg, RB, Occ, Lanes, Spill, N);
   const double LocalHit = Tr.LocalHit;
-  W.L2Bytes =
-      (Tr.Global.L2 + Tr.LocalPerThread * (1 - LocalHit)) * S * Lanes;
-  W.DramBytes = Tr.Global.Dram * S * Lanes;
+  W.L2Bytes = (Tr.Global.L2 * Sc.SGlobal +
+               Tr.LocalPerThread * (1 - LocalHit) * S) *
+              Lanes;
+  W.DramBytes = Tr.Global.Dram * Sc.SGlobal * Lanes;
   W.L1Bytes = Tr.LocalPerThread * LocalHit * S * Lanes;
 
   LatencyPath LP = latencyPath(K, Sc, Tr, Spill, Is.ChainMin, Mix.ConvOnInt);
@@ -715,6 +726,7 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   P.WorkScale = GP.WorkScale * P.ActiveFraction;
   P.Config.TotalThreads = uint64_t(GP.Threads);
   Sc.S = P.WorkScale * GP.Useful;
+  Sc.SGlobal = GP.MemWorkScale * P.ActiveFraction * GP.Useful;
 
   // --- Work of one block (clock independent), rounds and rates.
   Context &X = Out.X;

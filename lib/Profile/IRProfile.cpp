@@ -269,6 +269,13 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
           ++GlobalLoads;
     }
     mergeVectorSiblings(AccessesBefore);
+    for (size_t I = AccessesBefore; I < P.Accesses.size(); ++I) {
+      const MemAccess &A = P.Accesses[I];
+      if (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic)
+        continue;
+      for (const Loop *L : BlockDimLoops)
+        BlockDimLoopMem[L] += A.Count * A.Bytes;
+    }
     if (LI.getLoopFor(&BB) || Depth == 0)
       MaxGlobalLoadsPerBlock = std::max(MaxGlobalLoadsPerBlock, GlobalLoads);
   }
@@ -795,9 +802,17 @@ KernelProfile ProfileBuilder::build() {
   double AllOps = 0;
   for (double V : P.Ops)
     AllOps += V;
-  for (const auto &[L, Work] : BlockDimLoopWork)
-    P.Loops[LoopIndex.lookup(L)].WorkShare =
-        AllOps > 0 ? std::min(1.0, Work / AllOps) : 0;
+  double GlobalBytes = 0; // accesses of callees are the caller's too
+  for (const MemAccess &A : P.Accesses)
+    if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
+      GlobalBytes += A.Count * A.Bytes;
+  for (const auto &[L, Work] : BlockDimLoopWork) {
+    LoopRecord &R = P.Loops[LoopIndex.lookup(L)];
+    R.WorkShare = AllOps > 0 ? std::min(1.0, Work / AllOps) : 0;
+    R.MemShare = GlobalBytes > 0
+                     ? std::min(1.0, BlockDimLoopMem.lookup(L) / GlobalBytes)
+                     : 0;
+  }
   P.MLP = std::max(1.0, std::min(8.0, double(MaxGlobalLoadsPerBlock)));
   decideShape();
   markBlockReuse();

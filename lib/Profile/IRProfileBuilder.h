@@ -71,6 +71,8 @@ private:
   /// whose trip count follows a block dimension (for LoopRecord::WorkShare).
   llvm::DenseMap<const llvm::Loop *, size_t> LoopIndex;
   llvm::DenseMap<const llvm::Loop *, double> BlockDimLoopWork;
+  /// Global-memory bytes (Count x Bytes) inside each such loop.
+  llvm::DenseMap<const llvm::Loop *, double> BlockDimLoopMem;
   double TotalWork = 0, DivergentWork = 0;
   BlockDepAnalysis BlockDeps;
   BlockDepAnalysis ThreadDeps{SReg::Tid};

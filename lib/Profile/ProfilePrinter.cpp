@@ -148,6 +148,8 @@ void printLoop(const LoopRecord &L, raw_ostream &OS) {
     OS << " block-dim-trip=" << Num{L.TripPerBlockDim} << "*blockDim."
        << "xyz"[L.TripBlockDim] << (L.TripBlockOffset < 0 ? "-" : "+")
        << Num{std::fabs(L.TripBlockOffset)} << " share=" << Num{L.WorkShare};
+  if (L.TripBlockDim >= 0 && L.TripBlockDim < 3 && L.MemShare >= 0)
+    OS << " mem-share=" << Num{L.MemShare};
   if (!L.Symbolic.empty())
     OS << " symbolic=\"" << L.Symbolic << '"';
   OS << "\n";

@@ -17,7 +17,7 @@
 // CHECK: scales-with-block=no
 // CHECK: ops: fp32=2 {{.*}}
 // CHECK-DAG: loop: depth=1 {{.*}} trip=1 exact=no guessed=no symbolic=
-// CHECK-DAG: loop: depth=1 {{.*}} trip=0.125 exact=no guessed=no block-dim-trip=0.125*blockDim.y+0 share=0.{{[0-9]+}} symbolic=
+// CHECK-DAG: loop: depth=1 {{.*}} trip=0.125 exact=no guessed=no block-dim-trip=0.125*blockDim.y+0 share=0.{{[0-9]+}} mem-share=0 symbolic=
 // CHECK: divergence: branches=0
 // CHECK-NOT: guess:
 __global__ void loopY(float *out) {

@@ -574,6 +574,34 @@ TEST(Work, LoopBoundedByBlockDimY) {
   EXPECT_NEAR(predict(K, G, C).WorkScale, 0.2 + 0.8 * 3, 1e-12);
 }
 
+TEST(Work, BlockDimLoopWithoutGlobalMemoryKeepsTraffic) {
+  GPUSpec G = handGPU();
+  KernelProfile K = copyKernel();
+  K.Shape.ReadsNTid = {false, false, true};
+  // A reduction over blockDim.z in shared memory (llm.c's
+  // matmul_backward_bias kernels 8/9): half the instructions, none of the
+  // global bytes.
+  LoopRecord L;
+  L.TripBlockDim = 2;
+  L.TripPerBlockDim = 1;
+  L.Trip = 1;
+  L.WorkShare = 0.5;
+  L.MemShare = 0;
+  K.Loops.push_back(L);
+  KernelProfile NoLoop = K;
+  NoLoop.Loops.clear();
+  LaunchConfig C = config(32, 204800);
+  C.Block = {4, 8, 8};
+  Prediction A = predict(NoLoop, G, C);
+  Prediction B = predict(K, G, C);
+  EXPECT_DOUBLE_EQ(B.WorkScale, 0.5 + 0.5 * 8);
+  EXPECT_DOUBLE_EQ(B.DramBytes, A.DramBytes);
+  EXPECT_DOUBLE_EQ(B.L2Bytes, A.L2Bytes);
+  // Unknown (a profile that does not say): the work share stands for it.
+  K.Loops[0].MemShare = -1;
+  EXPECT_DOUBLE_EQ(predict(K, G, C).DramBytes, A.DramBytes * 4.5);
+}
+
 TEST(Work, GridStrideLoop) {
   GPUSpec G = handGPU();
   KernelProfile K = fmaKernel(1000);

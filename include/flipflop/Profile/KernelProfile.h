@@ -180,6 +180,11 @@ struct LoopRecord {
   /// Share (0..1) of the thread's weighted work inside this loop, nested
   /// loops and calls included; set for loops with TripBlockDim >= 0.
   double WorkShare = 0;
+  /// The same share of the thread's global-memory bytes (loads and stores,
+  /// Count x Bytes): a block-wide reduction over blockDim.z in shared
+  /// memory scales instructions, not DRAM traffic. Negative: not known,
+  /// WorkShare stands for it.
+  double MemShare = -1;
 };
 
 /// Resource facts: exact from ptxas when available, else estimated.
