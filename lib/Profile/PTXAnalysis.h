@@ -455,8 +455,9 @@ private:
   std::vector<SmoothCoordinate> PendingSmooth, SmoothSeen;
   bool predicateGuards(StringRef Reg, bool Want,
                        SmallVectorImpl<AffineGuard> &Out, unsigned Depth) const;
-  /// A path from block \p From to block \p To exists.
-  bool reaches(unsigned From, unsigned To) const {
+  /// A path from block \p From to block \p To exists (that does not pass
+  /// through block \p Avoid, when given).
+  bool reaches(unsigned From, unsigned To, int Avoid = -1) const {
     std::vector<bool> Seen(Blocks.size(), false);
     SmallVector<unsigned, 16> Work{From};
     Seen[From] = true;
@@ -465,7 +466,7 @@ private:
       for (unsigned Sx : Blocks[X].Succs) {
         if (Sx == To)
           return true;
-        if (!Seen[Sx]) {
+        if (int(Sx) != Avoid && !Seen[Sx]) {
           Seen[Sx] = true;
           Work.push_back(Sx);
         }

@@ -498,6 +498,15 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     Starts = ivStarts(L, StartReg, AtThread0 | At0);
     ThreadStart = Starts.has_value();
   }
+  // A start that follows blockDim (an unrolled loop's remainder over the
+  // block's warps, `(blockDim.x / 32 - 1) & 7` passes counted down to
+  // zero: llm.c's softmax_forward_kernel4): the count at the reference
+  // block, as the IR front end evaluates it.
+  if (!Starts && !At0) {
+    Starts = ivStarts(L, StartReg, AtThread0 | AtRefBlock);
+    if (Starts)
+      At0 = AtThread0 | AtRefBlock;
+  }
   ThreadStart |= TraceAt != 0;
   if (!Starts)
     return std::nullopt;
@@ -594,6 +603,8 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
                       (Cmp == "eq" && !ContinueWhen);
   if (!Passes && EqualityTest && !BoundFollows && *Init == BoundV) {
     L.IVReg = IV;
+    L.ThreadStart = ThreadStart;
+    L.AtRefBlock = At0 != 0;
     return 0.0;
   }
   if (!Passes)

@@ -1096,10 +1096,14 @@ int FunctionAnalysis::reachingDef(unsigned R, unsigned At) const {
   }
   if (Chosen < 0)
     return -1;
+  // Another definition reaches the use unless Chosen overwrites it on
+  // every path: an unrolled loop's preheader sets the bound that its
+  // remainder's path had set to 0 (llm.c's `(blockDim.x / 32) & 56`).
   for (unsigned K : DefSites[R])
-    if (int(K) != Chosen && (InstrBlock[K] == InstrBlock[Chosen]
-                                 ? K > unsigned(Chosen)
-                                 : reaches(InstrBlock[K], UseBlock)))
+    if (int(K) != Chosen &&
+        (InstrBlock[K] == InstrBlock[Chosen]
+             ? K > unsigned(Chosen)
+             : reaches(InstrBlock[K], UseBlock, int(InstrBlock[Chosen]))))
       return -1;
   return DefinesOnly(Chosen) ? Chosen : -1;
 }
