@@ -259,8 +259,12 @@ void fixShape(const Function &F, KernelProfile &K) {
   // that indexes by threadIdx without reading blockDim (decideShape).
   // Without either the PTX front end keeps sweeping: `threadIdx.x == 0`
   // alone fixes nothing.
+  // Dynamic shared memory too: a flash-attention forward kernel whose
+  // threads each own a row of the tiles (`Qi[tx * d + x]`, the block the
+  // launch's tile arguments give) reads no blockDim.
   bool Cooperates =
-      K.Res.StaticSharedBytes > 0 && K.op(OpClass::Barrier) > 0;
+      (K.Res.StaticSharedBytes > 0 || K.Res.UsesDynamicShared) &&
+      K.op(OpClass::Barrier) > 0;
   // With bounds alone, only where threadIdx indexes memory (a flag set by
   // `threadIdx.x == 0` under __launch_bounds__ is swept, as the IR front
   // end sweeps it).
@@ -270,7 +274,7 @@ void fixShape(const Function &F, KernelProfile &K) {
     K.Shape.FixedByTile = true;
     K.Shape.FixedReason =
         Cooperates ? "indexes by threadIdx without reading blockDim; threads "
-                     "share a static shared array behind barriers"
+                     "share a shared array behind barriers"
                    : "indexes by threadIdx without reading blockDim";
     // Along x alone: the author's thread count is the block.
     if (unsigned Max = F.Bounds.maxThreads();

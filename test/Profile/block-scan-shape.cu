@@ -58,3 +58,23 @@ __global__ void __launch_bounds__(256) setFlag(int *p) {
   if (threadIdx.x == 0 && blockIdx.x == 0)
     *p = 1;
 }
+
+// Rows of a dynamic shared tile, one a thread, exchanged behind a barrier
+// (flash-attention-minimal's forward kernel: the launch's tile arguments
+// give the block, which reads no blockDim): held by both front ends, at a
+// shape neither can read; flipflop-ptx held only static shared arrays and
+// swept it before session 41 (to 1,024 threads where the plugin kept 256).
+// CHECK-LABEL: kernel _Z7rowTilePKfPfii
+// CHECK: fixed-shape: tile=yes block=0,0,0 reason=indexes by threadIdx without reading blockDim
+// CHECK-LABEL: end kernel _Z7rowTilePKfPfii
+__global__ void rowTile(const float *in, float *out, int d, int n) {
+  extern __shared__ float tile[];
+  unsigned t = threadIdx.x;
+  for (int x = 0; x < d; ++x)
+    tile[t * d + x] = in[(blockIdx.x * n + t) * d + x];
+  __syncthreads();
+  float s = 0;
+  for (int x = 0; x < d; ++x)
+    s += tile[(t ^ 1) * d + x];
+  out[blockIdx.x * n + t] = s;
+}
