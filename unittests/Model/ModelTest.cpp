@@ -546,18 +546,24 @@ TEST(Work, BlockStrideLoopConservesWork) {
   EXPECT_NEAR(B.TComputeS, A.TComputeS, 1e-12);
 }
 
+/// A loop of TripPerBlockDim * blockDim[Dim] passes (as many at the
+/// reference block, where blockDim[Dim] = 1) holding \p Share of the work.
+static LoopRecord blockDimLoop(int Dim, double PerDim, double Share) {
+  LoopRecord L;
+  L.TripBlockDim = Dim;
+  L.TripPerBlockDim = PerDim;
+  L.Trip = PerDim;
+  L.WorkShare = Share;
+  return L;
+}
+
 TEST(Work, LoopBoundedByBlockDimY) {
   GPUSpec G = handGPU();
   KernelProfile K = fmaKernel(1000);
   K.Shape.ReadsNTid = {false, true, false};
   // for (j = 0; j < blockDim.y; ++j) unrolled by 8: 1/8 pass at the
   // reference block (256, 1, 1), holding 80% of the thread's work.
-  LoopRecord L;
-  L.TripBlockDim = 1;
-  L.TripPerBlockDim = 0.125;
-  L.Trip = 0.125;
-  L.WorkShare = 0.8;
-  K.Loops.push_back(L);
+  K.Loops.push_back(blockDimLoop(1, 0.125, 0.8));
   LaunchConfig C = config(32, 204800);
   C.Block = {32, 8, 1};
   // block.y = 8: the loop runs 1 pass, 8x the reference:
@@ -581,13 +587,8 @@ TEST(Work, BlockDimLoopWithoutGlobalMemoryKeepsTraffic) {
   // A reduction over blockDim.z in shared memory (llm.c's
   // matmul_backward_bias kernels 8/9): half the instructions, none of the
   // global bytes.
-  LoopRecord L;
-  L.TripBlockDim = 2;
-  L.TripPerBlockDim = 1;
-  L.Trip = 1;
-  L.WorkShare = 0.5;
-  L.MemShare = 0;
-  K.Loops.push_back(L);
+  K.Loops.push_back(blockDimLoop(2, 1, 0.5));
+  K.Loops.back().MemShare = 0;
   KernelProfile NoLoop = K;
   NoLoop.Loops.clear();
   LaunchConfig C = config(32, 204800);
