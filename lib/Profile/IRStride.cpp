@@ -359,15 +359,26 @@ Stride StrideAnalysis::gepStride(const Instruction *I, unsigned Depth) {
 }
 
 Stride StrideAnalysis::phiStride(const Instruction *I, unsigned Depth) {
-  // Incoming values that come back round to this PHI (or to one open
-  // above it: a loop's latch PHI joining `i + stride` from two paths) add
-  // a uniform step to it and keep its stride: the entry values decide.
-  bool Have = false;
-  Stride R{Stride::Self, 0};
+  // This PHI's level (Self's tag while it is open). Incoming values that
+  // come back round to it add a uniform step and keep its stride: the
+  // entry values decide. A join PHI inside a loop whose every incoming
+  // value is the header PHI plus a step (`i + stride` computed on two
+  // paths) is that PHI plus a step too; one that mixes such a value with
+  // others follows no single stride.
+  const unsigned Own = Memo.level() - 1;
+  bool Have = false, HaveOuter = false;
+  Stride R, Outer;
   for (const Value *In : cast<PHINode>(I)->incoming_values()) {
     Stride S = get(In, Depth + 1);
-    if (S.Kind == Stride::Self)
+    if (S.Kind == Stride::Self) {
+      if (S.S == int64_t(Own))
+        continue;
+      if (HaveOuter && !(Outer == S))
+        return Stride::varying();
+      Outer = S;
+      HaveOuter = true;
       continue;
+    }
     if (!Have) {
       R = S;
       Have = true;
@@ -375,7 +386,9 @@ Stride StrideAnalysis::phiStride(const Instruction *I, unsigned Depth) {
       R = Stride::varying();
     }
   }
-  return R;
+  if (HaveOuter)
+    return Have ? Stride::varying() : Outer;
+  return Have ? R : Stride{Stride::Self, int64_t(Own)};
 }
 
 Stride StrideAnalysis::loadStride(const Instruction *I, unsigned Depth) {

@@ -13,6 +13,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Value.h"
 #include <algorithm>
 #include <cstdint>
@@ -56,7 +57,8 @@ SReg specialRegister(const llvm::Value *V, unsigned &Dim);
 
 /// d(value)/d(threadIdx.x): Known(S) (S = 0 means uniform across the warp's
 /// lanes), Symbolic (uniform but unknown coefficient, e.g. a row pitch
-/// argument), Varying (data dependent), or Self (the PHI being evaluated).
+/// argument), Varying (data dependent), or Self (a PHI being evaluated, S
+/// its CycleMemo level: the PHI plus a uniform step).
 /// A Known stride may split the thread index t (a flattened thread id cut
 /// into the rows of a tile, as the PTX front end's AbsVal): with Mod > 0 the
 /// value is S * (t % Mod) + S2 * (t / Mod).
@@ -85,11 +87,14 @@ Stride addStrides(Stride A, Stride B, bool Subtract = false);
 Stride scaleStride(Stride A, int64_t C);
 
 /// Memoised answers of a recursive analysis over SSA values, whose cycles
-/// run through PHIs. A value being computed ("open") answers a provisional
-/// value to whoever reaches it again; an answer computed from the
-/// provisional value of a value still open further up is not kept (a PHI's
-/// loop body would otherwise keep, for good, what it was worth while the
-/// PHI was unresolved, and a later access through it would read that).
+/// run through PHIs. A PHI being computed ("open") answers a provisional
+/// value to whoever reaches it again. An answer computed from the
+/// provisional value of a PHI still open further up is not kept for good (a
+/// loop body would otherwise keep what it was worth while its PHI was
+/// unresolved, and a later access through it would read that): it is kept
+/// in a scratch memo until the innermost PHI open when it was computed
+/// closes, so that a value read twice on the way (a hash that uses each
+/// value twice per step) is computed once, not 2^depth times.
 template <typename T> class CycleMemo {
 public:
   std::optional<T> lookup(const llvm::Value *V) {
@@ -99,29 +104,58 @@ public:
     }
     if (auto It = Done.find(V); It != Done.end())
       return It->second;
+    if (auto It = Scratch.find(V); It != Scratch.end()) {
+      Lowest = std::min(Lowest, It->second.first);
+      return It->second.second;
+    }
     return std::nullopt;
   }
-  /// Computes \p V by \p Fn with \p V open at \p Provisional. \p Closed:
-  /// whether the answer read no value open above \p V (then it is kept).
+  /// The level the next value computed takes (a PHI's provisional value
+  /// may name it: Stride's Self).
+  unsigned level() const { return Levels; }
+  /// Computes \p V by \p Fn; a PHI (\p IsPhi) is open at \p Provisional
+  /// meanwhile. \p Closed: whether the answer read no PHI open above \p V
+  /// (then it is kept for good).
   template <typename Fn>
-  T compute(const llvm::Value *V, T Provisional, Fn &&F, bool &Closed) {
+  T compute(const llvm::Value *V, bool IsPhi, T Provisional, Fn &&F,
+            bool &Closed) {
     unsigned Level = Levels++;
-    Open[V] = {Level, Provisional};
+    if (IsPhi)
+      Open[V] = {Level, Provisional};
     unsigned Outer = Lowest;
     Lowest = ~0u;
+    size_t Mark = ScratchOrder.size();
     T R = F();
-    Open.erase(V);
     --Levels;
+    if (IsPhi) {
+      Open.erase(V);
+      // What was computed while this PHI was open may have read it.
+      while (ScratchOrder.size() > Mark) {
+        Scratch.erase(ScratchOrder.back());
+        ScratchOrder.pop_back();
+      }
+    }
     Closed = Lowest >= Level;
-    if (Closed)
+    if (Closed) {
       Done[V] = R;
+    } else {
+      Scratch[V] = {Lowest, R};
+      ScratchOrder.push_back(V);
+    }
     Lowest = std::min(Outer, Closed ? ~0u : Lowest);
     return R;
+  }
+  /// Replaces the kept answer of \p V (a closed answer finished late).
+  void replace(const llvm::Value *V, T R) {
+    if (auto It = Done.find(V); It != Done.end())
+      It->second = R;
   }
 
 private:
   llvm::DenseMap<const llvm::Value *, std::pair<unsigned, T>> Open;
   llvm::DenseMap<const llvm::Value *, T> Done;
+  llvm::DenseMap<const llvm::Value *, std::pair<unsigned, T>> Scratch;
+  std::vector<const llvm::Value *> ScratchOrder;
   unsigned Levels = 0;
   unsigned Lowest = ~0u;
 };
@@ -142,13 +176,19 @@ public:
       return *Known;
     if (Depth > MaxStrideDepth)
       return Stride::varying();
-    // Self while open: a value that reaches itself through a PHI steps
-    // from itself by what the cycle adds.
+    // A PHI is Self while open (tagged with its level): what comes back
+    // round to it steps from it by what the cycle adds.
     bool Closed = true;
     Stride R = Memo.compute(
-        V, Stride{Stride::Self, 0}, [&] { return compute(V, Depth); }, Closed);
-    // Self with no value open above it: a cycle with no start.
-    return R.Kind == Stride::Self && Closed ? Stride::varying() : R;
+        V, llvm::isa<llvm::PHINode>(V),
+        Stride{Stride::Self, int64_t(Memo.level())},
+        [&] { return compute(V, Depth); }, Closed);
+    // Self with no PHI open above it: a cycle with no start.
+    if (R.Kind == Stride::Self && Closed) {
+      R = Stride::varying();
+      Memo.replace(V, R);
+    }
+    return R;
   }
 
 private:
@@ -202,7 +242,8 @@ public:
       return Data;
     bool Closed = true;
     // 0 while open: a cycle through a PHI adds nothing of its own.
-    return Memo.compute(V, 0u, [&] { return compute(V, Depth); }, Closed);
+    return Memo.compute(V, llvm::isa<llvm::PHINode>(V), 0u,
+                        [&] { return compute(V, Depth); }, Closed);
   }
 
 private:

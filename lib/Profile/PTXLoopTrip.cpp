@@ -504,8 +504,10 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   // block, as the IR front end evaluates it.
   if (!Starts && !At0) {
     Starts = ivStarts(L, StartReg, AtThread0 | AtRefBlock);
-    if (Starts)
+    if (Starts) {
+      ThreadStart = !ivStarts(L, StartReg, AtRefBlock);
       At0 = AtThread0 | AtRefBlock;
+    }
   }
   ThreadStart |= TraceAt != 0;
   if (!Starts)
@@ -605,6 +607,7 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     L.IVReg = IV;
     L.ThreadStart = ThreadStart;
     L.AtRefBlock = At0 != 0;
+    L.BlockStride = StepAtRef;
     return 0.0;
   }
   if (!Passes)

@@ -1099,11 +1099,13 @@ int FunctionAnalysis::reachingDef(unsigned R, unsigned At) const {
   // Another definition reaches the use unless Chosen overwrites it on
   // every path: an unrolled loop's preheader sets the bound that its
   // remainder's path had set to 0 (llm.c's `(blockDim.x / 32) & 56`).
+  // A predicated definition kills nothing.
+  int Kills = Instrs[Chosen]->Guard.empty() ? int(InstrBlock[Chosen]) : -1;
   for (unsigned K : DefSites[R])
     if (int(K) != Chosen &&
         (InstrBlock[K] == InstrBlock[Chosen]
-             ? K > unsigned(Chosen)
-             : reaches(InstrBlock[K], UseBlock, int(InstrBlock[Chosen]))))
+             ? K > unsigned(Chosen) || Kills < 0
+             : reaches(InstrBlock[K], UseBlock, Kills)))
       return -1;
   return DefinesOnly(Chosen) ? Chosen : -1;
 }

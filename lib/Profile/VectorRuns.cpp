@@ -31,6 +31,10 @@ bool isCandidate(const MemAccess &A) {
 /// \p First widened to \p N elements: its pattern and bank conflicts.
 void widen(MemAccess &First, unsigned N) {
   First.Bytes *= N;
+  // A stride not known (a row pitch argument: Strided at 0 bytes, a sector
+  // a lane) stays what it is.
+  if (First.Pattern == AccessPattern::Strided && First.StrideBytes == 0)
+    return;
   if ((First.Pattern == AccessPattern::Coalesced ||
        First.Pattern == AccessPattern::Strided) &&
       !First.LaneMod)
