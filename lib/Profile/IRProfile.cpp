@@ -145,9 +145,15 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       What += " at line " + std::to_string(R.Line);
     if (!F.getName().empty() && &F != &Kernel)
       What += " in " + demangle(F.getName().str());
-    P.Guesses.push_back(What + ": trip count depends on " + R.DependsOn +
-                        ", assumed " +
-                        std::to_string(static_cast<long long>(R.Trip)));
+    // A grid-stride loop's passes are the problem size over the launched
+    // threads (the model's work scale): no pass count is assumed; the
+    // problem size is, where the user did not state it (said apart).
+    P.Guesses.push_back(
+        R.GridStride
+            ? What + ": a grid-stride loop, its passes the problem size "
+                     "over the launched threads"
+            : What + ": trip count depends on " + R.DependsOn + ", assumed " +
+                  std::to_string(static_cast<long long>(R.Trip)));
   }
   if (R.DependsOnBlockDim)
     P.Shape.WorkScalesWithBlock = true;

@@ -1369,18 +1369,25 @@ void FunctionAnalysis::guessTrip(Loop &L) {
       return;
     }
   }
-  S.Guesses.push_back(
-      formatv("{0}loop at {1}{2} (depth {3}): trip count unknown{4}, "
-              "assumed {5}",
-              where(), R.Line ? "line " : "PTX line ",
+  std::string Where =
+      formatv("{0}loop at {1}{2} (depth {3})", where(),
+              R.Line ? "line " : "PTX line ",
               R.Line ? R.Line
               : Instrs.empty()
                   ? 0
                   : Instrs[H.Begin < Instrs.size() ? H.Begin : 0]->PtxLine,
-              R.Depth,
-              R.GridStride          ? " (grid-stride)"
-              : R.DependsOnBlockDim ? " (block-stride)"
-                                    : "",
+              R.Depth)
+          .str();
+  // A grid-stride loop's passes are the problem size over the launched
+  // threads (the model's work scale): what is assumed is the problem size.
+  if (R.GridStride) {
+    S.Guesses.push_back(Where + ": a grid-stride loop, its passes the problem "
+                                "size over the launched threads");
+    return;
+  }
+  S.Guesses.push_back(
+      formatv("{0}: trip count unknown{1}, assumed {2}", Where,
+              R.DependsOnBlockDim ? " (block-stride)" : "",
               formatv("{0}",
                       Opts.DefaultTripCount == std::floor(Opts.DefaultTripCount)
                           ? std::to_string((long long)Opts.DefaultTripCount)
