@@ -615,6 +615,52 @@ unsigned ProfileBuilder::tidPitch() {
   return Best;
 }
 
+/// The threads that fill a 1-D shared tile of \p Elements elements: the
+/// elements each thread stores into it in one fill (its stores' bytes over
+/// the element's; siboehm's SGEMM kernels 6 and 7 store four floats of a
+/// transposed float4 into a 1,024-float tile: 256 threads), where all of
+/// them are at one loop depth (a copy loop inside the fill would store
+/// more than its static stores say); the tile's elements otherwise.
+uint64_t ProfileBuilder::tileThreads(const GlobalVariable &Tile,
+                                     uint64_t Elements) {
+  auto *AT = dyn_cast<ArrayType>(Tile.getValueType());
+  uint64_t Elem = AT ? DL.getTypeAllocSize(AT->getElementType()) : 0;
+  if (!Elem)
+    return Elements;
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(Kernel);
+  SmallVector<const Value *, 16> Work{&Tile};
+  SmallPtrSet<const Value *, 16> Seen{&Tile};
+  uint64_t Bytes = 0;
+  int Depth = -1;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (const auto *SI = dyn_cast<StoreInst>(U)) {
+        const auto *F = SI->getFunction();
+        if (SI->getPointerOperand() != V || F != &Kernel)
+          return Elements; // stored elsewhere, or as a value
+        int D = int(LI.getLoopDepth(SI->getParent()));
+        if (Depth >= 0 && D != Depth)
+          return Elements;
+        Depth = D;
+        Bytes += DL.getTypeStoreSize(SI->getValueOperand()->getType());
+      } else if (isa<GetElementPtrInst>(U) || isa<GEPOperator>(U) ||
+                 isa<AddrSpaceCastInst>(U) || isa<BitCastInst>(U) ||
+                 (isa<ConstantExpr>(U) &&
+                  cast<ConstantExpr>(U)->isCast())) {
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+      } else if (isa<CallBase>(U)) {
+        return Elements; // a memcpy or a callee fills it
+      }
+    }
+  }
+  uint64_t PerThread = Bytes / Elem;
+  if (!PerThread || Bytes % Elem || Elements % PerThread)
+    return Elements;
+  return Elements / PerThread;
+}
+
 void ProfileBuilder::decideShape() {
   ShapeInfo &S = P.Shape;
   // A kernel that indexes by threadIdx.x without reading blockDim.x has its
@@ -698,10 +744,13 @@ void ProfileBuilder::decideShape() {
              (!Max || D0 * D1 == Max)) {
     Set(D0, D1);
     S.FixedGuessed = true;
-  } else if (Tile && !TwoD && D1 == 1 && D0 <= 1024 && D0 % 32 == 0 &&
-             (!Max || D0 == Max)) {
-    Set(D0, 1);
+  } else if (uint64_t T = Tile && !TwoD && D1 == 1 ? tileThreads(*Tile, D0)
+                                                  : 0;
+             T && T <= 1024 && T % 32 == 0 && (!Max || T == Max)) {
+    Set(T, 1);
     S.FixedGuessed = true;
+    if (T != D0)
+      Reason += ", " + std::to_string(D0 / T) + " elements a thread";
   } else if (Max) {
     uint64_t X = !TwoD ? Max
                  : (D0 && D0 <= Max && Max % D0 == 0) ? D0

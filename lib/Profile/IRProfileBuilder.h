@@ -118,6 +118,7 @@ private:
   void shapeFromBounds();
   void markBlockReuse();
   void decideShape();
+  uint64_t tileThreads(const llvm::GlobalVariable &Tile, uint64_t Elements);
   std::array<unsigned, 3> blockFromStrides();
   /// ShapeInfo::TidPitch from the thread-index coefficients of the
   /// kernel's integer and pointer values (tidCoefficients).

@@ -78,3 +78,33 @@ __global__ void rowTile(const float *in, float *out, int d, int n) {
     s += tile[(t ^ 1) * d + x];
   out[blockIdx.x * n + t] = s;
 }
+
+// A 1-D tile of 1,024 floats that each thread fills with four (a float4
+// stored transposed, siboehm's SGEMM kernels 6 and 7): 256 threads fill
+// it. The IR front end took the tile's element count for the block (1,024
+// threads) before session 41; now the elements over each thread's stores.
+// CHECK-LABEL: kernel _Z5tileTPKfPfi
+// CHECK: fixed-shape: tile=yes block=256,1,1
+// CHECK-LABEL: end kernel _Z5tileTPKfPfi
+struct alignas(16) F4 {
+  float x, y, z, w;
+};
+__global__ void tileT(const float *A, float *C, int K) {
+  __shared__ float As[8 * 128];
+  const unsigned t = threadIdx.x;
+  const unsigned row = t / 2, col = t % 2;
+  float acc = 0;
+  for (int k0 = 0; k0 < K; k0 += 8) {
+    F4 v = reinterpret_cast<const F4 *>(A + (blockIdx.x * 128 + row) * K +
+                                        k0)[col];
+    As[(col * 4 + 0) * 128 + row] = v.x;
+    As[(col * 4 + 1) * 128 + row] = v.y;
+    As[(col * 4 + 2) * 128 + row] = v.z;
+    As[(col * 4 + 3) * 128 + row] = v.w;
+    __syncthreads();
+    for (int d = 0; d < 8; ++d)
+      acc += As[d * 128 + row];
+    __syncthreads();
+  }
+  C[blockIdx.x * 256 + t] = acc;
+}
