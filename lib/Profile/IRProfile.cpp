@@ -644,10 +644,9 @@ uint64_t ProfileBuilder::tileThreads(const GlobalVariable &Tile,
           return Elements;
         Depth = D;
         Bytes += DL.getTypeStoreSize(SI->getValueOperand()->getType());
-      } else if (isa<GetElementPtrInst>(U) || isa<GEPOperator>(U) ||
-                 isa<AddrSpaceCastInst>(U) || isa<BitCastInst>(U) ||
-                 (isa<ConstantExpr>(U) &&
-                  cast<ConstantExpr>(U)->isCast())) {
+      } else if (isa<GEPOperator>(U) || isa<AddrSpaceCastInst>(U) ||
+                 isa<BitCastInst>(U) ||
+                 (isa<ConstantExpr>(U) && cast<ConstantExpr>(U)->isCast())) {
         if (Seen.insert(U).second)
           Work.push_back(U);
       } else if (isa<CallBase>(U)) {
