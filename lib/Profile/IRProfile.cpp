@@ -60,6 +60,53 @@ namespace irprof {
 // The walker
 //===----------------------------------------------------------------------===//
 
+/// A loop whose backedge-taken count is an add recurrence of one enclosing
+/// loop (a stencil's area shrinking with the time step: `for (j = ty + it;
+/// j < H - it; j += 8)` inside `for (it = 1; it <= T; ++it)`): the mean of
+/// its trip count over that loop's iterations (sampled evenly beyond 64),
+/// when the enclosing loop's own count is known.
+std::optional<double> ProfileBuilder::tripOverEnclosing(
+    const Loop *L, const SCEV *BTC, ScalarEvolution &SE, Function &F,
+    unsigned Depth, ArrayRef<EntryCondition> Conds, const EvalPoint &Ref) {
+  const Loop *Outer = nullptr;
+  bool Other = false;
+  auto Note = [&](const Loop *X) {
+    if (Outer && X != Outer)
+      Other = true;
+    Outer = X;
+  };
+  SCEVExprContains(BTC, [&](const SCEV *X) {
+    if (const auto *AR = dyn_cast<SCEVAddRecExpr>(X))
+      Note(AR->getLoop());
+    // A header PHI of an enclosing loop that SCEV keeps opaque (its
+    // constants folded: evaluateSCEV).
+    if (const auto *U = dyn_cast<SCEVUnknown>(X))
+      if (const auto *PN = dyn_cast<PHINode>(U->getValue()))
+        for (const Loop *E = L->getParentLoop(); E; E = E->getParentLoop())
+          if (PN->getParent() == E->getHeader())
+            Note(E);
+    return false;
+  });
+  if (!Outer || Other || Outer == L || !Outer->contains(L))
+    return std::nullopt;
+  const LoopRecord &O = loopRecord(Outer, SE, F, Depth);
+  if (O.Guessed || O.Trip < 1 || O.Trip > 1e6)
+    return std::nullopt;
+  uint64_t N = uint64_t(O.Trip);
+  uint64_t Samples = std::min<uint64_t>(N, 64);
+  EvalPoint At = Ref;
+  At.PinLoop = Outer;
+  double Sum = 0;
+  for (uint64_t K = 0; K < Samples; ++K) {
+    At.PinIter = Samples == N ? K : K * (N - 1) / std::max<uint64_t>(1, Samples - 1);
+    std::optional<double> T = tripAt(L, BTC, SE, Conds, At);
+    if (!T)
+      return std::nullopt;
+    Sum += *T;
+  }
+  return Sum / double(Samples);
+}
+
 const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
                                              Function &F, unsigned Depth) {
   auto It = LoopMemo.find(L);
@@ -98,6 +145,13 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         R.Trip = *T;
         if (ByBlock)
           fitBlockDim(R, L, BTC, SE, Conds, Ref);
+      } else if ((T = !R.GridStride ? tripOverEnclosing(L, BTC, SE, F, Depth,
+                                                        Conds, Ref)
+                                   : std::nullopt)) {
+        R.Trip = *T;
+        R.Symbolic = "the mean over the iterations of the enclosing loop "
+                     "whose counter moves this loop's bounds: " +
+                     R.Symbolic;
       } else {
         R.Trip = Facts.DefaultTrip;
         R.Guessed = true;

@@ -11,6 +11,7 @@
 
 #include "IRStride.h"
 #include "IRStrengthReduce.h"
+#include "IRTripCounts.h"
 #include "flipflop/Profile/IRProfile.h"
 #include "flipflop/Profile/KernelProfile.h"
 
@@ -112,6 +113,11 @@ private:
   void walk(llvm::Function &F, double Weight, unsigned Depth);
   const LoopRecord &loopRecord(const llvm::Loop *L, llvm::ScalarEvolution &SE,
                                llvm::Function &F, unsigned Depth);
+  std::optional<double>
+  tripOverEnclosing(const llvm::Loop *L, const llvm::SCEV *BTC,
+                    llvm::ScalarEvolution &SE, llvm::Function &F,
+                    unsigned Depth, llvm::ArrayRef<EntryCondition> Conds,
+                    const EvalPoint &Ref);
   double blockWeight(const llvm::BasicBlock &BB, llvm::LoopInfo &LI,
                      llvm::ScalarEvolution &SE, llvm::Function &F,
                      unsigned Depth);

@@ -67,6 +67,23 @@ std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
       return APInt(64, static_cast<uint64_t>(V), /*isSigned=*/true)
           .sextOrTrunc(Width);
     }
+    // A header PHI of the pinned loop that is not a recurrence: a counter
+    // clang has folded to its constants (`it = phi [1, entry], [2, latch]`
+    // of a two-pass loop), the entry's on the first iteration, the latch's
+    // after it.
+    if (const auto *PN = dyn_cast<PHINode>(U->getValue());
+        PN && At.PinLoop && PN->getParent() == At.PinLoop->getHeader()) {
+      const Value *V = nullptr;
+      for (unsigned K = 0; K < PN->getNumIncomingValues(); ++K)
+        if (At.PinLoop->contains(PN->getIncomingBlock(K)) == (At.PinIter > 0)) {
+          if (V && V != PN->getIncomingValue(K))
+            return std::nullopt;
+          V = PN->getIncomingValue(K);
+        }
+      if (const auto *C = dyn_cast_or_null<ConstantInt>(V))
+        return C->getValue().sextOrTrunc(Width);
+      return std::nullopt;
+    }
     unsigned Dim;
     switch (specialRegister(U->getValue(), Dim)) {
     case SReg::NTid:
@@ -100,9 +117,19 @@ std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
       return std::nullopt;
     return L->udiv(*R);
   }
-  if (const auto *N = dyn_cast<SCEVNAryExpr>(S)) {
-    if (isa<SCEVAddRecExpr>(N))
+  if (const auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+    if (!At.PinLoop || AR->getLoop() != At.PinLoop || !AR->isAffine())
       return std::nullopt;
+    // {Start,+,Step} at iteration k: Start + k * Step (affine: operand 1
+    // is the step), wrapping in the expression's width as the IR does.
+    auto Start = evaluateSCEV(AR->getStart(), At, Depth + 1);
+    auto Step = evaluateSCEV(AR->getOperand(1), At, Depth + 1);
+    if (!Start || !Step || Start->getBitWidth() != Width ||
+        Step->getBitWidth() != Width)
+      return std::nullopt;
+    return *Start + *Step * APInt(Width, At.PinIter);
+  }
+  if (const auto *N = dyn_cast<SCEVNAryExpr>(S)) {
     std::optional<APInt> Acc;
     for (const SCEV *Op : N->operands()) {
       auto V = evaluateSCEV(Op, At, Depth + 1);

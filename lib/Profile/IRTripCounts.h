@@ -44,6 +44,11 @@ struct EvalPoint {
   /// Value of the arguments without a fact; only to probe how a guessed
   /// count varies with blockDim, never to resolve it.
   std::optional<int64_t> MissingArg;
+  /// An enclosing loop's iteration (0-based): its affine add recurrences
+  /// take their value there (a loop whose bounds that loop's counter moves;
+  /// ProfileBuilder::loopRecord averages over its iterations).
+  const llvm::Loop *PinLoop = nullptr;
+  uint64_t PinIter = 0;
 };
 
 /// Evaluates \p S at \p At in the SCEV's own integer width: casts truncate

@@ -552,6 +552,19 @@ private:
   bool classifyTensor(const InstrCtx &X);
   void classifyOther(const InstrCtx &X);
   std::optional<double> countedTrip(Loop &L);
+  /// A loop counted at each pass of an enclosing counted loop whose
+  /// counters set its bound or start (a stencil's area shrinking with the
+  /// time step, `for (j = ty + it; j < H - it; j += 8)` inside `for (it =
+  /// 1; it <= T; ++it)`): the mean over those passes.
+  std::optional<double> tripOverEnclosing(Loop &L);
+  /// While tripOverEnclosing counts a loop at one pass of an enclosing
+  /// loop: that loop and the pass (0-based). constAt then gives each of
+  /// its counters (a register stepped once a pass by a constant, constant
+  /// on entry) its value at that pass.
+  const Loop *PinLoop = nullptr;
+  int64_t PinPass = 0;
+  std::optional<int64_t> counterAtPass(unsigned R, unsigned At,
+                                       unsigned Depth, unsigned At0) const;
   void guessTrip(Loop &L);
   void computeTripCounts();
   std::optional<double> countedTripThrough(Loop &L, unsigned ExitBlock);
@@ -571,8 +584,13 @@ private:
   /// The one instruction in loop \p L that defines register \p Reg; -1
   /// when none or several do.
   int soleLoopDef(const Loop &L, int Reg) const;
+  /// \p OffsetCopy: the compared value may also be a copied counter plus
+  /// an offset (`add %c, %i, 2; setp %c, 5; ... mov %i, %n` with `add %n,
+  /// %i, 1`), tried when neither side is a counter otherwise (the other
+  /// side may then be the counter's own successor, wrap-bound.ptx).
   bool traceIV(const Loop &L, const Operand &O, int &IV, int &IncIdx,
-               int64_t &Offset, int &ChangeIdx, unsigned At0 = 0) const;
+               int64_t &Offset, int &ChangeIdx, unsigned At0 = 0,
+               bool OffsetCopy = false) const;
   std::optional<int64_t> ivStart(const Loop &L, unsigned IV,
                                  unsigned At0 = 0) const;
   std::optional<SmallVector<int64_t, 4>>

@@ -1425,11 +1425,62 @@ void FunctionAnalysis::computeTripCounts() {
       else if (L.ThreadStart)
         R.Symbolic = "thread 0's (the count starts at a thread index; " +
                      L.ExitDesc + ")";
+    } else if (auto T = tripOverEnclosing(L)) {
+      R.Trip = *T;
+      R.Exact = false;
     } else {
       guessTrip(L);
     }
     L.Trip = R.Trip;
   }
+}
+
+std::optional<double> FunctionAnalysis::tripOverEnclosing(Loop &L) {
+  // The enclosing loops, innermost first (a loop's body holds the bodies of
+  // the loops inside it).
+  SmallVector<unsigned, 4> Outer;
+  for (unsigned LI : Blocks[L.Header].Loops)
+    if (&Loops[LI] != &L && Loops[LI].Body.test(L.Header))
+      Outer.push_back(LI);
+  llvm::sort(Outer, [&](unsigned A, unsigned B) {
+    return Loops[A].Body.count() < Loops[B].Body.count();
+  });
+  constexpr int64_t MaxPasses = 64;
+  for (unsigned LI : Outer) {
+    const Loop &P = Loops[LI];
+    // Counted, not guessed; its passes sampled evenly beyond MaxPasses.
+    if (P.Rec.Guessed || P.Trip < 1 || P.Trip > 1e6)
+      continue;
+    int64_t N = int64_t(P.Trip);
+    int64_t Samples = std::min(N, MaxPasses);
+    double Sum = 0;
+    bool AllCounted = true;
+    Loop Try = L;
+    for (int64_t K = 0; K < Samples && AllCounted; ++K) {
+      PinLoop = &P;
+      PinPass = Samples == N ? K : K * (N - 1) / std::max<int64_t>(1, Samples - 1);
+      Try = L;
+      std::optional<double> T = countedTrip(Try);
+      PinLoop = nullptr;
+      if (!T)
+        AllCounted = false;
+      else
+        Sum += *T;
+    }
+    if (!AllCounted)
+      continue;
+    double Mean = Sum / double(Samples);
+    std::string Desc = Try.ExitDesc;
+    L = std::move(Try);
+    L.Rec.Symbolic =
+        formatv("the mean over the {0} passes of the enclosing loop at depth "
+                "{1}, whose counter moves this loop's bounds{2} ({3})",
+                N, P.Rec.Depth,
+                L.ThreadStart ? ", thread 0's" : "", Desc)
+            .str();
+    return Mean;
+  }
+  return std::nullopt;
 }
 
 /// Alignment, from the arithmetic that defines a value, as ptxas infers it

@@ -187,7 +187,7 @@ int FunctionAnalysis::soleLoopDef(const Loop &L, int Reg) const {
 
 bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
                                int &IncIdx, int64_t &Offset, int &ChangeIdx,
-                               unsigned At0) const {
+                               unsigned At0, bool OffsetCopy) const {
   if (O.Kind != Operand::Reg)
     return false;
   int R = regId(O.Name);
@@ -206,7 +206,7 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
       int Next = regId(D.Ops[1].Name);
       // R = copy of Next, Next = R + c: R is the IV, stepped through Next.
       int NextDef = Next >= 0 ? soleLoopDef(L, Next) : -1;
-      if (Offset == 0 && NextDef >= 0) {
+      if ((Offset == 0 || OffsetCopy) && NextDef >= 0) {
         const Instr &A = *Instrs[NextDef];
         if ((A.Mods[0] == "add" || A.Mods[0] == "sub") && A.Ops.size() == 3 &&
             A.Ops[1].Kind == Operand::Reg && regId(A.Ops[1].Name) == R) {
@@ -302,14 +302,16 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
       else if (!Copy)
         C = std::nullopt;
       unsigned Src = unsigned(regId(D.Ops[1].Name));
+      // Not so when one of them is not a constant: the definition that
+      // reaches the copy, below (the counter of a sibling loop, copied
+      // before it ran: clang's unrolled stencil passes).
       if (C && DefSites[Src].size() > 1) {
-        auto Vs = ivStarts(L, Src, At0, Depth + 1);
-        if (!Vs)
-          return std::nullopt;
-        for (int64_t V : *Vs)
-          if (!Add(B == "sub" ? V - *C : V + *C))
-            return std::nullopt;
-        continue;
+        if (auto Vs = ivStarts(L, Src, At0, Depth + 1)) {
+          for (int64_t V : *Vs)
+            if (!Add(B == "sub" ? V - *C : V + *C))
+              return std::nullopt;
+          continue;
+        }
       }
     }
     // The start value: a constant however it is computed (a stated
@@ -423,6 +425,9 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     if (IVSide >= 0)
       TraceAt = At;
   }
+  if (IVSide < 0 && traceIV(L, Setp.Ops[1], IV, IncIdx, Offset, ChangeIdx, 0,
+                             /*OffsetCopy=*/true))
+    IVSide = 1;
   if (IVSide < 0)
     return std::nullopt;
   const Operand &BoundOp = Setp.Ops[IVSide == 1 ? 2 : 1];

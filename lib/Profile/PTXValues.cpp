@@ -1121,8 +1121,85 @@ std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
     return std::nullopt;
   int Def = reachingDef(R, At);
   if (Def < 0)
-    return std::nullopt;
+    return PinLoop ? counterAtPass(R, At, Depth, At0) : std::nullopt;
   return constOf(unsigned(Def), Depth, At0);
+}
+
+/// Register \p R's value at instruction \p At in pass PinPass of PinLoop,
+/// where R is one of that loop's counters: defined once in it, on every
+/// pass, by an unguarded `add`/`sub R, R, C` with C constant (or a copy of
+/// such a sum, or a constant), and outside it by definitions that all give
+/// the same constant.
+std::optional<int64_t> FunctionAnalysis::counterAtPass(unsigned R, unsigned At,
+                                                       unsigned Depth,
+                                                       unsigned At0) const {
+  const Loop &P = *PinLoop;
+  if (At >= InstrBlock.size() || !P.Body.test(InstrBlock[At]))
+    return std::nullopt;
+  int Inc = -1;
+  std::optional<int64_t> Start;
+  for (unsigned K : DefSites[R]) {
+    if (!P.Body.test(InstrBlock[K])) {
+      auto V = constOf(K, Depth + 1, At0);
+      if (!V || (Start && *Start != *V))
+        return std::nullopt;
+      Start = V;
+      continue;
+    }
+    if (Inc >= 0)
+      return std::nullopt;
+    Inc = int(K);
+  }
+  if (Inc < 0 || !Start)
+    return std::nullopt;
+  // It changes once on every pass: in no loop inside P, and on the way to
+  // each of P's latches.
+  auto OncePerPass = [&](unsigned K) {
+    unsigned B = InstrBlock[K];
+    if (Blocks[B].Loops.size() != Blocks[P.Header].Loops.size())
+      return false;
+    for (unsigned Pred : Blocks[P.Header].Preds)
+      if (P.Body.test(Pred) && !dominates(B, Pred))
+        return false;
+    return true;
+  };
+  if (!OncePerPass(unsigned(Inc)))
+    return std::nullopt;
+  unsigned IB = InstrBlock[Inc], AB = InstrBlock[At];
+  bool Stepped = IB == AB ? unsigned(Inc) < At : dominates(IB, AB);
+  // Set to a constant on every pass (clang's two-pass loop run by a flag:
+  // `mov R, 2` in the latch): the start on the first pass, then that.
+  if (const Instr &M = *Instrs[Inc]; M.Guard.empty() && M.Ops.size() == 2 &&
+                                     M.Ops[1].Kind == Operand::Imm &&
+                                     (M.Mods[0] == "mov" || M.Mods[0] == "cvt"))
+    return PinPass == 0 && !Stepped ? *Start : M.Ops[1].Value;
+  // nvcc's copy form, `add N, R, 1; ...; mov R, N`: R steps through N.
+  int Step = Inc;
+  if (const Instr &M = *Instrs[Inc];
+      (M.Mods[0] == "mov" || M.Mods[0] == "cvt") && M.Guard.empty() &&
+      M.Ops.size() == 2 && M.Ops[1].Kind == Operand::Reg &&
+      regId(M.Ops[1].Name) >= 0)
+    Step = soleLoopDef(P, regId(M.Ops[1].Name));
+  if (Step < 0 || !OncePerPass(unsigned(Step)))
+    return std::nullopt;
+  const Instr &I = *Instrs[Step];
+  StringRef B = I.Mods[0];
+  if ((B != "add" && B != "sub") || !I.Guard.empty() || I.Ops.size() != 3)
+    return std::nullopt;
+  auto IsR = [&](const Operand &O) {
+    return O.Kind == Operand::Reg && regId(O.Name) == int(R);
+  };
+  const Operand *C = IsR(I.Ops[1])                 ? &I.Ops[2]
+                     : B == "add" && IsR(I.Ops[2]) ? &I.Ops[1]
+                                                   : nullptr;
+  if (!C)
+    return std::nullopt;
+  auto By = constOutside(P, *C);
+  if (!By)
+    return std::nullopt;
+  // The pass's own step is taken once R has changed before At.
+  int64_t Passes = PinPass + (Stepped ? 1 : 0);
+  return *Start + Passes * (B == "sub" ? -*By : *By);
 }
 
 std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
