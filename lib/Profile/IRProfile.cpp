@@ -750,15 +750,18 @@ void ProfileBuilder::decideShape() {
   unsigned Max = P.Bounds.maxThreads();
   uint64_t D0 = 0, D1 = 1;
   if (Tile) {
-    auto *Outer = cast<ArrayType>(Tile->getValueType());
-    D0 = Outer->getNumElements();
-    if (auto *Inner = dyn_cast<ArrayType>(Outer->getElementType())) {
-      D1 = D0;
-      D0 = Inner->getNumElements();
-    }
-    Reason += "; shared tile " +
-              (D1 > 1 ? "[" + std::to_string(D1) + "][" + std::to_string(D0) + "]"
-                      : "[" + std::to_string(D0) + "]");
+    // Threads index a tile's innermost dimensions: a double buffer's
+    // [2][H][W] is an H x W tile (hotspot's temporal tiling).
+    SmallVector<uint64_t, 4> Dims;
+    for (Type *T = Tile->getValueType(); auto *AT = dyn_cast<ArrayType>(T);
+         T = AT->getElementType())
+      Dims.push_back(AT->getNumElements());
+    D0 = Dims.back();
+    if (Dims.size() >= 2)
+      D1 = Dims[Dims.size() - 2];
+    Reason += "; shared tile ";
+    for (uint64_t D : Dims)
+      Reason += "[" + std::to_string(D) + "]";
   }
   bool TwoD = S.UsesTid[1];
   auto Set = [&](uint64_t X, uint64_t Y) {

@@ -37,3 +37,17 @@ __global__ void generic(float *x, int n) {
 __global__ void __launch_bounds__(128, 4) bounded(float *x) {
   x[blockIdx.x * blockDim.x + threadIdx.x] = 0;
 }
+
+// A double buffer, [2][8][40]: threads index its inner two dimensions, an
+// 8 x 40 tile (the block 40 x 8); the outer two were taken (8 x 2 threads).
+// CHECK-LABEL: kernel _Z12doubleBufferPf
+// CHECK: fixed-shape: tile=yes block=40,8,1 reason=indexes by threadIdx without reading blockDim; shared tile [2][8][40]
+__global__ void doubleBuffer(float *out) {
+  __shared__ float B[2][8][40];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  B[0][ty][tx] = out[ty * 40 + tx];
+  __syncthreads();
+  B[1][ty][tx] = B[0][ty][tx] * 2.f;
+  __syncthreads();
+  out[ty * 40 + tx] = B[1][ty][tx];
+}
