@@ -631,6 +631,20 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
 /// calling the ProfileBuilder helper that counts it. An instruction no
 /// method below takes (casts between integers and pointers, phis, returns,
 /// invokes...) reaches visitInstruction and counts nothing.
+/// An `fmul contract` used more than once, only by `fadd`/`fsub contract`
+/// of its type: the back end fuses it into each of them.
+static bool fusesIntoEveryUser(const BinaryOperator &M) {
+  if (M.getOpcode() != Instruction::FMul || !M.hasAllowContract() ||
+      M.hasOneUse() || M.use_empty())
+    return false;
+  return llvm::all_of(M.users(), [&](const User *U) {
+    const auto *A = dyn_cast<BinaryOperator>(U);
+    return A && A->hasAllowContract() && A->getType() == M.getType() &&
+           (A->getOpcode() == Instruction::FAdd ||
+            A->getOpcode() == Instruction::FSub);
+  });
+}
+
 class ProfileBuilder::ClassifyVisitor
     : public InstVisitor<ProfileBuilder::ClassifyVisitor> {
   ProfileBuilder &B;
@@ -666,7 +680,12 @@ public:
   // Floating point.
   void visitFAdd(BinaryOperator &I) { B.classifyFAddSub(I, W); }
   void visitFSub(BinaryOperator &I) { B.classifyFAddSub(I, W); }
-  void visitFMul(BinaryOperator &I) { B.addFP(W, I.getType(), 1); }
+  void visitFMul(BinaryOperator &I) {
+    // Fused into each of its adds by the back end: no instruction of its
+    // own (classifyFAddSub counts the FMAs).
+    if (!fusesIntoEveryUser(I))
+      B.addFP(W, I.getType(), 1);
+  }
   void visitFDiv(BinaryOperator &I) { B.classifyFDiv(I, W); }
   void visitFRem(BinaryOperator &I) { B.classifyFDiv(I, W); }
   void visitFNeg(UnaryOperator &I) { countFPOperand(I); }
@@ -773,20 +792,25 @@ void ProfileBuilder::classifyFAddSub(Instruction &I, double W) {
   // `fmul contract` feeding only an `fadd contract`: the back end emits
   // one FMA (CUDA's default -ffp-contract=fast-honor-pragmas), counted
   // as one instruction of two FLOPs by the fmul and this add's FLOP.
-  bool Fused = false;
+  // A product several such adds share (`a - 2*b` and `c - 2*b`, CSE'd)
+  // is fused into each (NVPTX fuses aggressively): each add is an FMA of
+  // two FLOPs, the fmul nothing (fusesIntoEveryUser).
+  bool Fused = false, FusedShared = false;
   if (I.hasAllowContract())
     for (const Value *Op : I.operands())
-      if (const auto *M = dyn_cast<BinaryOperator>(Op))
+      if (const auto *M = dyn_cast<BinaryOperator>(Op)) {
         Fused |= M->getOpcode() == Instruction::FMul &&
                  M->hasAllowContract() && M->hasOneUse() &&
                  M->getType() == I.getType();
+        FusedShared |= !M->hasOneUse() && fusesIntoEveryUser(*M);
+      }
   if (Fused) {
     OpClass C = fpClass(I.getType());
     if (C != OpClass::Other)
       flopsOf(P, C) += W * lanesOf(I.getType());
     return;
   }
-  addFP(W, I.getType(), 1);
+  addFP(W, I.getType(), FusedShared ? 2 : 1);
 }
 
 void ProfileBuilder::classifyFDiv(Instruction &I, double W) {
