@@ -42,6 +42,7 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string>
 
 using namespace llvm;
@@ -107,6 +108,28 @@ std::optional<double> ProfileBuilder::tripOverEnclosing(
   return Sum / double(Samples);
 }
 
+/// A count that reads blockIdx: block 0's, where block 1's is the same or
+/// one pass apart on a loop of at least 4 (every block then runs about as
+/// many passes: a loop over the problem stepped by a constant wider than
+/// the blocks' offsets, or each block's own chunk); not a count that grows
+/// or shrinks with the block's index (`k < blockIdx.x`).
+std::optional<double>
+ProfileBuilder::tripOfFirstBlock(const Loop *L, const SCEV *BTC,
+                                 ScalarEvolution &SE,
+                                 ArrayRef<EntryCondition> Conds,
+                                 const EvalPoint &Ref) {
+  EvalPoint At0 = Ref, At1 = Ref;
+  At0.CtaId = std::array<uint64_t, 3>{0, 0, 0};
+  At1.CtaId = std::array<uint64_t, 3>{1, 1, 1};
+  std::optional<double> T0 = tripAt(L, BTC, SE, Conds, At0);
+  std::optional<double> T1 = tripAt(L, BTC, SE, Conds, At1);
+  if (!T0 || !T1)
+    return std::nullopt;
+  if (*T0 == *T1 || (std::fabs(*T0 - *T1) <= 1 && *T0 >= 4))
+    return T0;
+  return std::nullopt;
+}
+
 const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
                                              Function &F, unsigned Depth) {
   auto It = LoopMemo.find(L);
@@ -145,6 +168,14 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         R.Trip = *T;
         if (ByBlock)
           fitBlockDim(R, L, BTC, SE, Conds, Ref);
+      } else if (!R.GridStride && scevMentions(BTC, SReg::CtaId) &&
+                 (T = tripOfFirstBlock(L, BTC, SE, Conds, Ref))) {
+        // A loop over the whole problem stepped by a constant (a grid
+        // stride written as num_blocks * block_size_x: Kernel Tuner's
+        // reduction): block 0's count, which block 1's confirms.
+        R.Trip = *T;
+        R.Symbolic = "block 0's, thread 0's (the count starts at the block's "
+                     "index): " + R.Symbolic;
       } else if ((T = !R.GridStride ? tripOverEnclosing(L, BTC, SE, F, Depth,
                                                         Conds, Ref)
                                    : std::nullopt)) {

@@ -114,6 +114,10 @@ private:
   const LoopRecord &loopRecord(const llvm::Loop *L, llvm::ScalarEvolution &SE,
                                llvm::Function &F, unsigned Depth);
   std::optional<double>
+  tripOfFirstBlock(const llvm::Loop *L, const llvm::SCEV *BTC,
+                   llvm::ScalarEvolution &SE,
+                   llvm::ArrayRef<EntryCondition> Conds, const EvalPoint &Ref);
+  std::optional<double>
   tripOverEnclosing(const llvm::Loop *L, const llvm::SCEV *BTC,
                     llvm::ScalarEvolution &SE, llvm::Function &F,
                     unsigned Depth, llvm::ArrayRef<EntryCondition> Conds,

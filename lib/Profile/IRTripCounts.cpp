@@ -91,6 +91,10 @@ std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
     case SReg::Tid:
     case SReg::LaneId:
       return APInt(Width, 0); // Thread 0, a representative thread.
+    case SReg::CtaId:
+      if (At.CtaId)
+        return APInt(64, (*At.CtaId)[Dim]).zextOrTrunc(Width);
+      return std::nullopt;
     default:
       return std::nullopt;
     }

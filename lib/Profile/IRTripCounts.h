@@ -49,6 +49,8 @@ struct EvalPoint {
   /// ProfileBuilder::loopRecord averages over its iterations).
   const llvm::Loop *PinLoop = nullptr;
   uint64_t PinIter = 0;
+  /// blockIdx, where a count is taken for one block (unknown otherwise).
+  std::optional<std::array<uint64_t, 3>> CtaId;
 };
 
 /// Evaluates \p S at \p At in the SCEV's own integer width: casts truncate

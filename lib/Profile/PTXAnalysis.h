@@ -397,7 +397,16 @@ private:
   /// counts), and the reference block (blockDim = PTXReferenceBlockThreads
   /// x 1 x 1, the IR front end's reference block).
   /// AtTid1X << d: with AtThread0, threadIdx.d is 1 (the others 0).
-  enum Subst : unsigned { AtThread0 = 1, AtRefBlock = 2, AtTid1X = 4 };
+  /// AtBlock0: blockIdx is 0 (AtBlock1: 1 along every dimension); set for a
+  /// whole evaluation through BlockSubst (tripOfFirstBlock).
+  enum Subst : unsigned {
+    AtThread0 = 1,
+    AtRefBlock = 2,
+    AtTid1X = 4,
+    AtBlock0 = 32,
+    AtBlock1 = 64
+  };
+  unsigned BlockSubst = 0;
   /// The constant register \p R holds at instruction \p At, through its
   /// reaching definitions, with the substitutions \p At0 (Subst bits).
   std::optional<int64_t> constAt(unsigned R, unsigned At, unsigned Depth = 0,
@@ -557,12 +566,22 @@ private:
   /// time step, `for (j = ty + it; j < H - it; j += 8)` inside `for (it =
   /// 1; it <= T; ++it)`): the mean over those passes.
   std::optional<double> tripOverEnclosing(Loop &L);
+  /// A loop counted for block 0 (thread 0), where block 1's count is the
+  /// same or one pass apart on a loop of at least 4 passes: a loop over
+  /// the problem stepped by a constant (a grid stride written as
+  /// num_blocks * block_size_x), or each block's own chunk.
+  std::optional<double> tripOfFirstBlock(Loop &L);
   /// While tripOverEnclosing counts a loop at one pass of an enclosing
   /// loop: that loop and the pass (0-based). constAt then gives each of
   /// its counters (a register stepped once a pass by a constant, constant
   /// on entry) its value at that pass.
   const Loop *PinLoop = nullptr;
   int64_t PinPass = 0;
+  /// constAt's answers by (definition, substitutions) while trip counts are
+  /// taken (computeTripCounts); cleared whenever PinLoop, PinPass or
+  /// BlockSubst change what an answer is.
+  mutable std::optional<llvm::DenseMap<uint64_t, std::optional<int64_t>>>
+      ConstMemo;
   std::optional<int64_t> counterAtPass(unsigned R, unsigned At,
                                        unsigned Depth, unsigned At0) const;
   void guessTrip(Loop &L);
@@ -593,6 +612,8 @@ private:
                bool OffsetCopy = false) const;
   std::optional<int64_t> ivStart(const Loop &L, unsigned IV,
                                  unsigned At0 = 0) const;
+  std::optional<int64_t> startAfterLoop(const Loop &L, unsigned IV,
+                                        unsigned At0, unsigned Depth) const;
   std::optional<SmallVector<int64_t, 4>>
   ivStarts(const Loop &L, unsigned IV, unsigned At0 = 0,
            unsigned Depth = 0) const;

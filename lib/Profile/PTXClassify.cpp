@@ -1397,6 +1397,7 @@ void FunctionAnalysis::guessTrip(Loop &L) {
 
 /// Trip counts, outer loops first (RPO of headers).
 void FunctionAnalysis::computeTripCounts() {
+  ConstMemo.emplace();
   for (Loop &L : Loops) {
     LoopRecord &R = L.Rec;
     // The loops whose body holds the header (Blocks[].Loops lists exactly
@@ -1428,11 +1429,36 @@ void FunctionAnalysis::computeTripCounts() {
     } else if (auto T = tripOverEnclosing(L)) {
       R.Trip = *T;
       R.Exact = false;
+    } else if (auto T = tripOfFirstBlock(L)) {
+      R.Trip = *T;
+      R.Exact = false;
     } else {
       guessTrip(L);
     }
     L.Trip = R.Trip;
   }
+  ConstMemo.reset();
+}
+
+std::optional<double> FunctionAnalysis::tripOfFirstBlock(Loop &L) {
+  Loop Try0 = L, Try1 = L;
+  auto Subst = [&](unsigned S) {
+    BlockSubst = S;
+    if (ConstMemo)
+      ConstMemo->clear();
+  };
+  Subst(AtBlock0);
+  std::optional<double> T0 = countedTrip(Try0);
+  Subst(AtBlock0 | AtBlock1);
+  std::optional<double> T1 = T0 ? countedTrip(Try1) : std::nullopt;
+  Subst(0);
+  if (!T0 || !T1 ||
+      !(*T0 == *T1 || (std::fabs(*T0 - *T1) <= 1 && *T0 >= 4)))
+    return std::nullopt;
+  L = std::move(Try0);
+  L.Rec.Symbolic = "block 0's, thread 0's (the count starts at the block's "
+                   "index; " + L.ExitDesc + ")";
+  return T0;
 }
 
 std::optional<double> FunctionAnalysis::tripOverEnclosing(Loop &L) {
@@ -1459,9 +1485,13 @@ std::optional<double> FunctionAnalysis::tripOverEnclosing(Loop &L) {
     for (int64_t K = 0; K < Samples && AllCounted; ++K) {
       PinLoop = &P;
       PinPass = Samples == N ? K : K * (N - 1) / std::max<int64_t>(1, Samples - 1);
+      if (ConstMemo)
+        ConstMemo->clear();
       Try = L;
       std::optional<double> T = countedTrip(Try);
       PinLoop = nullptr;
+      if (ConstMemo)
+        ConstMemo->clear();
       if (!T)
         AllCounted = false;
       else

@@ -7,6 +7,7 @@
 #include "PTXAnalysis.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 
@@ -285,6 +286,11 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
       Out.push_back(V);
     return Out.size() <= 8;
   };
+  if (Depth < 3)
+    if (auto V = startAfterLoop(L, IV, At0, Depth)) {
+      Out.push_back(*V);
+      return Out;
+    }
   for (unsigned K : DefSites[IV]) {
     if (L.Body.test(InstrBlock[K]))
       continue;
@@ -295,20 +301,25 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
     if (Depth < 3 && D.Ops.size() >= 2 && D.Ops[1].Kind == Operand::Reg &&
         regId(D.Ops[1].Name) >= 0) {
       StringRef B = D.Mods[0];
-      std::optional<int64_t> C = 0;
+      // The offset: 0 for a copy, a constant added or subtracted.
       bool Copy = (B == "mov" || B == "cvt") && D.Ops.size() == 2;
+      bool HasOff = Copy;
+      int64_t Off = 0;
       if (!Copy && (B == "add" || B == "sub") && D.Ops.size() == 3)
-        C = constOutside(L, D.Ops[2]);
-      else if (!Copy)
-        C = std::nullopt;
+        if (auto C = constOutside(L, D.Ops[2])) {
+          HasOff = true;
+          Off = B == "sub" ? -*C : *C;
+        }
       unsigned Src = unsigned(regId(D.Ops[1].Name));
       // Not so when one of them is not a constant: the definition that
       // reaches the copy, below (the counter of a sibling loop, copied
-      // before it ran: clang's unrolled stencil passes).
-      if (C && DefSites[Src].size() > 1) {
+      // before it ran: clang's unrolled stencil passes); nor for the
+      // register's own step before the loop (a peeled iteration, `add %i,
+      // %i, 49152`): the value that step makes, below.
+      if (HasOff && Src != IV && DefSites[Src].size() > 1) {
         if (auto Vs = ivStarts(L, Src, At0, Depth + 1)) {
           for (int64_t V : *Vs)
-            if (!Add(B == "sub" ? V - *C : V + *C))
+            if (!Add(V + Off))
               return std::nullopt;
           continue;
         }
@@ -332,6 +343,65 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
     return std::nullopt;
   llvm::sort(Out);
   return Out;
+}
+
+/// The value counter \p IV enters \p L with when an earlier counted loop
+/// M steps it (`add IV, IV, C` in M, its start set before M): nvcc's
+/// remainder loop of a loop unrolled U times (`n % U` passes, when U is
+/// not a power of two) runs before the unrolled part, which starts where
+/// it left the counter. The start before M plus M's passes times C (the
+/// start itself when M runs none, its entry then skipped); nullopt unless
+/// every other definition outside L sets M's start.
+std::optional<int64_t> FunctionAnalysis::startAfterLoop(const Loop &L,
+                                                        unsigned IV,
+                                                        unsigned At0,
+                                                        unsigned Depth) const {
+  const Loop *M = nullptr;
+  int Step = -1;
+  for (unsigned K : DefSites[IV]) {
+    unsigned B = InstrBlock[K];
+    if (L.Body.test(B))
+      continue;
+    const Loop *In = nullptr;
+    for (unsigned LI : Blocks[B].Loops)
+      if (!Loops[LI].Body.test(L.Header) &&
+          (!In || Loops[LI].Body.count() < In->Body.count()))
+        In = &Loops[LI];
+    if (!In)
+      continue;
+    if ((M && M != In) || Step >= 0)
+      return std::nullopt;
+    M = In;
+    Step = int(K);
+  }
+  if (!M || M->Rec.Guessed || M->Trip != std::floor(M->Trip) || M->Trip < 0)
+    return std::nullopt;
+  const Instr &D = *Instrs[Step];
+  if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || !D.Guard.empty() ||
+      D.Ops.size() != 3 || D.Ops[1].Kind != Operand::Reg ||
+      regId(D.Ops[1].Name) != int(IV))
+    return std::nullopt;
+  auto C = constOutside(*M, D.Ops[2], At0);
+  if (!C)
+    return std::nullopt;
+  // M's start: what the other definitions set (all the same).
+  std::optional<int64_t> S;
+  for (unsigned K : DefSites[IV]) {
+    if (L.Body.test(InstrBlock[K]) || M->Body.test(InstrBlock[K]))
+      continue;
+    if (!dominates(InstrBlock[K], M->Header))
+      return std::nullopt;
+    AbsVal A = eval(*Instrs[K]);
+    std::optional<int64_t> V =
+        A.HasConst ? std::optional<int64_t>(A.Const) : constOf(K, Depth + 1, At0);
+    if (!V || (S && *S != *V))
+      return std::nullopt;
+    S = V;
+  }
+  if (!S)
+    return std::nullopt;
+  int64_t By = D.Mods[0] == "sub" ? -*C : *C;
+  return *S + int64_t(M->Trip) * By;
 }
 
 /// Passes of the exit test `IV Cmp Bound` (the IV on the left, of type

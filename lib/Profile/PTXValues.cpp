@@ -1117,12 +1117,22 @@ std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
                                                  unsigned At0) const {
   if (Vals[R].HasConst)
     return Vals[R].Const;
-  if (Depth > 8)
+  // Deep enough for divisions by constants (multiply-high, shifts, narrow
+  // types, twice for a remainder) on top of an index; memoized while trip
+  // counts are taken (ConstMemo), so shared subexpressions cost once.
+  if (Depth > 64)
     return std::nullopt;
   int Def = reachingDef(R, At);
   if (Def < 0)
     return PinLoop ? counterAtPass(R, At, Depth, At0) : std::nullopt;
-  return constOf(unsigned(Def), Depth, At0);
+  if (!ConstMemo)
+    return constOf(unsigned(Def), Depth, At0);
+  uint64_t Key = (uint64_t(Def) << 8) | (At0 & 0xff);
+  if (auto It = ConstMemo->find(Key); It != ConstMemo->end())
+    return It->second;
+  std::optional<int64_t> V = constOf(unsigned(Def), Depth, At0);
+  (*ConstMemo)[Key] = V;
+  return V;
 }
 
 /// Register \p R's value at instruction \p At in pass PinPass of PinLoop,
@@ -1224,6 +1234,9 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
           return 1;
       return 0;
     }
+    if (Id < 0 && (BlockSubst & AtBlock0) && O.Kind == Operand::Reg &&
+        StringRef(O.Name).starts_with("%ctaid."))
+      return (BlockSubst & AtBlock1) ? 1 : 0;
     if (Id < 0 && (At0 & AtRefBlock) && O.Kind == Operand::Reg &&
         StringRef(O.Name).starts_with("%ntid."))
       return O.Name == "%ntid.x" ? int64_t(PTXReferenceBlockThreads) : 1;
@@ -1233,6 +1246,37 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
   auto X = Op(1);
   if (!X)
     return std::nullopt;
+  // 32-bit values are held sign-extended (as PTX prints immediates); the
+  // width changes and unsigned operations below make that explicit
+  // (division by a constant: `mul.wide.u32 %rd, %r, -1431655765; shr.u64
+  // %rd, %rd, 33; cvt.u32.u64 %r, %rd`, the remainder of a loop unrolled 3
+  // times).
+  // Values narrower than 64 bits are held sign-extended from their width
+  // (as PTX prints immediates); the width changes and the unsigned
+  // operations below make that explicit.
+  auto Narrow = [](int64_t V, unsigned Bits, bool Unsigned) -> int64_t {
+    switch (Bits) {
+    case 8:
+      return Unsigned ? int64_t(uint8_t(V)) : int64_t(int8_t(V));
+    case 16:
+      return Unsigned ? int64_t(uint16_t(V)) : int64_t(int16_t(V));
+    case 32:
+      return Unsigned ? int64_t(uint32_t(V)) : int64_t(int32_t(V));
+    default:
+      return V;
+    }
+  };
+  StringRef Ty = D.Mods.back();
+  unsigned Bits = typeBits(Ty);
+  bool Unsigned = Ty.starts_with("u") || Ty.starts_with("b");
+  // Held form of a result of Bits bits.
+  auto Held = [&](int64_t V) { return Narrow(V, Bits, false); };
+  if (B == "cvt" && D.Ops.size() == 2 && D.Mods.size() >= 3) {
+    StringRef To = D.Mods[D.Mods.size() - 2], From = Ty;
+    bool FromU = From.starts_with("u") || From.starts_with("b");
+    int64_t V = Narrow(*X, typeBits(From), FromU);
+    return Narrow(V, typeBits(To), false);
+  }
   if ((B == "mov" || B == "cvt") && D.Ops.size() == 2)
     return X;
   if (B == "neg")
@@ -1242,12 +1286,63 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
   auto Y = Op(2);
   if (!Y)
     return std::nullopt;
+  // Sums and products of 8- and 16-bit types wrap in their width (nvcc
+  // divides 16-bit remainders by multiplying: `mul.wide.u16`, `shr.u16`,
+  // the remainder of a loop unrolled 7 times); 32-bit ones are held as
+  // before, unwrapped.
+  bool Short = Bits == 8 || Bits == 16;
   if (B == "add")
-    return *X + *Y;
+    return Short ? Held(*X + *Y) : *X + *Y;
   if (B == "sub")
-    return *X - *Y;
+    return Short ? Held(*X - *Y) : *X - *Y;
+  // A comparison (1 or 0), as the type and the comparison read the bits.
+  if (B == "setp" && D.Mods.size() == 3 && Bits >= 8 && Bits <= 64) {
+    StringRef Cmp = D.Mods[1];
+    bool U = Unsigned || Cmp == "lo" || Cmp == "ls" || Cmp == "hi" ||
+             Cmp == "hs";
+    int64_t A = Narrow(*X, Bits, U), C = Narrow(*Y, Bits, U);
+    bool Lt = Bits == 64 && U ? uint64_t(A) < uint64_t(C) : A < C;
+    bool Eq = A == C;
+    std::optional<bool> R =
+        Cmp == "eq"                  ? std::optional<bool>(Eq)
+        : Cmp == "ne"                ? std::optional<bool>(!Eq)
+        : Cmp == "lt" || Cmp == "lo" ? std::optional<bool>(Lt)
+        : Cmp == "le" || Cmp == "ls" ? std::optional<bool>(Lt || Eq)
+        : Cmp == "gt" || Cmp == "hi" ? std::optional<bool>(!Lt && !Eq)
+        : Cmp == "ge" || Cmp == "hs" ? std::optional<bool>(!Lt)
+                                     : std::nullopt;
+    if (!R)
+      return std::nullopt;
+    return int64_t(*R);
+  }
+  if (B == "selp" && D.Ops.size() == 4) {
+    auto P = Op(3);
+    if (!P)
+      return std::nullopt;
+    return (*P != 0) != D.Ops[3].Neg ? X : Y;
+  }
+  if ((B == "max" || B == "min") && Bits >= 8 && Bits <= 64) {
+    bool U = Ty.starts_with("u");
+    int64_t A = Narrow(*X, Bits, U), C = Narrow(*Y, Bits, U);
+    bool Less = Bits == 64 && U ? uint64_t(A) < uint64_t(C) : A < C;
+    return Held((B == "max") != Less ? A : C);
+  }
+  // The high half of a product (a division by a constant, clang's form).
+  if (B == "mul" && D.hasMod("hi") && (Bits == 16 || Bits == 32)) {
+    bool U = Ty.starts_with("u");
+    int64_t P = Narrow(*X, Bits, U) * Narrow(*Y, Bits, U);
+    return Held(U ? int64_t(uint64_t(P) >> Bits) : P >> Bits);
+  }
+  // A product twice the operands' width (nvcc's division by a constant:
+  // `mul.wide.u32 %rd, %r, -1431655765; shr.u64 %rd, %rd, 33`).
+  if (B == "mul" && D.hasMod("wide") && (Bits == 16 || Bits == 32)) {
+    if (Unsigned)
+      return int64_t(uint64_t(Narrow(*X, Bits, true)) *
+                     uint64_t(Narrow(*Y, Bits, true)));
+    return Narrow(*X, Bits, false) * Narrow(*Y, Bits, false);
+  }
   if (B == "mul" && !D.hasMod("hi"))
-    return *X * *Y;
+    return Short ? Held(*X * *Y) : *X * *Y;
   if (B == "mad" && !D.hasMod("hi")) {
     auto Z = Op(3);
     return Z ? std::optional<int64_t>(*X * *Y + *Z) : std::nullopt;
@@ -1260,8 +1355,12 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     return *X ^ *Y;
   if (B == "shl" && *Y >= 0 && *Y < 63)
     return *X << *Y;
-  if (B == "shr" && *Y >= 0 && *Y < 63)
-    return *X >> *Y;
+  if (B == "shr" && *Y >= 0 && *Y < 63) {
+    // .u and .b shift in zeros, .s the sign, in the type's width.
+    if (Bits == 64)
+      return Unsigned ? int64_t(uint64_t(*X) >> *Y) : *X >> *Y;
+    return Held(Narrow(*X, Bits, Unsigned) >> *Y);
+  }
   return std::nullopt;
 }
 
