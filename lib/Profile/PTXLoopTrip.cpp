@@ -256,6 +256,15 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
       if (R >= 0 && Moved)
         continue;
     }
+    // A counter shifted by a constant (`shr.u32 %s, %s, 1`: a tree
+    // reduction's stride halved each pass).
+    if ((B == "shr" || B == "shl") && D.Ops.size() == 3 && Offset == 0 &&
+        D.Ops[1].Kind == Operand::Reg && regId(D.Ops[1].Name) == R &&
+        D.Ops[2].Kind == Operand::Imm && D.Guard.empty()) {
+      IV = R;
+      IncIdx = ChangeIdx = InLoopDefs[0];
+      return true;
+    }
     return false;
   }
   return false;
@@ -410,11 +419,14 @@ std::optional<int64_t> FunctionAnalysis::startAfterLoop(const Loop &L,
 /// unknown comparison. With \p BoundFollows, the bound is the IV's value
 /// plus \p Bound (in the type's arithmetic, so it may wrap): clang's test
 /// `i + 256 <u i` of a counter that starts below zero.
+/// With \p Shift ("shr" or "shl"), the IV is shifted by StepV bits a pass
+/// (`for (s = 128; s > 0; s >>= 1)`, a tree reduction) instead.
 static std::optional<int64_t> countPasses(StringRef Cmp, StringRef Ty,
                                           int64_t Bound, int64_t Init,
                                           int64_t StepV, bool Post,
                                           bool ContinueWhen,
-                                          bool BoundFollows = false) {
+                                          bool BoundFollows = false,
+                                          StringRef Shift = "") {
   bool Unsigned = Ty.starts_with("u") || Ty.starts_with("b") || Cmp == "lo" ||
                   Cmp == "ls" || Cmp == "hi" || Cmp == "hs";
   unsigned Bits = typeBits(Ty);
@@ -443,8 +455,20 @@ static std::optional<int64_t> countPasses(StringRef Cmp, StringRef Ty,
   };
   const int64_t Cap = 1 << 20;
   int64_t Passes = 0;
+  // The shifted IV, in the type's width (logical right shifts of .u and
+  // .b types; a 64-bit value held as is).
+  auto Shifted = [&](int64_t V, int64_t By) -> int64_t {
+    if (By >= Bits || By >= 63)
+      return 0;
+    if (Shift == "shl")
+      return Norm(int64_t(uint64_t(V) << By));
+    if (Bits == 32)
+      return Unsigned ? int64_t(uint32_t(V) >> By) : int64_t(int32_t(V) >> By);
+    return Unsigned ? int64_t(uint64_t(V) >> By) : V >> By;
+  };
   for (int64_t K = 1;; ++K) {
-    int64_t V = Init + (K - 1 + (Post ? 1 : 0)) * StepV;
+    int64_t N = K - 1 + (Post ? 1 : 0);
+    int64_t V = Shift.empty() ? Init + N * StepV : Shifted(Init, N * StepV);
     auto T = Test(V);
     if (!T)
       return std::nullopt;
@@ -533,7 +557,10 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     return (Op.Kind == Operand::Reg && regId(Op.Name) == IV) ||
            loopCopyOf(L, Op, IV) >= 0;
   };
-  const Operand &StepOp = IsIV(Inc.Ops[1]) ? Inc.Ops[2] : Inc.Ops[1];
+  StringRef Shift = Inc.Mods[0] == "shr" || Inc.Mods[0] == "shl"
+                        ? Inc.Mods[0] : StringRef();
+  const Operand &StepOp =
+      !Shift.empty() || IsIV(Inc.Ops[1]) ? Inc.Ops[2] : Inc.Ops[1];
   auto Step = constOutside(L, StepOp);
   bool StepAtRef = false;
   if (!Step && At0) {
@@ -543,7 +570,7 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   if (!Step || *Step == 0)
     return std::nullopt;
   int64_t StepV = Inc.Mods[0] == "sub" ? -*Step : *Step;
-  if (!Bound && !BoundFollows)
+  if ((!Bound && !BoundFollows) || (!Shift.empty() && BoundFollows))
     return std::nullopt;
   // The successor is the IV plus the step.
   int64_t BoundV = BoundFollows ? StepV : *Bound;
@@ -590,7 +617,7 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   // A loop that starts at threadIdx.d (plus terms without a thread index)
   // and steps by a constant: the block's extent along d, divided by the
   // copies of an unrolled loop (ShapeInfo::StrideBlock).
-  if (ThreadStart && TraceAt == 0 && !StepAtRef) {
+  if (ThreadStart && TraceAt == 0 && !StepAtRef && Shift.empty()) {
     int Dim = -1;
     for (unsigned D = 0; D < 3; ++D) {
       auto At1 = ivStarts(L, StartReg, AtThread0 | At0 | (AtTid1X << D));
@@ -627,6 +654,8 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   // d. The prologue's U - 1 copies are counted once each (a block's weight
   // does not follow its branches), so the unrolled loop is given the rest,
   // (n - (U - 1)) / U passes: n iterations in all.
+  if (Starts->size() > 1 && !Shift.empty())
+    return std::nullopt;
   if (Starts->size() > 1) {
     int64_t U = int64_t(Starts->size());
     int64_t D = (*Starts)[1] - (*Starts)[0];
@@ -671,7 +700,7 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
               .Default(Cmp);
   std::optional<int64_t> Passes =
       countPasses(Cmp, Ty, BoundV, *Init, StepV, Post, ContinueWhen,
-                  BoundFollows);
+                  BoundFollows, Shift);
   // A counter run to its end value by an equality test that starts there
   // (`for (r = n & 3; r != 0; --r)` with n & 3 == 0) would wrap all the way
   // round: compilers guard such a remainder loop off (the branch around it
