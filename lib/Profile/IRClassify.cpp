@@ -632,16 +632,26 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
 /// method below takes (casts between integers and pointers, phis, returns,
 /// invokes...) reaches visitInstruction and counts nothing.
 /// An `fmul contract` used more than once, only by `fadd`/`fsub contract`
-/// of its type: the back end fuses it into each of them.
+/// of its type in its own block (instruction selection fuses within a
+/// block: a product hoisted out of a loop stays a multiply) whose other
+/// operand is no contractable product (which one would fuse is then the
+/// selector's choice): the back end fuses it into each of them.
 static bool fusesIntoEveryUser(const BinaryOperator &M) {
   if (M.getOpcode() != Instruction::FMul || !M.hasAllowContract() ||
       M.hasOneUse() || M.use_empty())
     return false;
   return llvm::all_of(M.users(), [&](const User *U) {
     const auto *A = dyn_cast<BinaryOperator>(U);
-    return A && A->hasAllowContract() && A->getType() == M.getType() &&
-           (A->getOpcode() == Instruction::FAdd ||
-            A->getOpcode() == Instruction::FSub);
+    if (!A || !A->hasAllowContract() || A->getType() != M.getType() ||
+        A->getParent() != M.getParent() ||
+        (A->getOpcode() != Instruction::FAdd &&
+         A->getOpcode() != Instruction::FSub))
+      return false;
+    const Value *Other = A->getOperand(0) == &M ? A->getOperand(1)
+                                                : A->getOperand(0);
+    const auto *OM = dyn_cast<BinaryOperator>(Other);
+    return !(OM && OM->getOpcode() == Instruction::FMul &&
+             OM->hasAllowContract());
   });
 }
 

@@ -90,8 +90,9 @@ std::optional<double> ProfileBuilder::tripOverEnclosing(
   });
   if (!Outer || Other || Outer == L || !Outer->contains(L))
     return std::nullopt;
+  // Counted (a grid-stride loop's 1 is the work scale, not a count).
   const LoopRecord &O = loopRecord(Outer, SE, F, Depth);
-  if (O.Guessed || O.Trip < 1 || O.Trip > 1e6)
+  if (O.Guessed || O.GridStride || O.Trip < 1 || O.Trip > 1e6)
     return std::nullopt;
   uint64_t N = uint64_t(O.Trip);
   uint64_t Samples = std::min<uint64_t>(N, 64);
@@ -108,26 +109,30 @@ std::optional<double> ProfileBuilder::tripOverEnclosing(
   return Sum / double(Samples);
 }
 
-/// A count that reads blockIdx: block 0's, where block 1's is the same or
-/// one pass apart on a loop of at least 4 (every block then runs about as
-/// many passes: a loop over the problem stepped by a constant wider than
-/// the blocks' offsets, or each block's own chunk); not a count that grows
-/// or shrinks with the block's index (`k < blockIdx.x`).
+/// A count that reads blockIdx: block 0's, where every block runs about as
+/// many passes: blocks 0, 1 and 8 the same (each block's own chunk), or
+/// block 8 within 2 passes of block 0's 4 or more (a loop over the problem
+/// stepped by a constant: a grid stride written as num_blocks *
+/// block_size_x, of at least 4 blocks). Not a count that grows or shrinks
+/// with the block's index (`k < blockIdx.x`, `j = blockIdx.x; j < n`).
 std::optional<double>
 ProfileBuilder::tripOfFirstBlock(const Loop *L, const SCEV *BTC,
                                  ScalarEvolution &SE,
                                  ArrayRef<EntryCondition> Conds,
                                  const EvalPoint &Ref) {
-  EvalPoint At0 = Ref, At1 = Ref;
-  At0.CtaId = std::array<uint64_t, 3>{0, 0, 0};
-  At1.CtaId = std::array<uint64_t, 3>{1, 1, 1};
-  std::optional<double> T0 = tripAt(L, BTC, SE, Conds, At0);
-  std::optional<double> T1 = tripAt(L, BTC, SE, Conds, At1);
-  if (!T0 || !T1)
+  auto At = [&](uint64_t B) {
+    EvalPoint P = Ref;
+    P.CtaId = std::array<uint64_t, 3>{B, B, B};
+    return tripAt(L, BTC, SE, Conds, P);
+  };
+  std::optional<double> T0 = At(0), T1 = At(1), T8 = At(8);
+  if (!T0 || !T1 || !T8)
     return std::nullopt;
-  if (*T0 == *T1 || (std::fabs(*T0 - *T1) <= 1 && *T0 >= 4))
-    return T0;
-  return std::nullopt;
+  bool Chunk = *T0 == *T1 && *T0 == *T8;
+  bool Strided = *T0 >= 4 && std::fabs(*T0 - *T8) <= 2;
+  if (!Chunk && !Strided)
+    return std::nullopt;
+  return T0;
 }
 
 const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
@@ -174,7 +179,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         // stride written as num_blocks * block_size_x: Kernel Tuner's
         // reduction): block 0's count, which block 1's confirms.
         R.Trip = *T;
-        R.Symbolic = "block 0's, thread 0's (the count starts at the block's "
+        R.Symbolic = "block 0's, thread 0's (the count reads the block's "
                      "index): " + R.Symbolic;
       } else if ((T = !R.GridStride ? tripOverEnclosing(L, BTC, SE, F, Depth,
                                                         Conds, Ref)
@@ -787,6 +792,10 @@ void ProfileBuilder::decideShape() {
     for (Type *T = Tile->getValueType(); auto *AT = dyn_cast<ArrayType>(T);
          T = AT->getElementType())
       Dims.push_back(AT->getNumElements());
+    // A short innermost dimension (`[H][W][3]`, a pixel's channels) is
+    // no thread dimension.
+    if (Dims.size() >= 3 && Dims.back() <= 4)
+      Dims.pop_back();
     D0 = Dims.back();
     if (Dims.size() >= 2)
       D1 = Dims[Dims.size() - 2];

@@ -397,16 +397,10 @@ private:
   /// counts), and the reference block (blockDim = PTXReferenceBlockThreads
   /// x 1 x 1, the IR front end's reference block).
   /// AtTid1X << d: with AtThread0, threadIdx.d is 1 (the others 0).
-  /// AtBlock0: blockIdx is 0 (AtBlock1: 1 along every dimension); set for a
-  /// whole evaluation through BlockSubst (tripOfFirstBlock).
-  enum Subst : unsigned {
-    AtThread0 = 1,
-    AtRefBlock = 2,
-    AtTid1X = 4,
-    AtBlock0 = 32,
-    AtBlock1 = 64
-  };
-  unsigned BlockSubst = 0;
+  enum Subst : unsigned { AtThread0 = 1, AtRefBlock = 2, AtTid1X = 4 };
+  /// blockIdx along every dimension while tripOfFirstBlock counts a loop
+  /// for one block (-1: not substituted).
+  int64_t BlockIdx = -1;
   /// The constant register \p R holds at instruction \p At, through its
   /// reaching definitions, with the substitutions \p At0 (Subst bits).
   std::optional<int64_t> constAt(unsigned R, unsigned At, unsigned Depth = 0,
@@ -566,10 +560,11 @@ private:
   /// time step, `for (j = ty + it; j < H - it; j += 8)` inside `for (it =
   /// 1; it <= T; ++it)`): the mean over those passes.
   std::optional<double> tripOverEnclosing(Loop &L);
-  /// A loop counted for block 0 (thread 0), where block 1's count is the
-  /// same or one pass apart on a loop of at least 4 passes: a loop over
-  /// the problem stepped by a constant (a grid stride written as
-  /// num_blocks * block_size_x), or each block's own chunk.
+  /// A loop counted for block 0 (thread 0), where every block runs about
+  /// as many passes: blocks 0, 1 and 8 the same (each block's own chunk),
+  /// or block 8 within 2 passes of block 0's 4 or more (a loop over the
+  /// problem stepped by a constant: a grid stride written as num_blocks *
+  /// block_size_x, of at least 4 blocks).
   std::optional<double> tripOfFirstBlock(Loop &L);
   /// While tripOverEnclosing counts a loop at one pass of an enclosing
   /// loop: that loop and the pass (0-based). constAt then gives each of
@@ -579,7 +574,7 @@ private:
   int64_t PinPass = 0;
   /// constAt's answers by (definition, substitutions) while trip counts are
   /// taken (computeTripCounts); cleared whenever PinLoop, PinPass or
-  /// BlockSubst change what an answer is.
+  /// BlockIdx change what an answer is.
   mutable std::optional<llvm::DenseMap<uint64_t, std::optional<int64_t>>>
       ConstMemo;
   std::optional<int64_t> counterAtPass(unsigned R, unsigned At,

@@ -1441,22 +1441,28 @@ void FunctionAnalysis::computeTripCounts() {
 }
 
 std::optional<double> FunctionAnalysis::tripOfFirstBlock(Loop &L) {
-  Loop Try0 = L, Try1 = L;
-  auto Subst = [&](unsigned S) {
-    BlockSubst = S;
+  auto At = [&](int64_t B, Loop &Try) {
+    BlockIdx = B;
     if (ConstMemo)
       ConstMemo->clear();
+    std::optional<double> T = countedTrip(Try);
+    BlockIdx = -1;
+    if (ConstMemo)
+      ConstMemo->clear();
+    return T;
   };
-  Subst(AtBlock0);
-  std::optional<double> T0 = countedTrip(Try0);
-  Subst(AtBlock0 | AtBlock1);
-  std::optional<double> T1 = T0 ? countedTrip(Try1) : std::nullopt;
-  Subst(0);
-  if (!T0 || !T1 ||
-      !(*T0 == *T1 || (std::fabs(*T0 - *T1) <= 1 && *T0 >= 4)))
+  Loop Try0 = L, Try1 = L, Try8 = L;
+  std::optional<double> T0 = At(0, Try0);
+  std::optional<double> T1 = T0 ? At(1, Try1) : std::nullopt;
+  std::optional<double> T8 = T1 ? At(8, Try8) : std::nullopt;
+  if (!T8)
+    return std::nullopt;
+  bool Chunk = *T0 == *T1 && *T0 == *T8;
+  bool Strided = *T0 >= 4 && std::fabs(*T0 - *T8) <= 2;
+  if (!Chunk && !Strided)
     return std::nullopt;
   L = std::move(Try0);
-  L.Rec.Symbolic = "block 0's, thread 0's (the count starts at the block's "
+  L.Rec.Symbolic = "block 0's, thread 0's (the count reads the block's "
                    "index; " + L.ExitDesc + ")";
   return T0;
 }

@@ -260,7 +260,8 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
     // reduction's stride halved each pass).
     if ((B == "shr" || B == "shl") && D.Ops.size() == 3 && Offset == 0 &&
         D.Ops[1].Kind == Operand::Reg && regId(D.Ops[1].Name) == R &&
-        D.Ops[2].Kind == Operand::Imm && D.Guard.empty()) {
+        D.Ops[2].Kind == Operand::Imm && D.Ops[2].Value > 0 &&
+        D.Ops[2].Value < 64 && D.Guard.empty()) {
       IV = R;
       IncIdx = ChangeIdx = InLoopDefs[0];
       return true;
@@ -304,6 +305,15 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
     if (L.Body.test(InstrBlock[K]))
       continue;
     const Instr &D = *Instrs[K];
+    // At a pinned pass of an enclosing loop (tripOverEnclosing) a copy of
+    // that loop's counter holds one value, the pass's (counterAtPass), not
+    // each value its definitions give.
+    if (PinLoop && PinLoop->Body.test(InstrBlock[K]))
+      if (auto V = constOf(K, 0, At0)) {
+        if (!Add(*V))
+          return std::nullopt;
+        continue;
+      }
     // A copy of, or a constant added to, a register of several values
     // (the IV a peeled prologue left, moved by the unrolled loop's offset):
     // each of its values.
@@ -343,8 +353,10 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
     else if (At0)
       V = constOf(K, 0, At0);
     else if ((D.Mods[0] == "mov" || D.Mods[0] == "cvt") && D.Ops.size() == 2)
+      // The copied value where the copy is made (the register may change
+      // between the copy and the loop).
       V = D.Ops[1].Kind == Operand::Imm ? std::optional<int64_t>(D.Ops[1].Value)
-                                        : constOutside(L, D.Ops[1]);
+                                        : constOf(K, 0, 0);
     if (!V || !Add(*V))
       return std::nullopt;
   }
@@ -355,12 +367,14 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
 }
 
 /// The value counter \p IV enters \p L with when an earlier counted loop
-/// M steps it (`add IV, IV, C` in M, its start set before M): nvcc's
-/// remainder loop of a loop unrolled U times (`n % U` passes, when U is
-/// not a power of two) runs before the unrolled part, which starts where
-/// it left the counter. The start before M plus M's passes times C (the
-/// start itself when M runs none, its entry then skipped); nullopt unless
-/// every other definition outside L sets M's start.
+/// M steps it (`add IV, IV, C` once on every pass of M, its start set
+/// before M): nvcc's remainder loop of a loop unrolled U times (`n % U`
+/// passes, when U is not a power of two) runs before the unrolled part,
+/// which starts where it left the counter. M must come before L (counted
+/// already) and every path to L pass M's exit, either through M or
+/// around it from the block that decides whether M runs; that decision is
+/// evaluated for the representative thread (constAt of its predicate):
+/// around M, the start before M; through it, that plus M's passes times C.
 std::optional<int64_t> FunctionAnalysis::startAfterLoop(const Loop &L,
                                                         unsigned IV,
                                                         unsigned At0,
@@ -383,17 +397,70 @@ std::optional<int64_t> FunctionAnalysis::startAfterLoop(const Loop &L,
     M = In;
     Step = int(K);
   }
-  if (!M || M->Rec.Guessed || M->Trip != std::floor(M->Trip) || M->Trip < 0)
+  // Counted before L (Loops are in RPO of their headers), not guessed.
+  if (!M || M >= &L || M->Rec.Guessed || M->Trip != std::floor(M->Trip) ||
+      M->Trip < 0)
     return std::nullopt;
   const Instr &D = *Instrs[Step];
   if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || !D.Guard.empty() ||
       D.Ops.size() != 3 || D.Ops[1].Kind != Operand::Reg ||
       regId(D.Ops[1].Name) != int(IV))
     return std::nullopt;
+  // Once on every pass of M: in no loop inside M, on the way to each latch.
+  unsigned SB = InstrBlock[Step];
+  if (Blocks[SB].Loops.size() != Blocks[M->Header].Loops.size())
+    return std::nullopt;
+  for (unsigned P : Blocks[M->Header].Preds)
+    if (M->Body.test(P) && !dominates(SB, P))
+      return std::nullopt;
   auto C = constOutside(*M, D.Ops[2], At0);
   if (!C)
     return std::nullopt;
-  // M's start: what the other definitions set (all the same).
+  // M's single exit E, which every path to L passes; M is entered from
+  // the block G that dominates it, whose other way goes to E.
+  int E = -1;
+  for (unsigned BI : M->Body.members())
+    for (unsigned Sx : Blocks[BI].Succs)
+      if (!M->Body.test(Sx)) {
+        if (E >= 0 && E != int(Sx))
+          return std::nullopt;
+        E = int(Sx);
+      }
+  if (E < 0 || !dominates(unsigned(E), L.Header))
+    return std::nullopt;
+  int G = idom(M->Header);
+  if (G < 0)
+    return std::nullopt;
+  bool Skippable = false;
+  for (unsigned Sx : Blocks[G].Succs) {
+    if (int(Sx) == E) {
+      Skippable = true;
+      continue;
+    }
+    // Into M, directly or through a preheader that only leads there.
+    if (Sx != M->Header &&
+        !(Blocks[Sx].Succs.size() == 1 && Blocks[Sx].Succs[0] == M->Header))
+      return std::nullopt;
+  }
+  bool Runs = true;
+  if (Skippable) {
+    // Which way G's branch goes for the representative thread.
+    const Instr *Br = Blocks[G].End > Blocks[G].Begin
+                          ? Instrs[Blocks[G].End - 1] : nullptr;
+    if (!Br || Br->Mods[0] != "bra" || Br->Guard.empty() || Br->Ops.empty() ||
+        Br->Ops[0].Kind != Operand::Sym)
+      return std::nullopt;
+    int P = regId(Br->Guard);
+    auto Taken = LabelBlock.find(Br->Ops[0].Name);
+    if (P < 0 || Taken == LabelBlock.end())
+      return std::nullopt;
+    std::optional<int64_t> PV = constAt(unsigned(P), Blocks[G].End - 1, 0, At0);
+    if (!PV)
+      return std::nullopt;
+    bool Jumps = (*PV != 0) != Br->GuardNeg;
+    Runs = (Jumps ? int(Taken->second) : int(G) + 1) != E;
+  }
+  // M's start: what the other definitions set (all the same), before G.
   std::optional<int64_t> S;
   for (unsigned K : DefSites[IV]) {
     if (L.Body.test(InstrBlock[K]) || M->Body.test(InstrBlock[K]))
@@ -409,6 +476,8 @@ std::optional<int64_t> FunctionAnalysis::startAfterLoop(const Loop &L,
   }
   if (!S)
     return std::nullopt;
+  if (!Runs)
+    return S;
   int64_t By = D.Mods[0] == "sub" ? -*C : *C;
   return *S + int64_t(M->Trip) * By;
 }
@@ -461,14 +530,15 @@ static std::optional<int64_t> countPasses(StringRef Cmp, StringRef Ty,
     if (By >= Bits || By >= 63)
       return 0;
     if (Shift == "shl")
-      return Norm(int64_t(uint64_t(V) << By));
+      return Norm(int64_t(uint64_t(V) << By)); // unsigned: no overflow
     if (Bits == 32)
       return Unsigned ? int64_t(uint32_t(V) >> By) : int64_t(int32_t(V) >> By);
     return Unsigned ? int64_t(uint64_t(V) >> By) : V >> By;
   };
   for (int64_t K = 1;; ++K) {
     int64_t N = K - 1 + (Post ? 1 : 0);
-    int64_t V = Shift.empty() ? Init + N * StepV : Shifted(Init, N * StepV);
+    int64_t V = Shift.empty() ? Init + N * StepV
+                              : Shifted(Init, N >= 64 ? 64 : std::min<int64_t>(64, N * StepV));
     auto T = Test(V);
     if (!T)
       return std::nullopt;

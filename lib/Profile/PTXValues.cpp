@@ -1120,7 +1120,7 @@ std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
   // Deep enough for divisions by constants (multiply-high, shifts, narrow
   // types, twice for a remainder) on top of an index; memoized while trip
   // counts are taken (ConstMemo), so shared subexpressions cost once.
-  if (Depth > 64)
+  if (Depth > (ConstMemo ? 64u : 8u))
     return std::nullopt;
   int Def = reachingDef(R, At);
   if (Def < 0)
@@ -1190,7 +1190,12 @@ std::optional<int64_t> FunctionAnalysis::counterAtPass(unsigned R, unsigned At,
       M.Ops.size() == 2 && M.Ops[1].Kind == Operand::Reg &&
       regId(M.Ops[1].Name) >= 0)
     Step = soleLoopDef(P, regId(M.Ops[1].Name));
-  if (Step < 0 || !OncePerPass(unsigned(Step)))
+  // In the copy form the sum is made before the copy in the pass.
+  if (Step < 0 || !OncePerPass(unsigned(Step)) ||
+      (Step != Inc &&
+       !(InstrBlock[Step] == InstrBlock[Inc]
+             ? Step < Inc
+             : dominates(InstrBlock[Step], InstrBlock[Inc]))))
     return std::nullopt;
   const Instr &I = *Instrs[Step];
   StringRef B = I.Mods[0];
@@ -1234,9 +1239,9 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
           return 1;
       return 0;
     }
-    if (Id < 0 && (BlockSubst & AtBlock0) && O.Kind == Operand::Reg &&
+    if (Id < 0 && BlockIdx >= 0 && O.Kind == Operand::Reg &&
         StringRef(O.Name).starts_with("%ctaid."))
-      return (BlockSubst & AtBlock1) ? 1 : 0;
+      return BlockIdx;
     if (Id < 0 && (At0 & AtRefBlock) && O.Kind == Operand::Reg &&
         StringRef(O.Name).starts_with("%ntid."))
       return O.Name == "%ntid.x" ? int64_t(PTXReferenceBlockThreads) : 1;
@@ -1246,14 +1251,14 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
   auto X = Op(1);
   if (!X)
     return std::nullopt;
-  // 32-bit values are held sign-extended (as PTX prints immediates); the
-  // width changes and unsigned operations below make that explicit
-  // (division by a constant: `mul.wide.u32 %rd, %r, -1431655765; shr.u64
-  // %rd, %rd, 33; cvt.u32.u64 %r, %rd`, the remainder of a loop unrolled 3
-  // times).
-  // Values narrower than 64 bits are held sign-extended from their width
-  // (as PTX prints immediates); the width changes and the unsigned
-  // operations below make that explicit.
+  // Values are int64_t. Conversions, comparisons, shifts, max/min and the
+  // high and wide products read their operands in the type's width and
+  // signedness (Narrow), and give narrow results sign-extended (as PTX
+  // prints immediates), but for mul.wide.u*, zero-extended; 8- and 16-bit
+  // sums and products wrap; 32-bit add/sub/mul/shl/mad results are left
+  // unwrapped, as before (divisions by a constant: `mul.wide.u32 %rd, %r,
+  // -1431655765; shr.u64 %rd, %rd, 33; cvt.u32.u64 %r, %rd`, the
+  // remainder of a loop unrolled 3 times).
   auto Narrow = [](int64_t V, unsigned Bits, bool Unsigned) -> int64_t {
     switch (Bits) {
     case 8:
@@ -1282,7 +1287,7 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
   if (B == "neg")
     return -*X;
   if (B == "not")
-    return ~*X;
+    return Ty == "pred" ? int64_t(*X == 0) : ~*X;
   auto Y = Op(2);
   if (!Y)
     return std::nullopt;
@@ -1329,9 +1334,10 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
   }
   // The high half of a product (a division by a constant, clang's form).
   if (B == "mul" && D.hasMod("hi") && (Bits == 16 || Bits == 32)) {
-    bool U = Ty.starts_with("u");
-    int64_t P = Narrow(*X, Bits, U) * Narrow(*Y, Bits, U);
-    return Held(U ? int64_t(uint64_t(P) >> Bits) : P >> Bits);
+    if (Ty.starts_with("u"))
+      return Held(int64_t((uint64_t(Narrow(*X, Bits, true)) *
+                           uint64_t(Narrow(*Y, Bits, true))) >> Bits));
+    return Held((Narrow(*X, Bits, false) * Narrow(*Y, Bits, false)) >> Bits);
   }
   // A product twice the operands' width (nvcc's division by a constant:
   // `mul.wide.u32 %rd, %r, -1431655765; shr.u64 %rd, %rd, 33`).
@@ -1346,6 +1352,10 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
   if (B == "mad" && !D.hasMod("hi")) {
     auto Z = Op(3);
     return Z ? std::optional<int64_t>(*X * *Y + *Z) : std::nullopt;
+  }
+  if (Ty == "pred" && (B == "and" || B == "or" || B == "xor")) {
+    bool P = *X != 0, Q = *Y != 0;
+    return int64_t(B == "and" ? P && Q : B == "or" ? P || Q : P != Q);
   }
   if (B == "and")
     return *X & *Y;

@@ -9,8 +9,10 @@
 // IR front end does not evaluate clang's remainder count (a `select` of a
 // `urem`) and still guesses those two loops; the plugin then takes the
 // PTX's counts (docs/MODEL.md, "Work counts in the plugin").
-// A count that grows with the block's index (`k < blockIdx.x`: 0 passes
-// in block 0, 1 in block 1) is not taken for block 0's.
+// A count that grows or shrinks with the block's index (`k < blockIdx.x`:
+// 0 passes in block 0, 8 in block 8; `j = blockIdx.x; j < n`: n, then
+// n - 8) is not taken for block 0's: blocks 0, 1 and 8 must count the
+// same, or block 8 within 2 passes of block 0's 4 or more.
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
 // RUN: %profile -flipflop-args=2=80000000 %t.ll | FileCheck %s
 // RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
@@ -18,7 +20,7 @@
 
 // CHECK-LABEL: kernel _Z11constStrideILi1ELi64ELi48EEvPfPKfi
 // CHECK:       load.global=26042 store.global=1
-// CHECK:       loop: depth=1 line=0 trip=26042 exact=no guessed=no symbolic="block 0's, thread 0's (the count starts at the block's index
+// CHECK:       loop: depth=1 line=0 trip=26042 exact=no guessed=no symbolic="block 0's, thread 0's (the count reads the block's index
 // PTX-LABEL:   kernel _Z11constStrideILi3ELi64ELi48EEvPfPKfi
 // PTX:         load.global=26042 store.global=1
 // PTX:         loop: depth=1 line=0 trip=2 exact=no guessed=no symbolic="block 0's
@@ -28,6 +30,8 @@
 // PTX:         loop: depth=1 line=0 trip=3 exact=no guessed=no symbolic="block 0's
 // PTX-NEXT:    loop: depth=1 line=0 trip=174 exact=no guessed=no symbolic="block 0's
 // CHECK-LABEL: kernel _Z10perBlockUpPfi
+// CHECK:       loop: depth=1 line=0 trip=16 exact=no guessed=yes
+// CHECK-LABEL: kernel _Z12perBlockDownPfPKfi
 // CHECK:       loop: depth=1 line=0 trip=16 exact=no guessed=yes
 template <int U, int B, int G>
 __global__ void constStride(float *out, const float *in, int n) {
@@ -47,5 +51,13 @@ __global__ void perBlockUp(float *out, int n) {
 #pragma unroll 1
   for (int k = 0; k < (int)blockIdx.x; ++k)
     s += out[k * n + threadIdx.x];
+  out[threadIdx.x] = s;
+}
+
+__global__ void perBlockDown(float *out, const float *in, int n) {
+  float s = 0.0f;
+#pragma unroll 1
+  for (int j = blockIdx.x; j < n; ++j)
+    s += in[j];
   out[threadIdx.x] = s;
 }
