@@ -324,12 +324,23 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
       bool Copy = (B == "mov" || B == "cvt") && D.Ops.size() == 2;
       bool HasOff = Copy;
       int64_t Off = 0;
-      if (!Copy && (B == "add" || B == "sub") && D.Ops.size() == 3)
+      unsigned Src = unsigned(regId(D.Ops[1].Name));
+      if (!Copy && (B == "add" || B == "sub") && D.Ops.size() == 3) {
         if (auto C = constOutside(L, D.Ops[2])) {
           HasOff = true;
           Off = B == "sub" ? -*C : *C;
+        } else if (int R2 = D.Ops[2].Kind == Operand::Reg
+                                ? regId(D.Ops[2].Name) : -1;
+                   B == "add" && R2 >= 0) {
+          // The constant on the left (`add %c, %off, %i`: nvcc's count up
+          // to zero from a peeled prologue's counter).
+          if (auto C1 = constOutside(L, D.Ops[1])) {
+            HasOff = true;
+            Off = *C1;
+            Src = unsigned(R2);
+          }
         }
-      unsigned Src = unsigned(regId(D.Ops[1].Name));
+      }
       // Not so when one of them is not a constant: the definition that
       // reaches the copy, below (the counter of a sibling loop, copied
       // before it ran: clang's unrolled stencil passes); nor for the
