@@ -181,6 +181,12 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         R.Trip = *T;
         R.Symbolic = "block 0's, thread 0's (the count reads the block's "
                      "index): " + R.Symbolic;
+        // A stride of num_blocks * blockDim.x: the count follows blockDim.
+        if (ByBlock) {
+          EvalPoint Ref0 = Ref;
+          Ref0.CtaId = std::array<uint64_t, 3>{0, 0, 0};
+          fitBlockDim(R, L, BTC, SE, Conds, Ref0);
+        }
       } else if ((T = !R.GridStride ? tripOverEnclosing(L, BTC, SE, F, Depth,
                                                         Conds, Ref)
                                    : std::nullopt)) {

@@ -1326,6 +1326,7 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   R.Guessed = true;
   // Describe the bound and look at the step's dependences.
   unsigned StepTaint = 0;
+  int64_t StepAtRef = 0;
   R.Symbolic = L.ExitDesc;
   for (unsigned BI : L.Body.members())
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
@@ -1341,6 +1342,14 @@ void FunctionAnalysis::guessTrip(Loop &L) {
               (Self.Name == I.Ops[0].Name ||
                loopCopyOf(L, Self, regId(I.Ops[0].Name)) >= 0)) {
             StepTaint |= taintOf(I.Ops[3 - Side]);
+            // The step at the reference block (`48 * blockDim.x`: 48
+            // blocks' worth), when it is a constant there.
+            if (I.Ops[3 - Side].Kind == Operand::Reg && StepAtRef == 0)
+              if (int SR = regId(I.Ops[3 - Side].Name); SR >= 0)
+                if (auto V = constAt(unsigned(SR), K, 0,
+                                     AtThread0 | AtRefBlock);
+                    V && *V > 0)
+                  StepAtRef = *V;
             break;
           }
         }
@@ -1362,10 +1371,17 @@ void FunctionAnalysis::guessTrip(Loop &L) {
     if (L.ConstBound && *L.ConstBound > 0) {
       // A block-stride loop over a constant range: resolved at the
       // profile's reference block size (docs/MODEL.md).
-      R.Trip = std::max(
-          1.0, std::ceil(double(*L.ConstBound) / PTXReferenceBlockThreads));
+      // Stepped by the block's threads, or a multiple of them.
+      int64_t Per = StepAtRef >= int64_t(PTXReferenceBlockThreads) &&
+                            StepAtRef % PTXReferenceBlockThreads == 0
+                        ? StepAtRef / PTXReferenceBlockThreads
+                        : 1;
+      R.Trip = std::max(1.0, std::ceil(double(*L.ConstBound) /
+                                       double(PTXReferenceBlockThreads * Per)));
       R.Guessed = false;
-      R.Symbolic = formatv("{0} / blockDim.x", *L.ConstBound).str();
+      R.Symbolic =
+          Per > 1 ? formatv("{0} / ({1} * blockDim.x)", *L.ConstBound, Per).str()
+                  : formatv("{0} / blockDim.x", *L.ConstBound).str();
       return;
     }
   }

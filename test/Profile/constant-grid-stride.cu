@@ -29,6 +29,13 @@
 // PTX:         load.global=1221 store.global=1
 // PTX:         loop: depth=1 line=0 trip=3 exact=no guessed=no symbolic="block 0's
 // PTX-NEXT:    loop: depth=1 line=0 trip=174 exact=no guessed=no symbolic="block 0's
+// A stride of 48 blocks' worth, `i += 48 * blockDim.x`: the IR front end
+// counts block 0's passes and fits them to blockDim (block-stride); the
+// PTX front end, which does not count it, took the step for blockDim.x
+// (80,000,000 / 256 = 312,500 passes, 48 times the IR's); now the step at
+// the reference block.
+// CHECK-LABEL: kernel _Z9strided48PfPKfi
+// CHECK:       loop: depth=1 line=0 trip=6511 exact=no guessed=no block-stride
 // CHECK-LABEL: kernel _Z10perBlockUpPfi
 // CHECK:       loop: depth=1 line=0 trip=16 exact=no guessed=yes
 // CHECK-LABEL: kernel _Z12perBlockDownPfPKfi
@@ -45,6 +52,14 @@ __global__ void constStride(float *out, const float *in, int n) {
 template __global__ void constStride<1, 64, 48>(float *, const float *, int);
 template __global__ void constStride<3, 64, 48>(float *, const float *, int);
 template __global__ void constStride<7, 32, 2048>(float *, const float *, int);
+
+__global__ void strided48(float *out, const float *in, int n) {
+  float s = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += 48 * blockDim.x)
+    s += in[i];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
 
 __global__ void perBlockUp(float *out, int n) {
   float s = 0.0f;
