@@ -110,11 +110,7 @@ std::optional<double> ProfileBuilder::tripOverEnclosing(
 }
 
 /// A count that reads blockIdx: block 0's, where every block runs about as
-/// many passes: blocks 0, 1 and 8 the same (each block's own chunk), or
-/// block 8 within 2 passes of block 0's 4 or more (a loop over the problem
-/// stepped by a constant: a grid stride written as num_blocks *
-/// block_size_x, of at least 4 blocks). Not a count that grows or shrinks
-/// with the block's index (`k < blockIdx.x`, `j = blockIdx.x; j < n`).
+/// many passes (sameInEveryBlock).
 std::optional<double>
 ProfileBuilder::tripOfFirstBlock(const Loop *L, const SCEV *BTC,
                                  ScalarEvolution &SE,
@@ -128,9 +124,7 @@ ProfileBuilder::tripOfFirstBlock(const Loop *L, const SCEV *BTC,
   std::optional<double> T0 = At(0), T1 = At(1), T8 = At(8);
   if (!T0 || !T1 || !T8)
     return std::nullopt;
-  bool Chunk = *T0 == *T1 && *T0 == *T8;
-  bool Strided = *T0 >= 4 && std::fabs(*T0 - *T8) <= 2;
-  if (!Chunk && !Strided)
+  if (!sameInEveryBlock(*T0, *T1, *T8))
     return std::nullopt;
   return T0;
 }

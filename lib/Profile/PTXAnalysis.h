@@ -561,10 +561,8 @@ private:
   /// 1; it <= T; ++it)`): the mean over those passes.
   std::optional<double> tripOverEnclosing(Loop &L);
   /// A loop counted for block 0 (thread 0), where every block runs about
-  /// as many passes: blocks 0, 1 and 8 the same (each block's own chunk),
-  /// or block 8 within 2 passes of block 0's 4 or more (a loop over the
-  /// problem stepped by a constant: a grid stride written as num_blocks *
-  /// block_size_x, of at least 4 blocks).
+  /// as many passes (sameInEveryBlock, KernelProfile.h): a grid stride
+  /// written as num_blocks * block_size_x, or each block's own chunk.
   std::optional<double> tripOfFirstBlock(Loop &L);
   /// While tripOverEnclosing counts a loop at one pass of an enclosing
   /// loop: that loop and the pass (0-based). constAt then gives each of
@@ -577,6 +575,7 @@ private:
   /// BlockIdx change what an answer is.
   mutable std::optional<llvm::DenseMap<uint64_t, std::optional<int64_t>>>
       ConstMemo;
+  bool runsOncePerPass(const Loop &P, unsigned K) const;
   std::optional<int64_t> counterAtPass(unsigned R, unsigned At,
                                        unsigned Depth, unsigned At0) const;
   void guessTrip(Loop &L);

@@ -1473,9 +1473,7 @@ std::optional<double> FunctionAnalysis::tripOfFirstBlock(Loop &L) {
   std::optional<double> T8 = T1 ? At(8, Try8) : std::nullopt;
   if (!T8)
     return std::nullopt;
-  bool Chunk = *T0 == *T1 && *T0 == *T8;
-  bool Strided = *T0 >= 4 && std::fabs(*T0 - *T8) <= 2;
-  if (!Chunk && !Strided)
+  if (!sameInEveryBlock(*T0, *T1, *T8))
     return std::nullopt;
   L = std::move(Try0);
   L.Rec.Symbolic = "block 0's, thread 0's (the count reads the block's "

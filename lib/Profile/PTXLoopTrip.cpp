@@ -417,13 +417,8 @@ std::optional<int64_t> FunctionAnalysis::startAfterLoop(const Loop &L,
       D.Ops.size() != 3 || D.Ops[1].Kind != Operand::Reg ||
       regId(D.Ops[1].Name) != int(IV))
     return std::nullopt;
-  // Once on every pass of M: in no loop inside M, on the way to each latch.
-  unsigned SB = InstrBlock[Step];
-  if (Blocks[SB].Loops.size() != Blocks[M->Header].Loops.size())
+  if (!runsOncePerPass(*M, unsigned(Step)))
     return std::nullopt;
-  for (unsigned P : Blocks[M->Header].Preds)
-    if (M->Body.test(P) && !dominates(SB, P))
-      return std::nullopt;
   auto C = constOutside(*M, D.Ops[2], At0);
   if (!C)
     return std::nullopt;

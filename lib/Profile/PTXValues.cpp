@@ -1135,6 +1135,18 @@ std::optional<int64_t> FunctionAnalysis::constAt(unsigned R, unsigned At,
   return V;
 }
 
+/// Whether instruction \p K runs once on every pass of \p P: in no loop
+/// inside P, and on the way to each of P's latches.
+bool FunctionAnalysis::runsOncePerPass(const Loop &P, unsigned K) const {
+  unsigned B = InstrBlock[K];
+  if (Blocks[B].Loops.size() != Blocks[P.Header].Loops.size())
+    return false;
+  for (unsigned Pred : Blocks[P.Header].Preds)
+    if (P.Body.test(Pred) && !dominates(B, Pred))
+      return false;
+  return true;
+}
+
 /// Register \p R's value at instruction \p At in pass PinPass of PinLoop,
 /// where R is one of that loop's counters: defined once in it, on every
 /// pass, by an unguarded `add`/`sub R, R, C` with C constant (or a copy of
@@ -1164,16 +1176,7 @@ std::optional<int64_t> FunctionAnalysis::counterAtPass(unsigned R, unsigned At,
     return std::nullopt;
   // It changes once on every pass: in no loop inside P, and on the way to
   // each of P's latches.
-  auto OncePerPass = [&](unsigned K) {
-    unsigned B = InstrBlock[K];
-    if (Blocks[B].Loops.size() != Blocks[P.Header].Loops.size())
-      return false;
-    for (unsigned Pred : Blocks[P.Header].Preds)
-      if (P.Body.test(Pred) && !dominates(B, Pred))
-        return false;
-    return true;
-  };
-  if (!OncePerPass(unsigned(Inc)))
+  if (!runsOncePerPass(P, unsigned(Inc)))
     return std::nullopt;
   unsigned IB = InstrBlock[Inc], AB = InstrBlock[At];
   bool Stepped = IB == AB ? unsigned(Inc) < At : dominates(IB, AB);
@@ -1191,7 +1194,7 @@ std::optional<int64_t> FunctionAnalysis::counterAtPass(unsigned R, unsigned At,
       regId(M.Ops[1].Name) >= 0)
     Step = soleLoopDef(P, regId(M.Ops[1].Name));
   // In the copy form the sum is made before the copy in the pass.
-  if (Step < 0 || !OncePerPass(unsigned(Step)) ||
+  if (Step < 0 || !runsOncePerPass(P, unsigned(Step)) ||
       (Step != Inc &&
        !(InstrBlock[Step] == InstrBlock[Inc]
              ? Step < Inc

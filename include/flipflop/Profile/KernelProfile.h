@@ -502,6 +502,16 @@ struct KernelProfile {
 /// its threads cover the work by striding (a grid-stride loop, or
 /// block-stride loops over a per-block range such as a row). flipflop-apply
 /// rewrites launch sites only for such kernels.
+/// Whether a loop counted for blocks 0, 1 and 8 (\p T0, \p T1, \p T8) runs
+/// about as many passes in every block, so that block 0's count stands for
+/// all (both front ends' tripOfFirstBlock): the same in all three (each
+/// block's own chunk), or block 8 within 2 passes of block 0's 4 or more (a
+/// loop over the problem stepped by a constant, of at least 4 blocks). Not
+/// a count that grows or shrinks with the block's index.
+inline bool sameInEveryBlock(double T0, double T1, double T8) {
+  return (T0 == T1 && T0 == T8) || (T0 >= 4 && T0 - T8 <= 2 && T8 - T0 <= 2);
+}
+
 bool isBlockSizeAgnostic(const KernelProfile &P);
 
 /// Physical bound on a profile's per-thread work: no real kernel issues more
