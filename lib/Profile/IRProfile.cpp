@@ -216,6 +216,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
           R.DependsOn = "the problem size over blockDim (block-stride loop)";
         }
       }
+      bool ByThreads = !R.Symbolic.empty();
       if (R.Symbolic.empty()) {
         R.Symbolic = "unknown";
         R.DependsOn = "an exit condition ScalarEvolution cannot compute";
@@ -226,6 +227,30 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         // Resolved against the problem size: one pass per launch-wide stride.
         R.Trip = 1;
         R.Guessed = false;
+      } else if (!ByThreads) {
+        // A counter that is no add recurrence (`s /= 2`, `s *= 2`): run
+        // the loop's integer steps pass by pass.
+        EvalPoint Ref;
+        Ref.Facts = &Facts;
+        Ref.Actual = &ArgActual;
+        Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
+        auto Conds =
+            entryConditions(L, FAM.getResult<DominatorTreeAnalysis>(F));
+        SmallPtrSet<const SCEV *, 8> Read;
+        if (std::optional<double> T =
+                steppedTrip(L, SE, Conds, Ref, 4096, &Read)) {
+          R.Trip = *T;
+          R.Guessed = false;
+          R.Symbolic = "stepped pass by pass (the counter is no add "
+                       "recurrence)";
+          std::set<std::string> Parts;
+          for (const SCEV *S : Read)
+            if (!isa<SCEVConstant>(S))
+              Parts.insert(describeDependence(S));
+          R.DependsOn = Parts.empty() ? "constants" : "";
+          for (const std::string &D : Parts)
+            R.DependsOn += (R.DependsOn.empty() ? "" : "; ") + D;
+        }
       }
     }
   }

@@ -245,6 +245,200 @@ std::optional<double> tripAt(const Loop *L, const SCEV *BTC,
   return V->roundToDouble(/*isSigned=*/false) + 1;
 }
 
+namespace {
+/// One pass of a loop run by steppedTrip: the integer values its
+/// instructions compute from the header PHIs' values on entry to the pass
+/// and from loop-invariant values (evaluateSCEV at the evaluation point).
+class PassValues {
+public:
+  PassValues(const Loop *L, ScalarEvolution &SE, const EvalPoint &At,
+             const DenseMap<const PHINode *, APInt> &State,
+             SmallPtrSetImpl<const SCEV *> *Read)
+      : L(L), SE(SE), At(At), State(State), Read(Read) {}
+
+  std::optional<APInt> get(const Value *V, unsigned Depth = 0) {
+    if (Depth > 64 || !V->getType()->isIntegerTy())
+      return std::nullopt;
+    if (const auto *C = dyn_cast<ConstantInt>(V))
+      return C->getValue();
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || !L->contains(I)) {
+      // Loop invariant: through ScalarEvolution, as trip counts are.
+      if (!SE.isSCEVable(V->getType()))
+        return std::nullopt;
+      const SCEV *S = SE.getSCEV(const_cast<Value *>(V));
+      if (Read)
+        Read->insert(S);
+      return evaluateSCEV(S, At);
+    }
+    if (auto It = Memo.find(I); It != Memo.end())
+      return It->second;
+    std::optional<APInt> R = compute(*I, Depth);
+    Memo[I] = R;
+    return R;
+  }
+
+private:
+  std::optional<APInt> compute(const Instruction &I, unsigned Depth) {
+    if (const auto *PN = dyn_cast<PHINode>(&I)) {
+      if (PN->getParent() != L->getHeader())
+        return std::nullopt; // a join inside the pass: not followed
+      auto It = State.find(PN);
+      return It != State.end() ? std::optional<APInt>(It->second)
+                               : std::nullopt;
+    }
+    auto Op = [&](unsigned K) { return get(I.getOperand(K), Depth + 1); };
+    unsigned W = I.getType()->getIntegerBitWidth();
+    if (const auto *B = dyn_cast<BinaryOperator>(&I)) {
+      auto X = Op(0), Y = Op(1);
+      if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
+        return std::nullopt;
+      switch (B->getOpcode()) {
+      case Instruction::Add: return *X + *Y;
+      case Instruction::Sub: return *X - *Y;
+      case Instruction::Mul: return *X * *Y;
+      case Instruction::And: return *X & *Y;
+      case Instruction::Or: return *X | *Y;
+      case Instruction::Xor: return *X ^ *Y;
+      case Instruction::Shl:
+      case Instruction::LShr:
+      case Instruction::AShr: {
+        if (Y->uge(W))
+          return std::nullopt; // poison
+        unsigned By = unsigned(Y->getZExtValue());
+        return B->getOpcode() == Instruction::Shl    ? X->shl(By)
+               : B->getOpcode() == Instruction::LShr ? X->lshr(By)
+                                                     : X->ashr(By);
+      }
+      case Instruction::UDiv:
+      case Instruction::URem:
+        if (Y->isZero())
+          return std::nullopt;
+        return B->getOpcode() == Instruction::UDiv ? X->udiv(*Y) : X->urem(*Y);
+      case Instruction::SDiv:
+      case Instruction::SRem:
+        if (Y->isZero() || (X->isMinSignedValue() && Y->isAllOnes()))
+          return std::nullopt;
+        return B->getOpcode() == Instruction::SDiv ? X->sdiv(*Y) : X->srem(*Y);
+      default:
+        return std::nullopt;
+      }
+    }
+    if (const auto *C = dyn_cast<ICmpInst>(&I)) {
+      auto X = Op(0), Y = Op(1);
+      if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
+        return std::nullopt;
+      return APInt(1, ICmpInst::compare(*X, *Y, C->getPredicate()));
+    }
+    if (isa<SelectInst>(&I)) {
+      auto C = Op(0);
+      if (!C)
+        return std::nullopt;
+      return Op(C->isOne() ? 1 : 2);
+    }
+    if (isa<ZExtInst>(&I) || isa<SExtInst>(&I) || isa<TruncInst>(&I) ||
+        isa<FreezeInst>(&I)) {
+      auto X = Op(0);
+      if (!X)
+        return std::nullopt;
+      return isa<SExtInst>(&I) ? X->sext(W)
+             : isa<FreezeInst>(&I) ? *X
+                                   : X->zextOrTrunc(W);
+    }
+    if (const auto *II = dyn_cast<IntrinsicInst>(&I)) {
+      Intrinsic::ID ID = II->getIntrinsicID();
+      if (ID != Intrinsic::smin && ID != Intrinsic::smax &&
+          ID != Intrinsic::umin && ID != Intrinsic::umax)
+        return std::nullopt;
+      auto X = Op(0), Y = Op(1);
+      if (!X || !Y)
+        return std::nullopt;
+      switch (ID) {
+      case Intrinsic::smin: return X->slt(*Y) ? *X : *Y;
+      case Intrinsic::smax: return X->sgt(*Y) ? *X : *Y;
+      case Intrinsic::umin: return X->ult(*Y) ? *X : *Y;
+      default: return X->ugt(*Y) ? *X : *Y;
+      }
+    }
+    return std::nullopt;
+  }
+
+  const Loop *L;
+  ScalarEvolution &SE;
+  const EvalPoint &At;
+  const DenseMap<const PHINode *, APInt> &State;
+  SmallPtrSetImpl<const SCEV *> *Read;
+  DenseMap<const Instruction *, std::optional<APInt>> Memo;
+};
+} // namespace
+
+std::optional<double> steppedTrip(const Loop *L, ScalarEvolution &SE,
+                                  ArrayRef<EntryCondition> Conds,
+                                  const EvalPoint &At, unsigned MaxPasses,
+                                  SmallPtrSetImpl<const SCEV *> *Read) {
+  BasicBlock *Exiting = L->getExitingBlock();
+  BasicBlock *Latch = L->getLoopLatch();
+  BasicBlock *Pre = L->getLoopPredecessor();
+  if (!Exiting || !Latch || !Pre ||
+      (Exiting != Latch && Exiting != L->getHeader()))
+    return std::nullopt;
+  const auto *Br = dyn_cast<BranchInst>(Exiting->getTerminator());
+  if (!Br || !Br->isConditional())
+    return std::nullopt;
+  bool ExitOnTrue = !L->contains(Br->getSuccessor(0));
+  for (const EntryCondition &C : Conds)
+    if (auto V = evaluateCondition(C.Cond, SE, At))
+      if (*V != C.Holds)
+        return 0.0;
+  // The header PHIs' values on entry; one unknown only matters if the exit
+  // test reads it.
+  // The header PHIs the exit test depends on, through the loop's
+  // instructions and the PHIs' values from the latch.
+  SmallPtrSet<const PHINode *, 4> Relevant;
+  {
+    SmallVector<const Value *, 16> Work{Br->getCondition()};
+    SmallPtrSet<const Value *, 32> Seen;
+    while (!Work.empty()) {
+      const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+      if (!I || !L->contains(I) || !Seen.insert(I).second)
+        continue;
+      if (const auto *PN = dyn_cast<PHINode>(I)) {
+        if (PN->getParent() == L->getHeader() && Relevant.insert(PN).second)
+          Work.push_back(PN->getIncomingValueForBlock(Latch));
+        continue;
+      }
+      for (const Value *Op : I->operands())
+        Work.push_back(Op);
+    }
+  }
+  DenseMap<const PHINode *, APInt> State;
+  for (const PHINode *PN : Relevant) {
+    DenseMap<const PHINode *, APInt> None;
+    PassValues Entry(L, SE, At, None, Read);
+    std::optional<APInt> V = Entry.get(PN->getIncomingValueForBlock(Pre));
+    if (!V)
+      return std::nullopt;
+    State.try_emplace(PN, *V);
+  }
+  for (unsigned Pass = 1; Pass <= MaxPasses; ++Pass) {
+    PassValues Now(L, SE, At, State, Read);
+    std::optional<APInt> C = Now.get(Br->getCondition());
+    if (!C)
+      return std::nullopt;
+    if (C->isOne() == ExitOnTrue)
+      return double(Pass);
+    DenseMap<const PHINode *, APInt> Next;
+    for (const auto &[PN, V] : State) {
+      std::optional<APInt> N = Now.get(PN->getIncomingValueForBlock(Latch));
+      if (!N)
+        return std::nullopt;
+      Next.try_emplace(PN, *N);
+    }
+    State = std::move(Next);
+  }
+  return std::nullopt;
+}
+
 void fitBlockDim(LoopRecord &R, const Loop *L, const SCEV *BTC,
                  ScalarEvolution &SE, ArrayRef<EntryCondition> Conds,
                  const EvalPoint &At) {

@@ -15,6 +15,7 @@
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -89,6 +90,24 @@ std::optional<double> tripAt(const llvm::Loop *L, const llvm::SCEV *BTC,
                              llvm::ScalarEvolution &SE,
                              llvm::ArrayRef<EntryCondition> Conds,
                              const EvalPoint &At);
+
+/// Trip count of \p L found by running it pass by pass at \p At: the
+/// header PHIs start at their preheader values and take their latch values
+/// after each pass, computed through the integer instructions between them
+/// (shifts, divisions, products, selects, min/max), until the branch of
+/// the one exiting block (the latch or the header) leaves. For the loops
+/// whose counter is no add recurrence, which ScalarEvolution does not
+/// count: `for (s = n / 2; s > 0; s /= 2)`, `for (s = 1; s < n; s *= 2)`,
+/// `s = (s + 1) / 2`. 0 when an entry condition is false at \p At;
+/// std::nullopt when a value the test reads is unknown or the loop runs
+/// more than \p MaxPasses passes. Counted as tripAt counts: header
+/// executions. \p Read, when given, receives the loop-invariant values
+/// read (for describeDependence).
+std::optional<double>
+steppedTrip(const llvm::Loop *L, llvm::ScalarEvolution &SE,
+            llvm::ArrayRef<EntryCondition> Conds, const EvalPoint &At,
+            unsigned MaxPasses = 4096,
+            llvm::SmallPtrSetImpl<const llvm::SCEV *> *Read = nullptr);
 
 /// How a trip count that reads blockDim varies with it, from samples at
 /// blockDim.d = 16, 32, 64 (the other dimensions at \p At; blockDim.z is

@@ -576,6 +576,12 @@ private:
   mutable std::optional<llvm::DenseMap<uint64_t, std::optional<int64_t>>>
       ConstMemo;
   bool runsOncePerPass(const Loop &P, unsigned K) const;
+  /// A loop counted by running it (steppedTrip): while it runs, constOf
+  /// reads the registers of SimRegs inside SimLoop from there (their
+  /// values in the pass being run) instead of their reaching definitions.
+  std::optional<double> steppedTrip(Loop &L);
+  const Loop *SimLoop = nullptr;
+  llvm::DenseMap<unsigned, int64_t> SimRegs;
   std::optional<int64_t> counterAtPass(unsigned R, unsigned At,
                                        unsigned Depth, unsigned At0) const;
   void guessTrip(Loop &L);

@@ -1448,6 +1448,13 @@ void FunctionAnalysis::computeTripCounts() {
     } else if (auto T = tripOfFirstBlock(L)) {
       R.Trip = *T;
       R.Exact = false;
+    } else if (auto T = steppedTrip(L)) {
+      R.Trip = *T;
+      R.Exact = false;
+      R.Symbolic = std::string("stepped pass by pass") +
+                   (L.ThreadStart ? ", thread 0's" : "") +
+                   (L.AtRefBlock ? " at the reference block" : "") +
+                   " (the counter is no sum of steps; " + L.ExitDesc + ")";
     } else {
       guessTrip(L);
     }

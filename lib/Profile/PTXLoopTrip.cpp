@@ -800,6 +800,144 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   return std::max(Trip, 0.0);
 }
 
+/// Loops counted by running them: the loop has one exit, in a block that
+/// runs on every pass, and every register its exit predicate depends on
+/// inside the loop (closed over their operands) has one unguarded integer
+/// definition there that runs once on every pass. Those definitions run in
+/// order, pass after pass, from the registers' values on entry (ivStart),
+/// until the predicate leaves: a counter stepped by something other than a
+/// constant sum, which countedTrip does not follow (`s /= 2` as nvcc writes
+/// a signed division, `shr.u32 %t, %s, 31; add.s32 %u, %s, %t; shr.s32 %n,
+/// %u, 1`, tested on the value before the step; `s = (s + 1) / 2`).
+/// Thread 0's count when a value needs a thread index, at the reference
+/// block when one needs blockDim. At most 4,096 passes.
+std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
+  SmallVector<unsigned, 2> Exiting;
+  for (unsigned BI : L.Body.members())
+    for (unsigned Sx : Blocks[BI].Succs)
+      if (!L.Body.test(Sx)) {
+        Exiting.push_back(BI);
+        break;
+      }
+  if (Exiting.size() != 1)
+    return std::nullopt;
+  unsigned EB = Exiting.front();
+  for (unsigned P : Blocks[L.Header].Preds)
+    if (L.Body.test(P) && !dominates(EB, P))
+      return std::nullopt;
+  bool ContinueWhen = false;
+  int Guard = exitGuard(L, EB, ContinueWhen);
+  if (Guard < 0)
+    return std::nullopt;
+  int SetpIdx = exitSetp(L, EB, unsigned(Guard));
+  if (SetpIdx < 0)
+    return std::nullopt;
+  // The definitions the predicate depends on in the loop, closed.
+  SmallVector<unsigned, 16> Slice;
+  SmallVector<unsigned, 16> Work{unsigned(Guard)};
+  DenseSet<unsigned> SeenRegs{unsigned(Guard)};
+  while (!Work.empty()) {
+    unsigned R = Work.pop_back_val();
+    int K = soleLoopDef(L, int(R));
+    if (K < 0) {
+      if (llvm::any_of(DefSites[R], [&](unsigned D) {
+            return L.Body.test(InstrBlock[D]);
+          }))
+        return std::nullopt; // several definitions in the loop
+      continue;            // loop invariant
+    }
+    const Instr &D = *Instrs[K];
+    SmallVector<unsigned, 2> Defs;
+    defsOf(D, Defs);
+    if (!D.Guard.empty() || Defs.size() != 1 || !runsOncePerPass(L, unsigned(K)) ||
+        Slice.size() >= 32)
+      return std::nullopt;
+    for (size_t M = 1; M < D.Mods.size(); ++M)
+      if (isFloatType(D.Mods[M]))
+        return std::nullopt;
+    Slice.push_back(unsigned(K));
+    for (size_t Op = 1; Op < D.Ops.size(); ++Op)
+      if (D.Ops[Op].Kind == Operand::Reg)
+        if (int U = regId(D.Ops[Op].Name); U >= 0 && SeenRegs.insert(U).second)
+          Work.push_back(unsigned(U));
+  }
+  // Every definition runs once a pass, so their blocks lie on one chain of
+  // dominators: that order, then the order within a block.
+  llvm::sort(Slice, [&](unsigned A, unsigned B) {
+    unsigned BA = InstrBlock[A], BB = InstrBlock[B];
+    if (BA == BB)
+      return A < B;
+    return dominates(BA, BB);
+  });
+  // Registers read before their definition in a pass start at their value
+  // on entry.
+  auto Entry = [&](unsigned At0) -> std::optional<DenseMap<unsigned, int64_t>> {
+    DenseMap<unsigned, int64_t> Regs;
+    DenseSet<unsigned> Defined;
+    for (unsigned K : Slice) {
+      const Instr &D = *Instrs[K];
+      for (size_t Op = 1; Op < D.Ops.size(); ++Op) {
+        if (D.Ops[Op].Kind != Operand::Reg)
+          continue;
+        int U = regId(D.Ops[Op].Name);
+        if (U < 0 || Defined.count(unsigned(U)) || Regs.count(unsigned(U)) ||
+            soleLoopDef(L, U) < 0)
+          continue;
+        std::optional<int64_t> V = ivStart(L, unsigned(U), At0);
+        if (!V)
+          return std::nullopt;
+        Regs[unsigned(U)] = *V;
+      }
+      SmallVector<unsigned, 2> Defs;
+      defsOf(D, Defs);
+      Defined.insert(Defs.front());
+    }
+    return Regs;
+  };
+  unsigned At0 = 0;
+  std::optional<DenseMap<unsigned, int64_t>> Start;
+  for (unsigned Try : {0u, unsigned(AtThread0), unsigned(AtThread0 | AtRefBlock)})
+    if ((Start = Entry(Try))) {
+      At0 = Try;
+      break;
+    }
+  if (!Start)
+    return std::nullopt;
+  SimLoop = &L;
+  SimRegs = std::move(*Start);
+  std::optional<double> Trip;
+  constexpr unsigned MaxPasses = 4096;
+  for (unsigned Pass = 1; Pass <= MaxPasses && !Trip; ++Pass) {
+    bool Failed = false;
+    for (unsigned K : Slice) {
+      std::optional<int64_t> V = constOf(K, 0, At0);
+      if (!V) {
+        Failed = true;
+        break;
+      }
+      SmallVector<unsigned, 2> Defs;
+      defsOf(*Instrs[K], Defs);
+      SimRegs[Defs.front()] = *V;
+      if (Defs.front() == unsigned(Guard) && (*V != 0) != ContinueWhen) {
+        // Left on this pass: the header ran Pass times; a top-tested loop
+        // whose work follows the test runs it once less.
+        bool BottomTested = EB != L.Header || L.Body.count() == 1;
+        Trip = double(BottomTested ? Pass : Pass - 1);
+        break;
+      }
+    }
+    if (Failed)
+      break;
+  }
+  SimLoop = nullptr;
+  SimRegs.clear();
+  if (!Trip)
+    return std::nullopt;
+  L.ThreadStart = (At0 & AtThread0) != 0;
+  L.AtRefBlock = (At0 & AtRefBlock) != 0;
+  return Trip;
+}
+
 /// Loops run by a flag. The exit tests a predicate that the header copies
 /// from a flag; the flag is one constant before the loop and is set to
 /// another on every pass (clang's form of `for (t = 0; t < 2; ++t)` when it

@@ -1235,6 +1235,9 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     if (O.Kind == Operand::Imm)
       return O.Value;
     int Id = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+    if (Id >= 0 && SimLoop && SimLoop->Body.test(InstrBlock[Def]))
+      if (auto It = SimRegs.find(unsigned(Id)); It != SimRegs.end())
+        return It->second;
     if (Id < 0 && (At0 & AtThread0) && O.Kind == Operand::Reg &&
         (StringRef(O.Name).starts_with("%tid.") || O.Name == "%laneid")) {
       for (unsigned Dm = 0; Dm < 3; ++Dm)
