@@ -116,7 +116,7 @@ KernelResult analyzeKernel(const Function &F, KernelProfile &K,
   R.Best = R.Sweep->pick(O.Obj);
   R.Heuristic = R.Sweep->Pick.OccupancyHeuristic;
   for (const LoopRecord &L : K.Loops)
-    R.GuessedLoops += L.Guessed;
+    R.GuessedLoops += L.Guessed && !L.UnrollRemainder;
   if (K.Bounds.any() && O.Verbosity >= 1)
     R.Author = predictAuthorBounds(K, *R.GPU, R.best());
   return R;

@@ -40,6 +40,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -129,6 +130,68 @@ ProfileBuilder::tripOfFirstBlock(const Loop *L, const SCEV *BTC,
   return T0;
 }
 
+/// A pass count as the guesses say it: whole, or to one decimal.
+static std::string tripText(double T) {
+  return T == std::floor(T) ? std::to_string(static_cast<long long>(T))
+                            : formatv("{0:f1}", T).str();
+}
+
+/// The remainder loop of a loop LLVM unrolled U times at run time: its
+/// count is `n % U`, at most U - 1 (ScalarEvolution's constant maximum),
+/// and the unroller disabled its unrolling.
+static std::optional<unsigned> remainderMax(const Loop *L,
+                                            ScalarEvolution &SE) {
+  const auto *Max =
+      dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(L));
+  if (!Max || Max->getAPInt().uge(15))
+    return std::nullopt;
+  unsigned Trips = unsigned(Max->getAPInt().getZExtValue()) + 1;
+  if (!isPowerOf2_32(Trips + 1))
+    return std::nullopt;
+  MDNode *MD = L->getLoopID();
+  if (!MD || !findOptionMDForLoopID(MD, "llvm.loop.unroll.disable"))
+    return std::nullopt;
+  return Trips;
+}
+
+void ProfileBuilder::guessUnrolled(LoopRecord &R, const Loop *L,
+                                   const SCEV *BTC, ScalarEvolution &SE) {
+  // A guess is of the source loop's iterations, as NVPTX's unrolling and
+  // the PTX front end (which reads unrolled loops) count them: the
+  // remainder of a loop unrolled U times runs (U - 1) / 2 passes on
+  // average, the main loop the default over U.
+  if (std::optional<unsigned> Max = remainderMax(L, SE)) {
+    R.Trip = std::min(R.Trip, double(*Max) / 2);
+    R.UnrollRemainder = true;
+    return;
+  }
+  // The main loop: its count divides by U, and a remainder loop of at most
+  // U - 1 passes is its sibling.
+  unsigned U = 0;
+  SCEVExprContains(BTC, [&](const SCEV *X) {
+    if (const auto *D = dyn_cast<SCEVUDivExpr>(X))
+      if (const auto *C = dyn_cast<SCEVConstant>(D->getRHS()))
+        if (C->getAPInt().ule(16) && C->getAPInt().isPowerOf2() &&
+            C->getAPInt().ugt(1))
+          U = unsigned(C->getAPInt().getZExtValue());
+    return U != 0;
+  });
+  if (!U)
+    return;
+  auto &LI = FAM.getResult<LoopAnalysis>(*L->getHeader()->getParent());
+  ArrayRef<Loop *> Siblings = L->getParentLoop()
+                                  ? ArrayRef<Loop *>(L->getParentLoop()->getSubLoops())
+                                  : ArrayRef<Loop *>(LI.getTopLevelLoops());
+  for (const Loop *S : Siblings)
+    if (S != L)
+      if (std::optional<unsigned> Max = remainderMax(S, SE);
+          Max && *Max + 1 == U) {
+        R.Trip = Facts.DefaultTrip / U;
+        UnrolledBy[L] = U;
+        return;
+      }
+}
+
 const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
                                              Function &F, unsigned Depth) {
   auto It = LoopMemo.find(L);
@@ -191,6 +254,8 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       } else {
         R.Trip = Facts.DefaultTrip;
         R.Guessed = true;
+        if (!ByBlock && !R.GridStride)
+          guessUnrolled(R, L, BTC, SE);
         if (ByBlock && !R.GridStride) {
           EvalPoint Probe = Ref;
           Probe.MissingArg = int64_t(1) << 20;
@@ -254,7 +319,9 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       }
     }
   }
-  if (R.Guessed) {
+  // The remainder of a loop unrolled at run time is said with its main
+  // loop: one guess per source loop.
+  if (R.Guessed && !R.UnrollRemainder) {
     std::string What = "loop";
     if (R.Line)
       What += " at line " + std::to_string(R.Line);
@@ -268,7 +335,13 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
             ? What + ": a grid-stride loop, its passes the problem size "
                      "over the launched threads"
             : What + ": trip count depends on " + R.DependsOn + ", assumed " +
-                  std::to_string(static_cast<long long>(R.Trip)));
+                  (UnrolledBy.count(L)
+                       ? formatv("{0} (unrolled {1} times by the compiler: "
+                                 "{2} passes and a remainder loop)",
+                                 tripText(Facts.DefaultTrip),
+                                 UnrolledBy.lookup(L), tripText(R.Trip))
+                             .str()
+                       : tripText(R.Trip)));
   }
   if (R.DependsOnBlockDim)
     P.Shape.WorkScalesWithBlock = true;

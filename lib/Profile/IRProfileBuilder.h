@@ -111,6 +111,14 @@ private:
 
   // IRProfile.cpp: the walk, loop records and shape decisions.
   void walk(llvm::Function &F, double Weight, unsigned Depth);
+  /// A guessed count of a loop LLVM unrolled at run time, in source
+  /// iterations: its remainder loop's average, the main loop's default over
+  /// the unroll factor.
+  void guessUnrolled(LoopRecord &R, const llvm::Loop *L,
+                     const llvm::SCEV *BTC, llvm::ScalarEvolution &SE);
+  /// The main loops of loops unrolled at run time whose counts are
+  /// guessed, with their unroll factor.
+  llvm::DenseMap<const llvm::Loop *, unsigned> UnrolledBy;
   const LoopRecord &loopRecord(const llvm::Loop *L, llvm::ScalarEvolution &SE,
                                llvm::Function &F, unsigned Depth);
   std::optional<double>

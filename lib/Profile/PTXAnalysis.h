@@ -585,6 +585,8 @@ private:
   std::optional<int64_t> counterAtPass(unsigned R, unsigned At,
                                        unsigned Depth, unsigned At0) const;
   void guessTrip(Loop &L);
+  std::optional<int64_t> remainderMask(const Loop &L) const;
+  std::optional<int64_t> unrolledBy(const Loop &L) const;
   void computeTripCounts();
   std::optional<double> countedTripThrough(Loop &L, unsigned ExitBlock);
   int exitSetp(Loop &L, unsigned ExitBlock, unsigned Pred) const;

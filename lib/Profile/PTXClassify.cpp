@@ -1401,14 +1401,167 @@ void FunctionAnalysis::guessTrip(Loop &L) {
                                 "size over the launched threads");
     return;
   }
-  S.Guesses.push_back(
-      formatv("{0}: trip count unknown{1}, assumed {2}", Where,
-              R.DependsOnBlockDim ? " (block-stride)" : "",
-              formatv("{0}",
-                      Opts.DefaultTripCount == std::floor(Opts.DefaultTripCount)
-                          ? std::to_string((long long)Opts.DefaultTripCount)
-                          : std::to_string(Opts.DefaultTripCount)))
-          .str());
+  // A loop unrolled U times at run time (nvcc and LLVM unroll a loop of
+  // unknown count by 4): a remainder loop of `n % U` passes and the main
+  // loop of n / U passes, U copies each. The guess is of the source loop's
+  // iterations, as the IR front end's (which sees the loop before NVPTX's
+  // unrolling, or rolled): the remainder (U - 1) / 2 passes on average, the
+  // main loop the default over U.
+  auto Num = [](double V) {
+    return V == std::floor(V) ? std::to_string((long long)V)
+                              : formatv("{0:f1}", V).str();
+  };
+  // The remainder is said with its main loop: one guess per source loop.
+  if (std::optional<int64_t> M = remainderMask(L)) {
+    R.Trip = double(*M) / 2;
+    R.UnrollRemainder = true;
+    return;
+  }
+  std::string Assumed = Num(R.Trip);
+  if (std::optional<int64_t> U = unrolledBy(L)) {
+    R.Trip = Opts.DefaultTripCount / double(*U);
+    Assumed = formatv("{0} (unrolled {1} times by the compiler: {2} passes "
+                      "and a remainder loop)",
+                      Num(Opts.DefaultTripCount), *U, Num(R.Trip))
+                  .str();
+  }
+  S.Guesses.push_back(formatv("{0}: trip count unknown{1}, assumed {2}",
+                              Where,
+                              R.DependsOnBlockDim ? " (block-stride)" : "",
+                              Assumed)
+                          .str());
+}
+
+/// The mask M = U - 1 (U a power of two from 2 to 16) when \p L is the
+/// remainder loop of a loop unrolled U times at run time: it counts the
+/// `n & M` iterations the unrolled loop leaves, down to zero (nvcc's
+/// `and.b32 %c, %n, 3` before it, `add.s32 %c, %c, -1; setp.ne.s32 %p, %c,
+/// 0` in it) or up from zero to that mask (LLVM's `xtraiter`).
+std::optional<int64_t> FunctionAnalysis::remainderMask(const Loop &L) const {
+  SmallVector<unsigned, 2> Exiting;
+  for (unsigned BI : L.Body.members())
+    for (unsigned Sx : Blocks[BI].Succs)
+      if (!L.Body.test(Sx)) {
+        Exiting.push_back(BI);
+        break;
+      }
+  if (Exiting.size() != 1)
+    return std::nullopt;
+  bool ContinueWhen = false;
+  int Guard = exitGuard(L, Exiting[0], ContinueWhen);
+  if (Guard < 0)
+    return std::nullopt;
+  int SetpK = -1;
+  for (unsigned K = Blocks[Exiting[0]].End; K-- > Blocks[Exiting[0]].Begin;) {
+    const Instr &I = *Instrs[K];
+    if (I.Mods[0] == "setp" && I.Ops.size() == 3 &&
+        I.Ops[0].Kind == Operand::Reg && regId(I.Ops[0].Name) == Guard) {
+      SetpK = int(K);
+      break;
+    }
+  }
+  if (SetpK < 0)
+    return std::nullopt;
+  const Instr &Setp = *Instrs[SetpK];
+  // Every definition of R outside the loop: `and R, X, M` (either side).
+  auto MaskOf = [&](const Operand &O) -> std::optional<int64_t> {
+    int R = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+    if (R < 0)
+      return std::nullopt;
+    std::optional<int64_t> M;
+    for (unsigned K : DefSites[R]) {
+      if (L.Body.test(InstrBlock[K]))
+        continue;
+      const Instr &D = *Instrs[K];
+      if (D.Mods[0] != "and" || D.Ops.size() != 3 || !D.Guard.empty())
+        return std::nullopt;
+      const Operand &C = D.Ops[2].Kind == Operand::Imm ? D.Ops[2] : D.Ops[1];
+      if (C.Kind != Operand::Imm || C.Value < 1 || C.Value > 15 ||
+          ((C.Value + 1) & C.Value) != 0 || (M && *M != C.Value))
+        return std::nullopt;
+      M = C.Value;
+    }
+    return M;
+  };
+  // The loop's one step of register R: `add R, R, By` in the loop.
+  auto StepOf = [&](const Operand &O) -> std::optional<int64_t> {
+    int R = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+    int K = R >= 0 ? soleLoopDef(L, R) : -1;
+    if (K < 0)
+      return std::nullopt;
+    const Instr &D = *Instrs[K];
+    if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || D.Ops.size() != 3 ||
+        D.Ops[1].Kind != Operand::Reg || D.Ops[1].Name != O.Name ||
+        D.Ops[2].Kind != Operand::Imm)
+      return std::nullopt;
+    return D.Mods[0] == "sub" ? -D.Ops[2].Value : D.Ops[2].Value;
+  };
+  const Operand &A = Setp.Ops[1], &B = Setp.Ops[2];
+  // Down to zero.
+  if (B.Kind == Operand::Imm && B.Value == 0 && StepOf(A) == -1)
+    return MaskOf(A);
+  // Up from zero to the mask.
+  int IV = A.Kind == Operand::Reg ? regId(A.Name) : -1;
+  if (IV >= 0 && StepOf(A) == 1 && ivStart(L, unsigned(IV)) == 0 &&
+      B.Kind == Operand::Reg && regId(B.Name) >= 0 &&
+      soleLoopDef(L, regId(B.Name)) < 0 &&
+      llvm::none_of(DefSites[regId(B.Name)],
+                    [&](unsigned K) { return L.Body.test(InstrBlock[K]); }))
+    return MaskOf(B);
+  return std::nullopt;
+}
+
+/// U when \p L is the main loop of a loop unrolled U times at run time: a
+/// remainder loop of mask U - 1 (remainderMask) in the same enclosing loop
+/// dominates it, and the branch that skips \p L when fewer than U
+/// iterations are left (`setp.lt.u32 %p, %n, 3`) is on the way to it.
+std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L) const {
+  if (remainderMask(L))
+    return std::nullopt;
+  // The blocks on the single-predecessor path into the header, from outside.
+  SmallVector<unsigned, 4> Path;
+  {
+    unsigned Pre = ~0u;
+    for (unsigned P : Blocks[L.Header].Preds)
+      if (!L.Body.test(P)) {
+        if (Pre != ~0u)
+          return std::nullopt;
+        Pre = P;
+      }
+    for (unsigned Hop = 0; Pre != ~0u && Hop < 3; ++Hop) {
+      Path.push_back(Pre);
+      Pre = Blocks[Pre].Preds.size() == 1 ? Blocks[Pre].Preds[0] : ~0u;
+    }
+  }
+  // The nearest loop before it in the same enclosing loops: the remainder
+  // runs first and may be skipped (no dominance), so the layout decides.
+  const Loop *Prev = nullptr;
+  for (const Loop &R : Loops)
+    if (&R != &L && R.Header < L.Header &&
+        Blocks[R.Header].Loops.size() == Blocks[L.Header].Loops.size() &&
+        llvm::equal(ArrayRef<unsigned>(Blocks[R.Header].Loops).drop_back(),
+                    ArrayRef<unsigned>(Blocks[L.Header].Loops).drop_back()) &&
+        (!Prev || R.Header > Prev->Header))
+      Prev = &R;
+  if (Prev) {
+    const Loop &R = *Prev;
+    std::optional<int64_t> M = remainderMask(R);
+    if (!M)
+      return std::nullopt;
+    for (unsigned P : Path)
+      for (unsigned K = Blocks[P].Begin; K < Blocks[P].End; ++K) {
+        const Instr &I = *Instrs[K];
+        // n - 1 < M (nvcc), or -n >u -U (clang: `setp.gt.u32 %p, %d, -8`).
+        if (I.Mods[0] == "setp" && I.Ops.size() == 3 &&
+            I.Ops[2].Kind == Operand::Imm &&
+            (((I.Mods[1] == "lt" || I.Mods[1] == "lo") &&
+              I.Ops[2].Value == *M) ||
+             ((I.Mods[1] == "gt" || I.Mods[1] == "hi") &&
+              I.Ops[2].Value == -(*M + 1))))
+          return *M + 1;
+      }
+  }
+  return std::nullopt;
 }
 
 /// Trip counts, outer loops first (RPO of headers).

@@ -570,6 +570,14 @@ Error Parser::parseOperand(size_t B, size_t E, Operand &Op) {
     }
     return Error::success();
   }
+  // WARP_SZ, PTX's predefined warp size (nvcc's `warpSize`): 32 threads
+  // on every NVIDIA GPU, so a constant (`t & (warpSize - 1)` is the lane,
+  // `t / warpSize` the warp, as with a written 32).
+  if (X.isWord() && X.Text == "WARP_SZ") {
+    Op.Kind = Operand::Imm;
+    Op.Value = Minus ? -32 : 32;
+    return Error::success();
+  }
   if (X.isWord()) {
     Op.Name = X.Text;
     Op.Kind = X.Text.starts_with("%") ? Operand::Reg : Operand::Sym;

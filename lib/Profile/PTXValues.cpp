@@ -478,6 +478,12 @@ AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
   if (A.HasConst && B.HasConst)
     if (std::optional<int64_t> R = foldIntOp(I, A.Const, B.Const, false))
       return AbsVal::constant(*R);
+  // The constant on the left of a commutative operation (nvcc's `and.b32
+  // %lane, %mask, %tid` with the mask `WARP_SZ - 1` in a register): as on
+  // the right.
+  if (A.HasConst && !B.HasConst &&
+      (Base == "and" || Base == "or" || Base == "xor"))
+    std::swap(A, B);
   // Compilers write an add of disjoint bits as `or` (a tile's column into
   // its row base, x | 1 of an even x): in an index it is that add.
   if (Base == "or" && A.known() && B.known() &&

@@ -23,7 +23,7 @@ __global__ void tiled(float *out, const float *in) {
 
 // CHECK: remark: [FF001] kernel 'dyn(float*, int)' on A100-SXM4-40GB
 // CHECK: remark: [FF011] kernel 'dyn(float*, int)' uses dynamic shared memory of unknown size; occupancy assumes 0 bytes
-// CHECK: remark: [FF012] kernel 'dyn(float*, int)': {{[0-9]+}} loop trip count(s) guessed (loop at line [[@LINE+4]]: trip count depends on kernel argument #1, assumed 16); give -flipflop-args or -flipflop-problem-size
+// CHECK: remark: [FF012] kernel 'dyn(float*, int)': {{[0-9]+}} loop trip count(s) guessed (loop at line [[@LINE+4]]: trip count depends on kernel argument #1, assumed 16 (unrolled 4 times by the compiler: 4 passes and a remainder loop)); give -flipflop-args or -flipflop-problem-size
 __global__ void dyn(float *x, int n) {
   extern __shared__ float buf[];
   float acc = 0;

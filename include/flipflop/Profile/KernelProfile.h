@@ -165,6 +165,9 @@ struct LoopRecord {
   double Trip = 1;           ///< Trip count used for weighting.
   bool Exact = false;        ///< Constant trip count.
   bool Guessed = false;      ///< Default used (symbolic, unresolved).
+  /// The remainder loop of a loop the compiler unrolled at run time, whose
+  /// guessed count follows its main loop's (one guess per source loop).
+  bool UnrollRemainder = false;
   std::string Symbolic;      ///< e.g. "n / blockDim.x" when not constant.
   std::string DependsOn;     ///< In words: "kernel argument #3, blockDim".
   bool DependsOnBlockDim = false; ///< Trip count scales with 1/blockDim.
