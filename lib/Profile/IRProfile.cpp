@@ -114,13 +114,18 @@ std::optional<double> ProfileBuilder::tripOverEnclosing(
 /// many passes (sameInEveryBlock).
 std::optional<double>
 ProfileBuilder::tripOfFirstBlock(const Loop *L, const SCEV *BTC,
-                                 ScalarEvolution &SE,
+                                 ScalarEvolution &SE, Function &F,
+                                 unsigned Depth,
                                  ArrayRef<EntryCondition> Conds,
                                  const EvalPoint &Ref) {
   auto At = [&](uint64_t B) {
     EvalPoint P = Ref;
     P.CtaId = std::array<uint64_t, 3>{B, B, B};
-    return tripAt(L, BTC, SE, Conds, P);
+    std::optional<double> T = tripAt(L, BTC, SE, Conds, P);
+    // Bounds that read the block's index and an enclosing loop's counter
+    // (`j < n && start + j < keyspace`, start = (block * threads + tid) *
+    // W + k inside `for (k = 0; k < W; ++k)`).
+    return T ? T : tripOverEnclosing(L, BTC, SE, F, Depth, Conds, P);
   };
   std::optional<double> T0 = At(0), T1 = At(1), T8 = At(8);
   if (!T0 || !T1 || !T8)
@@ -231,7 +236,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         if (ByBlock)
           fitBlockDim(R, L, BTC, SE, Conds, Ref);
       } else if (!R.GridStride && scevMentions(BTC, SReg::CtaId) &&
-                 (T = tripOfFirstBlock(L, BTC, SE, Conds, Ref))) {
+                 (T = tripOfFirstBlock(L, BTC, SE, F, Depth, Conds, Ref))) {
         // A loop over the whole problem stepped by a constant (a grid
         // stride written as num_blocks * block_size_x: Kernel Tuner's
         // reduction): block 0's count, which block 1's confirms.

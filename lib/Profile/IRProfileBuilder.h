@@ -123,8 +123,9 @@ private:
                                llvm::Function &F, unsigned Depth);
   std::optional<double>
   tripOfFirstBlock(const llvm::Loop *L, const llvm::SCEV *BTC,
-                   llvm::ScalarEvolution &SE,
-                   llvm::ArrayRef<EntryCondition> Conds, const EvalPoint &Ref);
+                   llvm::ScalarEvolution &SE, llvm::Function &F,
+                   unsigned Depth, llvm::ArrayRef<EntryCondition> Conds,
+                   const EvalPoint &Ref);
   std::optional<double>
   tripOverEnclosing(const llvm::Loop *L, const llvm::SCEV *BTC,
                     llvm::ScalarEvolution &SE, llvm::Function &F,

@@ -1598,9 +1598,6 @@ void FunctionAnalysis::computeTripCounts() {
     } else if (auto T = tripOverEnclosing(L)) {
       R.Trip = *T;
       R.Exact = false;
-    } else if (auto T = tripOfFirstBlock(L)) {
-      R.Trip = *T;
-      R.Exact = false;
     } else if (auto T = steppedTrip(L)) {
       R.Trip = *T;
       R.Exact = false;
@@ -1608,6 +1605,9 @@ void FunctionAnalysis::computeTripCounts() {
                    (L.ThreadStart ? ", thread 0's" : "") +
                    (L.AtRefBlock ? " at the reference block" : "") +
                    " (the counter is no sum of steps; " + L.ExitDesc + ")";
+    } else if (auto T = tripOfFirstBlock(L)) {
+      R.Trip = *T;
+      R.Exact = false;
     } else {
       guessTrip(L);
     }
@@ -1622,6 +1622,13 @@ std::optional<double> FunctionAnalysis::tripOfFirstBlock(Loop &L) {
     if (ConstMemo)
       ConstMemo->clear();
     std::optional<double> T = countedTrip(Try);
+    // Bounds that read the block's index and an enclosing loop's counter
+    // (`j < n && start + j < keyspace`, start = (block * threads + tid) *
+    // W + k inside `for (k = 0; k < W; ++k)`).
+    if (!T)
+      T = tripOverEnclosing(Try);
+    if (!T)
+      T = steppedTrip(Try);
     BlockIdx = -1;
     if (ConstMemo)
       ConstMemo->clear();
@@ -1669,6 +1676,8 @@ std::optional<double> FunctionAnalysis::tripOverEnclosing(Loop &L) {
         ConstMemo->clear();
       Try = L;
       std::optional<double> T = countedTrip(Try);
+      if (!T)
+        T = steppedTrip(Try);
       PinLoop = nullptr;
       if (ConstMemo)
         ConstMemo->clear();

@@ -809,8 +809,8 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
 /// constant sum, which countedTrip does not follow (`s /= 2` as nvcc writes
 /// a signed division, `shr.u32 %t, %s, 31; add.s32 %u, %s, %t; shr.s32 %n,
 /// %u, 1`, tested on the value before the step; `s = (s + 1) / 2`).
-/// Thread 0's count when a value needs a thread index, at the reference
-/// block when one needs blockDim. At most 4,096 passes.
+/// Thread 0's count when a value needs a thread index; none when one needs
+/// blockDim, but for one block (tripOfFirstBlock). At most 4,096 passes.
 std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
   SmallVector<unsigned, 2> Exiting;
   for (unsigned BI : L.Body.members())
@@ -869,6 +869,29 @@ std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
       return A < B;
     return dominates(BA, BB);
   });
+  // A counter stepped by blockDim or gridDim (`i += blockDim.x`) is a
+  // block- or grid-stride loop's, which the model scales per launch: not
+  // counted here. The steps: the definitions of registers carried from one
+  // pass to the next.
+  {
+    DenseSet<unsigned> Defined;
+    for (unsigned K : Slice) {
+      const Instr &D = *Instrs[K];
+      for (size_t Op = 1; Op < D.Ops.size(); ++Op)
+        if (D.Ops[Op].Kind == Operand::Reg)
+          if (int U = regId(D.Ops[Op].Name);
+              U >= 0 && !Defined.count(unsigned(U)) &&
+              soleLoopDef(L, U) >= 0) {
+            const Instr &Step = *Instrs[soleLoopDef(L, U)];
+            for (size_t SO = 1; SO < Step.Ops.size(); ++SO)
+              if (taintOf(Step.Ops[SO]) & (TNTid | TNCtaId))
+                return std::nullopt;
+          }
+      SmallVector<unsigned, 2> Defs;
+      defsOf(D, Defs);
+      Defined.insert(Defs.front());
+    }
+  }
   // Registers read before their definition in a pass start at their value
   // on entry.
   auto Entry = [&](unsigned At0) -> std::optional<DenseMap<unsigned, int64_t>> {
@@ -894,43 +917,57 @@ std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
     }
     return Regs;
   };
+  // Run from the entry values, pass after pass; nullopt when a value is
+  // unknown or the loop does not leave within MaxPasses.
+  auto Run = [&](unsigned At0,
+                 DenseMap<unsigned, int64_t> Start) -> std::optional<double> {
+    SimLoop = &L;
+    SimRegs = std::move(Start);
+    std::optional<double> Trip;
+    constexpr unsigned MaxPasses = 4096;
+    for (unsigned Pass = 1; Pass <= MaxPasses && !Trip; ++Pass) {
+      bool Failed = false;
+      for (unsigned K : Slice) {
+        std::optional<int64_t> V = constOf(K, 0, At0);
+        if (!V) {
+          Failed = true;
+          break;
+        }
+        SmallVector<unsigned, 2> Defs;
+        defsOf(*Instrs[K], Defs);
+        SimRegs[Defs.front()] = *V;
+        if (Defs.front() == unsigned(Guard) && (*V != 0) != ContinueWhen) {
+          // Left on this pass: the header ran Pass times; a top-tested
+          // loop whose work follows the test runs it once less.
+          bool BottomTested = EB != L.Header || L.Body.count() == 1;
+          Trip = double(BottomTested ? Pass : Pass - 1);
+          break;
+        }
+      }
+      if (Failed)
+        break;
+    }
+    SimLoop = nullptr;
+    SimRegs.clear();
+    return Trip;
+  };
+  // Exact, else thread 0's. At the reference block only for one block
+  // (tripOfFirstBlock: a block's start, `blockIdx.x * blockDim.x`, which
+  // blocks 1 and 8 check); otherwise a count that needs blockDim is a
+  // block-stride loop's, which guessTrip resolves with the work scale the
+  // model applies per block.
   unsigned At0 = 0;
-  std::optional<DenseMap<unsigned, int64_t>> Start;
-  for (unsigned Try : {0u, unsigned(AtThread0), unsigned(AtThread0 | AtRefBlock)})
-    if ((Start = Entry(Try))) {
+  std::optional<double> Trip;
+  SmallVector<unsigned, 3> Tries{0u, unsigned(AtThread0)};
+  if (BlockIdx >= 0)
+    Tries.push_back(AtThread0 | AtRefBlock);
+  for (unsigned Try : Tries) {
+    std::optional<DenseMap<unsigned, int64_t>> Start = Entry(Try);
+    if (Start && (Trip = Run(Try, std::move(*Start)))) {
       At0 = Try;
       break;
     }
-  if (!Start)
-    return std::nullopt;
-  SimLoop = &L;
-  SimRegs = std::move(*Start);
-  std::optional<double> Trip;
-  constexpr unsigned MaxPasses = 4096;
-  for (unsigned Pass = 1; Pass <= MaxPasses && !Trip; ++Pass) {
-    bool Failed = false;
-    for (unsigned K : Slice) {
-      std::optional<int64_t> V = constOf(K, 0, At0);
-      if (!V) {
-        Failed = true;
-        break;
-      }
-      SmallVector<unsigned, 2> Defs;
-      defsOf(*Instrs[K], Defs);
-      SimRegs[Defs.front()] = *V;
-      if (Defs.front() == unsigned(Guard) && (*V != 0) != ContinueWhen) {
-        // Left on this pass: the header ran Pass times; a top-tested loop
-        // whose work follows the test runs it once less.
-        bool BottomTested = EB != L.Header || L.Body.count() == 1;
-        Trip = double(BottomTested ? Pass : Pass - 1);
-        break;
-      }
-    }
-    if (Failed)
-      break;
   }
-  SimLoop = nullptr;
-  SimRegs.clear();
   if (!Trip)
     return std::nullopt;
   L.ThreadStart = (At0 & AtThread0) != 0;

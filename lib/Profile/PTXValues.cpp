@@ -1260,6 +1260,21 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     return Id >= 0 ? constAt(Id, Def, Depth + 1, At0) : std::nullopt;
   };
   StringRef B = D.Mods[0];
+  // A product with a zero factor is zero whatever the other (block 0's
+  // `blockIdx.x * blockDim.x` needs no blockDim).
+  if ((B == "mul" || B == "mad") && D.Ops.size() >= 3 &&
+      (D.hasMod("lo") || D.hasMod("wide"))) {
+    auto Zero = [&](size_t K) {
+      std::optional<int64_t> V = Op(K);
+      return V && *V == 0;
+    };
+    if (Zero(1) || Zero(2)) {
+      if (B == "mul")
+        return 0;
+      if (D.Ops.size() == 4)
+        return Op(3);
+    }
+  }
   auto X = Op(1);
   if (!X)
     return std::nullopt;
