@@ -27,13 +27,20 @@ static std::vector<double> siblingShare(const std::vector<MemAccess> &As) {
       Groups;
   for (size_t I = 0; I < As.size(); ++I) {
     const MemAccess &A = As[I];
-    if (A.BaseId && !A.IsStore && !A.IsAtomic &&
-        A.Pattern == AccessPattern::Strided &&
-        std::llabs(A.StrideBytes) > int64_t(A.Bytes) &&
-        (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic))
+    if (!A.BaseId || A.IsStore || A.IsAtomic ||
+        (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic))
+      continue;
+    if (A.Pattern == AccessPattern::Strided &&
+        std::llabs(A.StrideBytes) > int64_t(A.Bytes))
       Groups[{A.BaseId, A.StrideBytes, A.Count, A.LaneMod,
               A.LaneDivStrideBytes}]
           .push_back(I);
+    // Fields of one gathered element (`p = pos[idx[j]]` of a float4 whose
+    // x, y, z clang loads as a v2 and a scalar at +0 and +8): each lane's
+    // sector once, windows of one sector.
+    else if (A.Pattern == AccessPattern::Unknown &&
+             (A.BlockDims & AddrDependsOnData) && A.Bytes < 32)
+      Groups[{A.BaseId, 32, A.Count, 0, 0}].push_back(I);
   }
   for (auto &[Key, Members] : Groups) {
     // Members sorted by offset, cut into windows of one lane stride: only

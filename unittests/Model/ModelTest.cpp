@@ -409,6 +409,33 @@ TEST(Traffic, SiblingLoadsShareTheirLines) {
   EXPECT_LT(Row.TimeS, Far.TimeS);
 }
 
+TEST(Traffic, FieldsOfOneGatheredElementShareItsSector) {
+  // pos[idx[j]] of a float4 whose x, y, z clang loads as a v2 at +0 and a
+  // scalar at +8: one sector per lane, as nvcc's single v4 load; the
+  // same two loads 1 MiB apart are two sectors.
+  GPUSpec G = handGPU();
+  auto Kernel = [](std::vector<std::pair<unsigned, int64_t>> Loads) {
+    KernelProfile K = fmaKernel(64);
+    for (auto [Bytes, Offset] : Loads) {
+      MemAccess A = globalAccess(false, Bytes, 1, AccessPattern::Unknown);
+      A.SectorsPerRequest = 32;
+      A.BlockDims = AddrDependsOnData;
+      A.BaseId = 1;
+      A.Offset = Offset;
+      K.Accesses.push_back(A);
+    }
+    K.op(OpClass::LoadGlobal) = double(Loads.size());
+    finalizeProfile(K);
+    return K;
+  };
+  LaunchConfig C = config(256, 204800);
+  double Split = predict(Kernel({{8, 0}, {4, 8}}), G, C).DramBytes;
+  double Whole = predict(Kernel({{16, 0}}), G, C).DramBytes;
+  double Far = predict(Kernel({{8, 0}, {4, 1 << 20}}), G, C).DramBytes;
+  EXPECT_DOUBLE_EQ(Split, Whole);
+  EXPECT_DOUBLE_EQ(Far, 2 * Whole);
+}
+
 TEST(Traffic, DataScaledRowsSpreadTheirRun) {
   // A byte load at x plus a data-scaled shift of the row (docs/MODEL.md,
   // "Data-scaled coordinates"): in a block one column wide, 256 rows read
