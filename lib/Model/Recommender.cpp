@@ -136,7 +136,8 @@ heuristicShape(const KernelProfile &K, const GPUSpec &G,
     MaxB = std::min(MaxB, M);
   HeuristicResult H =
       occupancyHeuristic(G, K.registersNeeded(), K.Res.StaticSharedBytes,
-                         K.Res.DynamicSharedBytes, MaxB);
+                         K.Res.DynamicSharedBytes, MaxB, /*Carveout=*/-1,
+                         K.Res.DynamicSharedPerThread);
   if (H.BlockSize)
     HShape = {H.BlockSize, 1, 1};
   // The heuristic's block, if the kernel's own checks reject it, is not a
@@ -295,7 +296,6 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
   Base.TotalThreads = Opts.TotalThreads ? Opts.TotalThreads
                                         : Opts.Model.DefaultTotalThreads;
   Base.Grid = Opts.Grid;
-  Base.DynamicSharedBytes = K.Res.DynamicSharedBytes;
   predictSpace(K, G, Opts, Base, SC.Shapes, Def, R);
 
   // The occupancy heuristic: its block size, no min-blocks, default limit.

@@ -124,8 +124,10 @@ static RegisterBudget registerBudget(const KernelProfile &K, const GPUSpec &G,
 
 /// Static plus dynamic shared memory of one block.
 static size_t sharedPerBlock(const KernelProfile &K, const LaunchConfig &Cfg) {
-  size_t DynShared =
-      Cfg.DynamicSharedBytes ? Cfg.DynamicSharedBytes : K.Res.DynamicSharedBytes;
+  uint64_t Threads = uint64_t(std::max(1u, Cfg.Block[0])) *
+                     std::max(1u, Cfg.Block[1]) * std::max(1u, Cfg.Block[2]);
+  size_t DynShared = Cfg.DynamicSharedBytes ? Cfg.DynamicSharedBytes
+                                            : K.Res.dynamicSharedBytes(Threads);
   return K.Res.StaticSharedBytes + DynShared;
 }
 

@@ -142,6 +142,8 @@ void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
                   const PluginOptions &O, const ModuleFacts &MF) {
   ModuleReport Report;
   SourceCache Sources;
+  for (KernelProfile &K : Profiles)
+    stateDynamicShared(K, O.DynamicShared);
   for (KernelProfile &K : Profiles) {
     Function *F = M.getFunction(K.Name);
     if (!F || F->isDeclaration())

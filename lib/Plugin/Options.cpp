@@ -51,6 +51,10 @@ cl::opt<std::string> ClArgs("flipflop-args", cl::cat(FlipFlopCat),
                                      "INDEX=VALUE[,INDEX=VALUE...]"));
 cl::opt<std::string> ClDefaultTrip("flipflop-default-trip", cl::cat(FlipFlopCat),
                                    cl::desc("Trip count assumed for unresolved loops"));
+cl::opt<std::string> ClDynamicShared(
+    "flipflop-dynamic-shared", cl::cat(FlipFlopCat),
+    cl::desc("Dynamic shared memory of a block, for kernels that use it: "
+             "BYTES, PER*t (bytes per thread) or BYTES+PER*t"));
 cl::opt<std::string> ClLaunch(
     "flipflop-launch", cl::cat(FlipFlopCat),
     cl::desc("Launches to predict into the report: "
@@ -263,6 +267,15 @@ std::vector<Setting> settings() {
       {"args", &ClArgs, "FLIPFLOP_ARGS",
        applyArgs,
        "INDEX=VALUE[,INDEX=VALUE...]"},
+      {"dynamic_shared", &ClDynamicShared, "FLIPFLOP_DYNAMIC_SHARED",
+       [](PluginOptions &O, StringRef V) {
+         std::optional<DynamicSharedSize> S = parseDynamicShared(V.str());
+         if (!S)
+           return false;
+         O.DynamicShared = *S;
+         return true;
+       },
+       "BYTES, PER*t or BYTES+PER*t"},
       {"launch", &ClLaunch, "FLIPFLOP_LAUNCH",
        applyLaunch,
        "[GPU@]BX[,BY[,BZ]]:GX[,GY[,GZ]][;...]"},

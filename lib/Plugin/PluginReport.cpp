@@ -92,7 +92,6 @@ static void addLaunches(json::Object &Kernel, const KernelProfile &K,
     LaunchConfig C;
     C.Block = L.Block;
     C.Grid = L.Grid;
-    C.DynamicSharedBytes = K.Res.DynamicSharedBytes;
     Out.push_back(json::Object{{"gpu", G->Name},
                                {"prediction", predictionToJSON(predict(K, *G, C))}});
   }

@@ -480,12 +480,13 @@ void emitLimits(KernelRemarks &Remarks, const KernelProfile &K,
                      << ": "
                      << ore::NV(remark::Reason, shapeReason(*R.Sweep, K));
         });
-  if (K.Res.UsesDynamicShared && !K.Res.DynamicSharedBytes)
+  if (!K.Res.dynamicSharedKnown())
     Remarks.emitRemark<OptimizationRemarkMissed>(
         remark::id::DynamicShared, [&](auto Rem) {
           return Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
                      << "' uses dynamic shared memory of unknown size; "
-                        "occupancy assumes 0 bytes";
+                        "occupancy assumes 0 bytes; give "
+                        "-flipflop-dynamic-shared=BYTES[+PER*t]";
         });
   if (R.GuessedLoops)
     Remarks.emitRemark<OptimizationRemarkMissed>(

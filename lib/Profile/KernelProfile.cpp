@@ -1,6 +1,7 @@
 //===- KernelProfile.cpp - Aggregates and helpers of the plain profile ----===//
 #include "flipflop/Profile/KernelProfile.h"
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -718,6 +719,62 @@ void markInterBlockReuse(KernelProfile &P) {
     if ((A.BlockDims & 7u) != KernelDims)
       A.ReusedAcrossBlocks = true;
   }
+}
+
+std::optional<DynamicSharedSize> parseDynamicShared(const std::string &S) {
+  DynamicSharedSize Out;
+  bool Any = false, HaveBytes = false, HavePer = false;
+  size_t Pos = 0;
+  while (Pos <= S.size()) {
+    size_t End = S.find('+', Pos);
+    std::string T = S.substr(Pos, End == std::string::npos ? std::string::npos
+                                                            : End - Pos);
+    T.erase(std::remove_if(T.begin(), T.end(),
+                           [](unsigned char C) { return std::isspace(C); }),
+            T.end());
+    bool Per = T.size() > 2 && T.compare(T.size() - 2, 2, "*t") == 0;
+    if (Per)
+      T.resize(T.size() - 2);
+    if (T.empty() || T.size() > 9 ||
+        !std::all_of(T.begin(), T.end(),
+                     [](unsigned char C) { return std::isdigit(C); }))
+      return std::nullopt;
+    unsigned V = unsigned(std::stoul(T));
+    if ((Per && HavePer) || (!Per && HaveBytes))
+      return std::nullopt;
+    (Per ? Out.PerThread : Out.Bytes) = V;
+    (Per ? HavePer : HaveBytes) = true;
+    Any = true;
+    if (End == std::string::npos)
+      break;
+    Pos = End + 1;
+  }
+  if (!Any)
+    return std::nullopt;
+  return Out;
+}
+
+std::string dynamicSharedText(const Resources &R) {
+  std::string T;
+  if (R.DynamicSharedBytes || !R.DynamicSharedPerThread)
+    T = std::to_string(R.DynamicSharedBytes) + " B";
+  if (R.DynamicSharedPerThread)
+    T += (T.empty() ? "" : " + ") + std::to_string(R.DynamicSharedPerThread) +
+         " B per thread";
+  return T;
+}
+
+void stateDynamicShared(KernelProfile &K, const DynamicSharedSize &Size) {
+  if (!K.Res.UsesDynamicShared || (!Size.Bytes && !Size.PerThread))
+    return;
+  K.Res.DynamicSharedBytes = Size.Bytes;
+  K.Res.DynamicSharedPerThread = Size.PerThread;
+  K.Guesses.erase(std::remove_if(K.Guesses.begin(), K.Guesses.end(),
+                                 [](const std::string &G) {
+                                   return G.rfind("dynamic shared memory", 0) ==
+                                          0;
+                                 }),
+                  K.Guesses.end());
 }
 
 } // namespace flipflop

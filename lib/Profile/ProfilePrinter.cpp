@@ -86,7 +86,10 @@ void printResources(const KernelProfile &P, raw_ostream &OS) {
        << " readers=" << H.Readers << "\n";
   OS << "  shared: static=" << R.StaticSharedBytes
      << " dynamic=" << yesNo(R.UsesDynamicShared)
-     << " dynamic-bytes=" << R.DynamicSharedBytes << "\n";
+     << " dynamic-bytes=" << R.DynamicSharedBytes;
+  if (R.DynamicSharedPerThread)
+    OS << "+" << R.DynamicSharedPerThread << "*t";
+  OS << "\n";
   OS << "  const: " << R.ConstBytes << " barriers=" << R.Barriers << "\n";
 }
 

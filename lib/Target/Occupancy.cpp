@@ -167,7 +167,8 @@ OccupancyResult computeOccupancy(const GPUSpec &GPU, const OccupancyInput &In) {
 HeuristicResult occupancyHeuristic(const GPUSpec &GPU, unsigned RegsPerThread,
                                    size_t StaticShared, size_t DynamicShared,
                                    unsigned BlockSizeLimit,
-                                   int CarveoutPercent) {
+                                   int CarveoutPercent,
+                                   size_t DynamicSharedPerThread) {
   HeuristicResult H;
   if (GPU.WarpSize == 0)
     return H;
@@ -183,6 +184,8 @@ HeuristicResult occupancyHeuristic(const GPUSpec &GPU, unsigned RegsPerThread,
   for (int64_t Aligned = int64_t(roundUp(Limit, GPU.WarpSize)); Aligned > 0;
        Aligned -= GPU.WarpSize) {
     In.BlockThreads = unsigned(std::min<int64_t>(Limit, Aligned));
+    In.SharedPerBlock = StaticShared + DynamicShared +
+                        DynamicSharedPerThread * In.BlockThreads;
     OccupancyResult R = computeOccupancy(GPU, In);
     uint64_t Threads = uint64_t(In.BlockThreads) * R.BlocksPerSM;
     if (Threads > BestThreads) {

@@ -8,6 +8,12 @@
 // An unwritable report directory is FF902, and the compile still succeeds:
 // RUN: env FLIPFLOP_REPORT_DIR=/proc/flipflop-cannot-exist %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t/k1.s -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=FF902
 // RUN: test -s %t/k1.s
+// The size stated, FF011 is not said and the occupancy counts it (4 KiB a
+// block of the A100's 164 KiB allow 40 blocks, more than the 32 its warps do):
+// RUN: %clang_ff_nocuda -fplugin=%ffplugin --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t/k2.s -mllvm -flipflop-dynamic-shared=4096 -Rpass-analysis=flipflop -Rpass-missed=flipflop 2>&1 | FileCheck %s --check-prefix=DYN
+// DYN-NOT: [FF011]
+// DYN:     remark: [FF012] kernel 'dyn(float*, int)'
+// DYN-NOT: [FF011]
 #include "ff_cuda.h"
 
 // CHECK: remark: [FF001] kernel 'tiled(float*, float const*)' on A100-SXM4-40GB: for energy use block 16x16
@@ -22,7 +28,7 @@ __global__ void tiled(float *out, const float *in) {
 }
 
 // CHECK: remark: [FF001] kernel 'dyn(float*, int)' on A100-SXM4-40GB
-// CHECK: remark: [FF011] kernel 'dyn(float*, int)' uses dynamic shared memory of unknown size; occupancy assumes 0 bytes
+// CHECK: remark: [FF011] kernel 'dyn(float*, int)' uses dynamic shared memory of unknown size; occupancy assumes 0 bytes; give -flipflop-dynamic-shared=BYTES[+PER*t]
 // CHECK: remark: [FF012] kernel 'dyn(float*, int)': {{[0-9]+}} loop trip count(s) guessed (loop at line [[@LINE+4]]: trip count depends on kernel argument #1, assumed 16 (unrolled 4 times by the compiler: 4 passes and a remainder loop)); give -flipflop-args or -flipflop-problem-size
 __global__ void dyn(float *x, int n) {
   extern __shared__ float buf[];

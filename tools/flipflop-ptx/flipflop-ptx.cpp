@@ -89,6 +89,11 @@ cl::opt<bool> ListGPUs("list-gpus", cl::desc("List the embedded GPUs"),
                        cl::cat(Cat));
 cl::opt<std::string> ShowGPU("show-gpu", cl::desc("Print one GPU's figures"),
                              cl::value_desc("name"), cl::cat(Cat));
+cl::opt<std::string> DynamicSharedOpt(
+    "dynamic-shared",
+    cl::desc("Dynamic shared memory of a block, for kernels that use it: "
+             "BYTES, PER*t (bytes per thread) or BYTES+PER*t"),
+    cl::value_desc("size"), cl::cat(Cat));
 cl::opt<bool> DumpProfile("dump-profile",
                           cl::desc("Print the parsed kernel profiles"),
                           cl::cat(Cat));
@@ -213,7 +218,12 @@ void printSweep(const KernelProfile &K, const SweepResult &R, const GPUSpec &G,
   OS << "  resources: " << K.Res.Registers << " registers ("
      << (K.Res.RegistersExact ? "ptxas" : "estimated") << "), "
      << K.Res.StaticSharedBytes << " B static shared"
-     << (K.Res.UsesDynamicShared ? " + dynamic" : "") << ", "
+     << (!K.Res.UsesDynamicShared ? ""
+         : K.Res.dynamicSharedKnown()
+             ? " + dynamic " + dynamicSharedText(K.Res)
+             : std::string(" + dynamic (size unknown: 0 B assumed; "
+                           "--dynamic-shared)"))
+     << ", "
      << K.Res.SpillStoreBytes + K.Res.SpillLoadBytes << " B spills\n";
   SweepTexts Texts = sweepTexts(R, K);
   if (R.Configs.empty()) {
@@ -405,6 +415,14 @@ Inputs readInputs() {
   } else {
     In.Kernels = std::move(M->Kernels);
   }
+  if (!DynamicSharedOpt.empty()) {
+    std::optional<DynamicSharedSize> S = parseDynamicShared(DynamicSharedOpt);
+    if (!S)
+      fail("--dynamic-shared expects BYTES, PER*t or BYTES+PER*t, got '" +
+           DynamicSharedOpt + "'");
+    for (KernelProfile &K : In.Kernels)
+      stateDynamicShared(K, *S);
+  }
   In.Target = M->Target;
   auto GPU = resolveGPU(
       !SpecFile.empty() ? StringRef(SpecFile) : StringRef(GPUName), In.Target);
@@ -480,7 +498,6 @@ SweepResult analyseKernel(KernelProfile &K, const Inputs &In,
   if (A.Block) {
     LaunchConfig C = A.Base;
     C.Block = *A.Block;
-    C.DynamicSharedBytes = K.Res.DynamicSharedBytes;
     R.Configs.push_back(predict(K, In.GPU, C));
     R.Pareto.push_back(0);
     R.Status = SweepStatus::GivenConfig;

@@ -495,3 +495,31 @@ TEST(KernelProfile, SpillCodeAt) {
   EXPECT_EQ(Fact->Bytes, 200u);
   EXPECT_TRUE(Fact->Ptxas);
 }
+
+TEST(KernelProfile, DynamicSharedSizes) {
+  auto P = [](const char *S) { return parseDynamicShared(S); };
+  ASSERT_TRUE(P("4096"));
+  EXPECT_EQ(P("4096")->Bytes, 4096u);
+  EXPECT_EQ(P("4096")->PerThread, 0u);
+  ASSERT_TRUE(P("8*t"));
+  EXPECT_EQ(P("8*t")->Bytes, 0u);
+  EXPECT_EQ(P("8*t")->PerThread, 8u);
+  ASSERT_TRUE(P(" 1024 + 8*t "));
+  EXPECT_EQ(P(" 1024 + 8*t ")->Bytes, 1024u);
+  EXPECT_EQ(P("8*t+1024")->PerThread, 8u);
+  for (const char *Bad : {"", "+", "8*x", "-4", "4096+", "1+2", "8*t+4*t",
+                          "1e3", "99999999999", "t"})
+    EXPECT_FALSE(P(Bad)) << Bad;
+  // Stated only for kernels that use dynamic shared memory; the guess that
+  // it has none goes.
+  KernelProfile K;
+  K.Guesses = {"dynamic shared memory size unknown, assumed 0 bytes"};
+  stateDynamicShared(K, *P("8*t"));
+  EXPECT_EQ(K.Res.DynamicSharedPerThread, 0u);
+  K.Res.UsesDynamicShared = true;
+  EXPECT_FALSE(K.Res.dynamicSharedKnown());
+  stateDynamicShared(K, *P("1024+8*t"));
+  EXPECT_TRUE(K.Res.dynamicSharedKnown());
+  EXPECT_EQ(K.Res.dynamicSharedBytes(256), 1024u + 8 * 256);
+  EXPECT_TRUE(K.Guesses.empty());
+}

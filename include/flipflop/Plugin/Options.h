@@ -58,6 +58,9 @@ struct PluginOptions {
   bool ApplyBounds = false;      ///< Write nvvm.maxntid/minctasm (opt-in).
   WarningMode Warnings = WarningMode::On; ///< Option "warnings".
   LaunchFacts Facts;
+  /// The dynamic shared memory of every kernel that uses it (option
+  /// "dynamic_shared"); 0 and 0: unknown.
+  DynamicSharedSize DynamicShared;
   std::vector<LaunchRequest> Launches; ///< Predicted into the JSON report.
   std::string ConfigFile;        ///< Which config file was read, if any.
   /// Where each option came from ("cl", "env", "config", "default").

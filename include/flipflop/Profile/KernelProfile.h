@@ -199,7 +199,19 @@ struct Resources {
   unsigned StackFrameBytes = 0;
   unsigned StaticSharedBytes = 0;
   bool UsesDynamicShared = false;
-  unsigned DynamicSharedBytes = 0; ///< 0 with UsesDynamicShared: unknown.
+  /// Dynamic shared memory of a block as the user states it (the launch's
+  /// third argument): DynamicSharedBytes plus DynamicSharedPerThread per
+  /// thread of the block; both 0 with UsesDynamicShared: unknown.
+  unsigned DynamicSharedBytes = 0;
+  unsigned DynamicSharedPerThread = 0;
+  /// The dynamic shared memory of a block of \p Threads threads.
+  uint64_t dynamicSharedBytes(uint64_t Threads) const {
+    return DynamicSharedBytes + uint64_t(DynamicSharedPerThread) * Threads;
+  }
+  /// Whether the size is known: not used, or stated.
+  bool dynamicSharedKnown() const {
+    return !UsesDynamicShared || DynamicSharedBytes || DynamicSharedPerThread;
+  }
   unsigned ConstBytes = 0;
   unsigned Barriers = 0;
 };
@@ -586,6 +598,22 @@ void collectFormLoads(KernelProfile &P);
 
 /// Recomputes the aggregate fields of \p P from its accesses.
 void finalizeProfile(KernelProfile &P);
+
+/// A block's dynamic shared memory as the user writes it: `BYTES`,
+/// `PER*t` (bytes per thread of the block) or `BYTES+PER*t`
+/// (-flipflop-dynamic-shared, flipflop-ptx --dynamic-shared).
+struct DynamicSharedSize {
+  unsigned Bytes = 0, PerThread = 0;
+};
+/// std::nullopt when \p S is none of those forms.
+std::optional<DynamicSharedSize> parseDynamicShared(const std::string &S);
+
+/// "4096 B", "8 B per thread", "1024 B + 8 B per thread".
+std::string dynamicSharedText(const Resources &R);
+
+/// States \p Size for \p K when it uses dynamic shared memory (the guess
+/// that it has none is dropped); kernels without any are left alone.
+void stateDynamicShared(KernelProfile &K, const DynamicSharedSize &Size);
 
 /// Merges the facts of the same kernel's PTX (\p PTX, from the PTX front end,
 /// possibly with ptxas resources) into an IR profile: exact resources,

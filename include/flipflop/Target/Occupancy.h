@@ -68,7 +68,8 @@ struct HeuristicResult {
 };
 
 /// NVIDIA's occupancy heuristic (cudaOccMaxPotentialOccupancyBlockSize) with a
-/// fixed dynamic shared memory per block: the block size, from the largest
+/// dynamic shared memory per block of DynamicShared plus
+/// DynamicSharedPerThread per thread (the VariableSMem form): the block size, from the largest
 /// multiple of the warp size down, with the most resident threads per SM (the
 /// first found wins ties), and MinGridSize = its blocks per SM x SMCount.
 /// BlockSizeLimit 0 means the GPU's MaxThreadsPerBlock. BlockSize is 0 when no
@@ -76,7 +77,8 @@ struct HeuristicResult {
 HeuristicResult occupancyHeuristic(const GPUSpec &GPU, unsigned RegsPerThread,
                                    size_t StaticShared, size_t DynamicShared,
                                    unsigned BlockSizeLimit = 0,
-                                   int CarveoutPercent = -1);
+                                   int CarveoutPercent = -1,
+                                   size_t DynamicSharedPerThread = 0);
 
 /// The register cap ptxas applies for __launch_bounds__(MaxThreads, MinBlocks)
 /// (.maxntid / .minnctapersm): the largest multiple of RegAllocUnitSize /
