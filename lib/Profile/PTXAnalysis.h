@@ -582,6 +582,10 @@ private:
   std::optional<double> steppedTrip(Loop &L);
   const Loop *SimLoop = nullptr;
   llvm::DenseMap<unsigned, int64_t> SimRegs;
+  /// Instructions steppedTrip may still run in this function (it runs at
+  /// each pass of enclosing loops and for several blocks): a bound on the
+  /// time a kernel of many data-dependent loops takes.
+  uint64_t SteppedBudget = 0;
   std::optional<int64_t> counterAtPass(unsigned R, unsigned At,
                                        unsigned Depth, unsigned At0) const;
   void guessTrip(Loop &L);

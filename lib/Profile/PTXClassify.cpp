@@ -1567,6 +1567,7 @@ std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L) const {
 /// Trip counts, outer loops first (RPO of headers).
 void FunctionAnalysis::computeTripCounts() {
   ConstMemo.emplace();
+  SteppedBudget = uint64_t(1) << 18;
   for (Loop &L : Loops) {
     LoopRecord &R = L.Rec;
     // The loops whose body holds the header (Blocks[].Loops lists exactly

@@ -928,6 +928,11 @@ std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
     for (unsigned Pass = 1; Pass <= MaxPasses && !Trip; ++Pass) {
       bool Failed = false;
       for (unsigned K : Slice) {
+        if (SteppedBudget == 0) {
+          Failed = true;
+          break;
+        }
+        --SteppedBudget;
         std::optional<int64_t> V = constOf(K, 0, At0);
         if (!V) {
           Failed = true;
