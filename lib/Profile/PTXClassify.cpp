@@ -1512,9 +1512,10 @@ std::optional<int64_t> FunctionAnalysis::remainderMask(const Loop &L) const {
 }
 
 /// U when \p L is the main loop of a loop unrolled U times at run time: a
-/// remainder loop of mask U - 1 (remainderMask) in the same enclosing loop
-/// dominates it, and the branch that skips \p L when fewer than U
-/// iterations are left (`setp.lt.u32 %p, %n, 3`) is on the way to it.
+/// remainder loop of mask U - 1 (remainderMask) is next to it in the same
+/// enclosing loops, before or after, and the branch that skips \p L when
+/// fewer than U iterations are left (`setp.lt.u32 %p, %n, 3`) is on the way
+/// to it.
 std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L) const {
   if (remainderMask(L))
     return std::nullopt;
@@ -1533,21 +1534,27 @@ std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L) const {
       Pre = Blocks[Pre].Preds.size() == 1 ? Blocks[Pre].Preds[0] : ~0u;
     }
   }
-  // The nearest loop before it in the same enclosing loops: the remainder
-  // runs first and may be skipped (no dominance), so the layout decides.
-  const Loop *Prev = nullptr;
-  for (const Loop &R : Loops)
-    if (&R != &L && R.Header < L.Header &&
-        Blocks[R.Header].Loops.size() == Blocks[L.Header].Loops.size() &&
-        llvm::equal(ArrayRef<unsigned>(Blocks[R.Header].Loops).drop_back(),
-                    ArrayRef<unsigned>(Blocks[L.Header].Loops).drop_back()) &&
-        (!Prev || R.Header > Prev->Header))
+  // The nearest loops before and after it in the same enclosing loops: the
+  // remainder runs first (a prologue) or last (nvcc's epilogue), and may be
+  // skipped (no dominance), so the layout decides.
+  const Loop *Prev = nullptr, *Next = nullptr;
+  for (const Loop &R : Loops) {
+    if (&R == &L ||
+        Blocks[R.Header].Loops.size() != Blocks[L.Header].Loops.size() ||
+        !llvm::equal(ArrayRef<unsigned>(Blocks[R.Header].Loops).drop_back(),
+                     ArrayRef<unsigned>(Blocks[L.Header].Loops).drop_back()))
+      continue;
+    if (R.Header < L.Header && (!Prev || R.Header > Prev->Header))
       Prev = &R;
-  if (Prev) {
-    const Loop &R = *Prev;
-    std::optional<int64_t> M = remainderMask(R);
+    if (R.Header > L.Header && (!Next || R.Header < Next->Header))
+      Next = &R;
+  }
+  for (const Loop *R : {Prev, Next}) {
+    if (!R)
+      continue;
+    std::optional<int64_t> M = remainderMask(*R);
     if (!M)
-      return std::nullopt;
+      continue;
     for (unsigned P : Path)
       for (unsigned K = Blocks[P].Begin; K < Blocks[P].End; ++K) {
         const Instr &I = *Instrs[K];
