@@ -1558,13 +1558,19 @@ std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L) const {
     for (unsigned P : Path)
       for (unsigned K = Blocks[P].Begin; K < Blocks[P].End; ++K) {
         const Instr &I = *Instrs[K];
-        // n - 1 < M (nvcc), or -n >u -U (clang: `setp.gt.u32 %p, %d, -8`).
+        // n - 1 < M (nvcc), or -n >u -U (clang: `setp.gt.u32 %p, %d, -8`);
+        // in units of a step S of a power of two when the compiler tests the
+        // distance left, not the count (`setp.lt.u32 %p, %d, 768` for 3
+        // iterations of 256).
+        auto Times = [](int64_t V, int64_t Of) {
+          return V > 0 && V % Of == 0 && isPowerOf2_64(uint64_t(V / Of));
+        };
         if (I.Mods[0] == "setp" && I.Ops.size() == 3 &&
             I.Ops[2].Kind == Operand::Imm &&
             (((I.Mods[1] == "lt" || I.Mods[1] == "lo") &&
-              I.Ops[2].Value == *M) ||
+              Times(I.Ops[2].Value, *M)) ||
              ((I.Mods[1] == "gt" || I.Mods[1] == "hi") &&
-              I.Ops[2].Value == -(*M + 1))))
+              Times(-I.Ops[2].Value, *M + 1))))
           return *M + 1;
       }
   }
