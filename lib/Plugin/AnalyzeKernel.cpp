@@ -34,6 +34,7 @@ void mergeEmittedPTX(LLVMContext &Ctx, StringRef PTX, const std::string &Arch,
   PTXParseOptions PO;
   PO.ArgValues = State.Opts.Facts.ArgValues;
   PO.DefaultTripCount = State.Opts.Facts.DefaultTrip;
+  PO.Grid = State.Opts.Facts.Grid;
   Expected<std::vector<KernelProfile>> Parsed =
       [&]() -> Expected<std::vector<KernelProfile>> {
     Expected<PTXModule> M = parsePTXModule(PTX, "<emitted>", PO);

@@ -190,6 +190,14 @@ bool applyLaunch(PluginOptions &O, StringRef V) {
     Out.push_back(L);
   }
   O.Launches = std::move(Out);
+  // One grid for every launch: loops whose bounds read gridDim are counted
+  // at it (LaunchFacts::Grid).
+  O.Facts.Grid = {0, 0, 0};
+  if (!O.Launches.empty() &&
+      llvm::all_of(O.Launches, [&](const LaunchRequest &L) {
+        return L.Grid == O.Launches.front().Grid;
+      }))
+    O.Facts.Grid = O.Launches.front().Grid;
   return !O.Launches.empty();
 }
 

@@ -95,6 +95,10 @@ std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
       if (At.CtaId)
         return APInt(64, (*At.CtaId)[Dim]).zextOrTrunc(Width);
       return std::nullopt;
+    case SReg::NCtaId:
+      if (At.Facts && At.Facts->Grid[Dim])
+        return APInt(64, At.Facts->Grid[Dim]).zextOrTrunc(Width);
+      return std::nullopt;
     default:
       return std::nullopt;
     }

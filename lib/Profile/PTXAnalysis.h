@@ -401,6 +401,8 @@ private:
   /// blockIdx along every dimension while tripOfFirstBlock counts a loop
   /// for one block (-1: not substituted).
   int64_t BlockIdx = -1;
+  /// While tripAtStatedGrid counts a loop: gridDim is the stated grid.
+  bool AtStatedGrid = false;
   /// The constant register \p R holds at instruction \p At, through its
   /// reaching definitions, with the substitutions \p At0 (Subst bits).
   std::optional<int64_t> constAt(unsigned R, unsigned At, unsigned Depth = 0,
@@ -564,6 +566,10 @@ private:
   /// as many passes (sameInEveryBlock, KernelProfile.h): a grid stride
   /// written as num_blocks * block_size_x, or each block's own chunk.
   std::optional<double> tripOfFirstBlock(Loop &L);
+  /// A loop whose bounds read gridDim, counted at the stated grid
+  /// (PTXParseOptions::Grid) as the other counts are; not a grid-stride
+  /// loop (its step reads gridDim).
+  std::optional<double> tripAtStatedGrid(Loop &L);
   /// While tripOverEnclosing counts a loop at one pass of an enclosing
   /// loop: that loop and the pass (0-based). constAt then gives each of
   /// its counters (a register stepped once a pass by a constant, constant

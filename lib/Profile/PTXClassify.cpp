@@ -1622,6 +1622,9 @@ void FunctionAnalysis::computeTripCounts() {
     } else if (auto T = tripOfFirstBlock(L)) {
       R.Trip = *T;
       R.Exact = false;
+    } else if (auto T = tripAtStatedGrid(L)) {
+      R.Trip = *T;
+      R.Exact = false;
     } else {
       guessTrip(L);
     }
@@ -1660,6 +1663,46 @@ std::optional<double> FunctionAnalysis::tripOfFirstBlock(Loop &L) {
   L.Rec.Symbolic = "block 0's, thread 0's (the count reads the block's "
                    "index; " + L.ExitDesc + ")";
   return T0;
+}
+
+std::optional<double> FunctionAnalysis::tripAtStatedGrid(Loop &L) {
+  if (!Opts.Grid[0])
+    return std::nullopt;
+  auto Clear = [&] {
+    if (ConstMemo)
+      ConstMemo->clear();
+  };
+  AtStatedGrid = true;
+  Clear();
+  Loop Try = L;
+  std::optional<double> T = countedTrip(Try);
+  if (!T)
+    T = tripOverEnclosing(Try = L);
+  if (!T)
+    T = steppedTrip(Try = L);
+  if (!T)
+    T = tripOfFirstBlock(Try = L);
+  AtStatedGrid = false;
+  Clear();
+  if (!T)
+    return std::nullopt;
+  // A counter stepped by gridDim is a grid-stride loop's: the model's.
+  if (Try.IVReg >= 0)
+    if (int K = soleLoopDef(Try, Try.IVReg); K >= 0)
+      for (size_t O = 1; O < Instrs[K]->Ops.size(); ++O) {
+        const Operand &Op = Instrs[K]->Ops[O];
+        if (Op.Kind == Operand::Reg && regId(Op.Name) == Try.IVReg)
+          continue;
+        if (taintOf(Op) & TNCtaId)
+          return std::nullopt;
+      }
+  std::string Desc = Try.Rec.Symbolic.empty() ? Try.ExitDesc : Try.Rec.Symbolic;
+  L = std::move(Try);
+  L.Rec.Symbolic = formatv("at the stated grid {0} x {1} x {2}: {3}",
+                           Opts.Grid[0], std::max(1u, Opts.Grid[1]),
+                           std::max(1u, Opts.Grid[2]), Desc)
+                       .str();
+  return T;
 }
 
 std::optional<double> FunctionAnalysis::tripOverEnclosing(Loop &L) {

@@ -1254,6 +1254,12 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     if (Id < 0 && BlockIdx >= 0 && O.Kind == Operand::Reg &&
         StringRef(O.Name).starts_with("%ctaid."))
       return BlockIdx;
+    if (Id < 0 && AtStatedGrid && O.Kind == Operand::Reg &&
+        StringRef(O.Name).starts_with("%nctaid.") && O.Name.size() == 9) {
+      unsigned Dm = unsigned(O.Name.back() - 'x');
+      if (Dm < 3 && Opts.Grid[Dm])
+        return int64_t(Opts.Grid[Dm]);
+    }
     if (Id < 0 && (At0 & AtRefBlock) && O.Kind == Operand::Reg &&
         StringRef(O.Name).starts_with("%ntid."))
       return O.Name == "%ntid.x" ? int64_t(PTXReferenceBlockThreads) : 1;
@@ -1392,6 +1398,18 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     return *X ^ *Y;
   if (B == "shl" && *Y >= 0 && *Y < 63)
     return *X << *Y;
+  // Quotients and remainders (a block's share of the input, n / gridDim.x),
+  // in the type's width and signedness; never by zero.
+  if ((B == "div" || B == "rem") && Bits >= 16 && Bits <= 64) {
+    int64_t A = Narrow(*X, Bits, Unsigned), C = Narrow(*Y, Bits, Unsigned);
+    if (C == 0 || (!Unsigned && C == -1))
+      return std::nullopt;
+    if (Unsigned && Bits == 64) {
+      uint64_t UA = uint64_t(A), UC = uint64_t(C);
+      return int64_t(B == "div" ? UA / UC : UA % UC);
+    }
+    return Held(B == "div" ? A / C : A % C);
+  }
   if (B == "shr" && *Y >= 0 && *Y < 63) {
     // .u and .b shift in zeros, .s the sign, in the type's width.
     if (Bits == 64)

@@ -382,6 +382,8 @@ PTXParseOptions parseArgOptions() {
       fail("--arg expects INDEX=INTEGER, got '" + A + "'");
     PO.ArgValues[Idx] = V;
   }
+  if (!GridOpt.empty())
+    PO.Grid = parseDims("grid", GridOpt);
   return PO;
 }
 

@@ -12,6 +12,7 @@
 #include "llvm/IR/PassManager.h"
 #include <cstdint>
 #include <functional>
+#include <array>
 #include <map>
 #include <string>
 
@@ -31,6 +32,10 @@ struct LaunchFacts {
   unsigned AssumedBlockX = 256;
   /// Total threads of the launch, for grid-stride loops (0: unknown).
   uint64_t TotalThreads = 0;
+  /// The launch's grid, where the user states one (the plugin's launches,
+  /// when they all share it); 0: unknown. Loops whose bounds read gridDim
+  /// (not grid-stride loops) are counted at it.
+  std::array<unsigned, 3> Grid{0, 0, 0};
   /// Trip count used when a count cannot be resolved (documented default).
   double DefaultTrip = 16;
   /// Testing only: simulate an internal crash while profiling kernels whose

@@ -19,6 +19,7 @@
 #include "flipflop/Profile/KernelProfile.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -42,6 +43,12 @@ struct PTXParseOptions {
   /// a parameter loaded with ld.param becomes that constant, so trip counts
   /// and bounds that depend on it are exact instead of guessed.
   std::map<unsigned, int64_t> ArgValues;
+  /// The launch's grid as the user states it (flipflop-ptx --grid, the
+  /// plugin's one launch); 0: unknown. A loop whose bounds read gridDim (a
+  /// block's share of the input, n / gridDim.x) is counted at it instead of
+  /// guessed; a grid-stride loop stays the model's (passes = problem size
+  /// over the launched threads).
+  std::array<unsigned, 3> Grid{0, 0, 0};
 };
 
 /// A parsed PTX module: its header and one profile per kernel (.entry with a
