@@ -227,6 +227,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       EvalPoint Ref;
       Ref.Facts = &Facts;
       Ref.Actual = &ArgActual;
+      Ref.SE = &SE;
       Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
       std::optional<double> T;
       if (R.GridStride && Facts.TotalThreads) {
@@ -303,6 +304,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         EvalPoint Ref;
         Ref.Facts = &Facts;
         Ref.Actual = &ArgActual;
+        Ref.SE = &SE;
         Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
         auto Conds =
             entryConditions(L, FAM.getResult<DominatorTreeAnalysis>(F));

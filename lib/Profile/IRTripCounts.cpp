@@ -39,6 +39,68 @@ bool scevMentions(const SCEV *S, SReg Reg, unsigned Dim) {
   return Found;
 }
 
+/// An integer instruction ScalarEvolution keeps opaque, through its
+/// operands' SCEVs (EvalPoint::SE).
+static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
+                                           unsigned Depth) {
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!At.SE || !I || Depth > 32 || !I->getType()->isIntegerTy())
+    return std::nullopt;
+  auto Op = [&](unsigned K) -> std::optional<APInt> {
+    const Value *O = I->getOperand(K);
+    if (!O->getType()->isIntegerTy() || !At.SE->isSCEVable(O->getType()))
+      return std::nullopt;
+    return evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(O)), At, Depth + 1);
+  };
+  unsigned W = I->getType()->getIntegerBitWidth();
+  if (const auto *B = dyn_cast<BinaryOperator>(I)) {
+    auto X = Op(0), Y = Op(1);
+    if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
+      return std::nullopt;
+    switch (B->getOpcode()) {
+    case Instruction::SDiv:
+    case Instruction::SRem:
+      if (Y->isZero() || (X->isMinSignedValue() && Y->isAllOnes()))
+        return std::nullopt;
+      return B->getOpcode() == Instruction::SDiv ? X->sdiv(*Y) : X->srem(*Y);
+    case Instruction::UDiv:
+    case Instruction::URem:
+      if (Y->isZero())
+        return std::nullopt;
+      return B->getOpcode() == Instruction::UDiv ? X->udiv(*Y) : X->urem(*Y);
+    case Instruction::AShr:
+    case Instruction::LShr:
+    case Instruction::Shl:
+      if (Y->uge(W))
+        return std::nullopt;
+      return B->getOpcode() == Instruction::AShr
+                 ? X->ashr(unsigned(Y->getZExtValue()))
+             : B->getOpcode() == Instruction::LShr
+                 ? X->lshr(unsigned(Y->getZExtValue()))
+                 : X->shl(unsigned(Y->getZExtValue()));
+    case Instruction::And: return *X & *Y;
+    case Instruction::Or: return *X | *Y;
+    case Instruction::Xor: return *X ^ *Y;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *Sel = dyn_cast<SelectInst>(I)) {
+    const auto *C = dyn_cast<ICmpInst>(Sel->getCondition());
+    if (!C)
+      return std::nullopt;
+    const Value *A = C->getOperand(0), *B = C->getOperand(1);
+    if (!A->getType()->isIntegerTy())
+      return std::nullopt;
+    auto X = evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(A)), At, Depth + 1);
+    auto Y = evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(B)), At, Depth + 1);
+    if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
+      return std::nullopt;
+    return Op(ICmpInst::compare(*X, *Y, C->getPredicate()) ? 1 : 2);
+  }
+  return std::nullopt;
+}
+
 std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
                                   unsigned Depth) {
   if (Depth > 32 || !S->getType()->isIntegerTy())
@@ -100,7 +162,7 @@ std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
         return APInt(64, At.Facts->Grid[Dim]).zextOrTrunc(Width);
       return std::nullopt;
     default:
-      return std::nullopt;
+      return evaluateOpaque(U->getValue(), At, Depth);
     }
   }
   if (const auto *C = dyn_cast<SCEVCastExpr>(S)) {

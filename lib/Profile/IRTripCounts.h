@@ -52,6 +52,11 @@ struct EvalPoint {
   uint64_t PinIter = 0;
   /// blockIdx, where a count is taken for one block (unknown otherwise).
   std::optional<std::array<uint64_t, 3>> CtaId;
+  /// Where given, an opaque value (SCEVUnknown) that is a signed division,
+  /// remainder, shift, bitwise operation or select of evaluable values is
+  /// evaluated through its operands' SCEVs (`n / 256` of an int is an
+  /// `sdiv`, which ScalarEvolution does not model).
+  llvm::ScalarEvolution *SE = nullptr;
 };
 
 /// Evaluates \p S at \p At in the SCEV's own integer width: casts truncate
