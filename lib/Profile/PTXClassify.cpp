@@ -1586,6 +1586,19 @@ void FunctionAnalysis::computeTripCounts() {
     // The loops whose body holds the header (Blocks[].Loops lists exactly
     // those): O(1) instead of a test per loop.
     R.Depth = Blocks[L.Header].Loops.size();
+    // The line of the loop's exit test, where compilers put the `for`
+    // statement's (its condition); else the header's first.
+    for (unsigned BI : L.Body.members()) {
+      if (llvm::all_of(Blocks[BI].Succs,
+                       [&](unsigned Sx) { return L.Body.test(Sx); }))
+        continue;
+      for (unsigned K = Blocks[BI].End; K-- > Blocks[BI].Begin;)
+        if (Instrs[K]->Mods[0] == "setp" && Instrs[K]->Loc.Line) {
+          R.Line = Instrs[K]->Loc.Line;
+          break;
+        }
+      break;
+    }
     const Block &H = Blocks[L.Header];
     for (unsigned K = H.Begin; K < H.End && !R.Line; ++K)
       R.Line = Instrs[K]->Loc.Line;
