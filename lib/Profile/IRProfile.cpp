@@ -309,12 +309,54 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         auto Conds =
             entryConditions(L, FAM.getResult<DominatorTreeAnalysis>(F));
         SmallPtrSet<const SCEV *, 8> Read;
-        if (std::optional<double> T =
-                steppedTrip(L, SE, Conds, Ref, 4096, &Read)) {
+        std::string Where;
+        std::optional<double> T = steppedTrip(L, SE, Conds, Ref, 4096, &Read);
+        // At each pass of the enclosing loop (sampled), when its count is
+        // known: a bound its counter moves.
+        auto OverParent = [&](const EvalPoint &P) -> std::optional<double> {
+          const Loop *O = L->getParentLoop();
+          if (!O)
+            return std::nullopt;
+          const LoopRecord &OR = loopRecord(O, SE, F, Depth);
+          if (OR.Guessed || OR.GridStride || OR.Trip < 1 || OR.Trip > 1e6)
+            return std::nullopt;
+          uint64_t N = uint64_t(OR.Trip), Samples = std::min<uint64_t>(N, 16);
+          EvalPoint X = P;
+          X.PinLoop = O;
+          double Sum = 0;
+          for (uint64_t K = 0; K < Samples; ++K) {
+            X.PinIter = Samples == N ? K : K * (N - 1) / (Samples - 1);
+            std::optional<double> V =
+                steppedTrip(L, SE, Conds, X, 1024, &Read);
+            if (!V)
+              return std::nullopt;
+            Sum += *V;
+          }
+          return Sum / double(Samples);
+        };
+        if (!T && (T = OverParent(Ref)))
+          Where = "the mean over the passes of the enclosing loop, ";
+        // Block 0's, where blocks 1 and 8 agree (a bound that reads the
+        // block's index).
+        if (!T) {
+          auto AtBlock = [&](uint64_t B) {
+            EvalPoint P = Ref;
+            P.CtaId = std::array<uint64_t, 3>{B, B, B};
+            std::optional<double> V = steppedTrip(L, SE, Conds, P, 1024, &Read);
+            return V ? V : OverParent(P);
+          };
+          std::optional<double> T0 = AtBlock(0), T1, T8;
+          if (T0 && (T1 = AtBlock(1)) && (T8 = AtBlock(8)) &&
+              sameInEveryBlock(*T0, *T1, *T8)) {
+            T = T0;
+            Where = "block 0's, ";
+          }
+        }
+        if (T) {
           R.Trip = *T;
           R.Guessed = false;
-          R.Symbolic = "stepped pass by pass (the counter is no add "
-                       "recurrence)";
+          R.Symbolic = Where + "stepped pass by pass (the counter is no add "
+                               "recurrence)";
           std::set<std::string> Parts;
           for (const SCEV *S : Read)
             if (!isa<SCEVConstant>(S))

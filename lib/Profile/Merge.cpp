@@ -45,9 +45,13 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   // Work counts: the IR's (SCEV) unless the emitted PTX resolves more of
   // the loops (a bound SCEV cannot compute but the final code shows, given
   // the stated arguments): then the code that runs is counted.
+  // Source loops guessed: a runtime-unrolled loop's remainder is its main
+  // loop's guess.
   auto Guessed = [](const KernelProfile &K) {
     return std::count_if(K.Loops.begin(), K.Loops.end(),
-                         [](const LoopRecord &L) { return L.Guessed; });
+                         [](const LoopRecord &L) {
+                           return L.Guessed && !L.UnrollRemainder;
+                         });
   };
   if (Guessed(PTX) < Guessed(Into)) {
     Into.Ops = PTX.Ops;

@@ -588,14 +588,17 @@ private:
   std::optional<double> steppedTrip(Loop &L);
   const Loop *SimLoop = nullptr;
   llvm::DenseMap<unsigned, int64_t> SimRegs;
-  /// Instructions steppedTrip may still run in this function (it runs at
-  /// each pass of enclosing loops and for several blocks): a bound on the
-  /// time a kernel of many data-dependent loops takes.
-  uint64_t SteppedBudget = 0;
+  /// Instructions steppedTrip may still run for the loop being counted (it
+  /// runs at each pass of enclosing loops and for several blocks) and in
+  /// the whole function: a bound on the time a kernel of many
+  /// data-dependent loops takes, whose per-loop part keeps one loop's
+  /// count from depending on the loops counted before it.
+  uint64_t SteppedBudget = 0, SteppedTotal = 0;
   std::optional<int64_t> counterAtPass(unsigned R, unsigned At,
                                        unsigned Depth, unsigned At0) const;
   void guessTrip(Loop &L);
   std::optional<int64_t> remainderMask(const Loop &L) const;
+  std::pair<const Loop *, const Loop *> siblingsAround(const Loop &L) const;
   std::optional<int64_t> unrolledBy(const Loop &L) const;
   void computeTripCounts();
   std::optional<double> countedTripThrough(Loop &L, unsigned ExitBlock);

@@ -1412,10 +1412,16 @@ void FunctionAnalysis::guessTrip(Loop &L) {
                               : formatv("{0:f1}", V).str();
   };
   // The remainder is said with its main loop: one guess per source loop.
+  // A loop of that form that no main loop claims (the user's own `for (j =
+  // m & 3; j; --j)`) is guessed as any other.
   if (std::optional<int64_t> M = remainderMask(L)) {
-    R.Trip = double(*M) / 2;
-    R.UnrollRemainder = true;
-    return;
+    auto [Prev, Next] = siblingsAround(L);
+    for (const Loop *N : {Prev, Next})
+      if (N && unrolledBy(*N) == *M + 1) {
+        R.Trip = std::min(Opts.DefaultTripCount, double(*M) / 2);
+        R.UnrollRemainder = true;
+        return;
+      }
   }
   std::string Assumed = Num(R.Trip);
   if (std::optional<int64_t> U = unrolledBy(L)) {
@@ -1511,6 +1517,27 @@ std::optional<int64_t> FunctionAnalysis::remainderMask(const Loop &L) const {
   return std::nullopt;
 }
 
+/// The nearest loops before and after \p L in the same enclosing loops
+/// (null where none): a runtime-unrolled loop's remainder and main loop
+/// are next to each other, and the remainder may be skipped (no
+/// dominance), so the layout decides.
+std::pair<const FunctionAnalysis::Loop *, const FunctionAnalysis::Loop *>
+FunctionAnalysis::siblingsAround(const Loop &L) const {
+  const Loop *Prev = nullptr, *Next = nullptr;
+  for (const Loop &R : Loops) {
+    if (R.Header == L.Header ||
+        Blocks[R.Header].Loops.size() != Blocks[L.Header].Loops.size() ||
+        !llvm::equal(ArrayRef<unsigned>(Blocks[R.Header].Loops).drop_back(),
+                     ArrayRef<unsigned>(Blocks[L.Header].Loops).drop_back()))
+      continue;
+    if (R.Header < L.Header && (!Prev || R.Header > Prev->Header))
+      Prev = &R;
+    if (R.Header > L.Header && (!Next || R.Header < Next->Header))
+      Next = &R;
+  }
+  return {Prev, Next};
+}
+
 /// U when \p L is the main loop of a loop unrolled U times at run time: a
 /// remainder loop of mask U - 1 (remainderMask) is next to it in the same
 /// enclosing loops, before or after, and the branch that skips \p L when
@@ -1534,21 +1561,8 @@ std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L) const {
       Pre = Blocks[Pre].Preds.size() == 1 ? Blocks[Pre].Preds[0] : ~0u;
     }
   }
-  // The nearest loops before and after it in the same enclosing loops: the
-  // remainder runs first (a prologue) or last (nvcc's epilogue), and may be
-  // skipped (no dominance), so the layout decides.
-  const Loop *Prev = nullptr, *Next = nullptr;
-  for (const Loop &R : Loops) {
-    if (&R == &L ||
-        Blocks[R.Header].Loops.size() != Blocks[L.Header].Loops.size() ||
-        !llvm::equal(ArrayRef<unsigned>(Blocks[R.Header].Loops).drop_back(),
-                     ArrayRef<unsigned>(Blocks[L.Header].Loops).drop_back()))
-      continue;
-    if (R.Header < L.Header && (!Prev || R.Header > Prev->Header))
-      Prev = &R;
-    if (R.Header > L.Header && (!Next || R.Header < Next->Header))
-      Next = &R;
-  }
+  // The remainder runs first (a prologue) or last (nvcc's epilogue).
+  auto [Prev, Next] = siblingsAround(L);
   for (const Loop *R : {Prev, Next}) {
     if (!R)
       continue;
@@ -1558,17 +1572,20 @@ std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L) const {
     for (unsigned P : Path)
       for (unsigned K = Blocks[P].Begin; K < Blocks[P].End; ++K) {
         const Instr &I = *Instrs[K];
-        // n - 1 < M (nvcc), or -n >u -U (clang: `setp.gt.u32 %p, %d, -8`);
-        // in units of a step S of a power of two when the compiler tests the
-        // distance left, not the count (`setp.lt.u32 %p, %d, 768` for 3
-        // iterations of 256).
-        auto Times = [](int64_t V, int64_t Of) {
-          return V > 0 && V % Of == 0 && isPowerOf2_64(uint64_t(V / Of));
+        // n - 1 < M (nvcc), n < U (clang -O2), or -n >u -U (clang:
+        // `setp.gt.u32 %p, %d, -8`); in units of a step S of a power of two
+        // when the compiler tests the distance left, not the count
+        // (`setp.lt.u32 %p, %d, 768` for 3 iterations of 256). Not for U =
+        // 2, where every power of two (`tid < 256`) would be such a step.
+        auto Times = [&](int64_t V, int64_t Of) {
+          if (V <= 0 || V % Of != 0)
+            return false;
+          return *M == 1 ? V == Of : isPowerOf2_64(uint64_t(V / Of));
         };
         if (I.Mods[0] == "setp" && I.Ops.size() == 3 &&
             I.Ops[2].Kind == Operand::Imm &&
             (((I.Mods[1] == "lt" || I.Mods[1] == "lo") &&
-              Times(I.Ops[2].Value, *M)) ||
+              (Times(I.Ops[2].Value, *M) || Times(I.Ops[2].Value, *M + 1))) ||
              ((I.Mods[1] == "gt" || I.Mods[1] == "hi") &&
               Times(-I.Ops[2].Value, *M + 1))))
           return *M + 1;
@@ -1580,9 +1597,10 @@ std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L) const {
 /// Trip counts, outer loops first (RPO of headers).
 void FunctionAnalysis::computeTripCounts() {
   ConstMemo.emplace();
-  SteppedBudget = uint64_t(1) << 18;
+  SteppedTotal = uint64_t(1) << 21;
   for (Loop &L : Loops) {
     LoopRecord &R = L.Rec;
+    SteppedBudget = uint64_t(1) << 17;
     // The loops whose body holds the header (Blocks[].Loops lists exactly
     // those): O(1) instead of a test per loop.
     R.Depth = Blocks[L.Header].Loops.size();
@@ -1699,14 +1717,16 @@ std::optional<double> FunctionAnalysis::tripAtStatedGrid(Loop &L) {
   Clear();
   if (!T)
     return std::nullopt;
-  // A counter stepped by gridDim is a grid-stride loop's: the model's.
+  // A counter stepped by the launched threads (blockDim x gridDim) is a
+  // grid-stride loop's: the model's (a block's, `i += gridDim.x`, is
+  // counted, as the IR front end does).
   if (Try.IVReg >= 0)
     if (int K = soleLoopDef(Try, Try.IVReg); K >= 0)
       for (size_t O = 1; O < Instrs[K]->Ops.size(); ++O) {
         const Operand &Op = Instrs[K]->Ops[O];
         if (Op.Kind == Operand::Reg && regId(Op.Name) == Try.IVReg)
           continue;
-        if (taintOf(Op) & TNCtaId)
+        if ((taintOf(Op) & (TNTid | TNCtaId)) == (TNTid | TNCtaId))
           return std::nullopt;
       }
   std::string Desc = Try.Rec.Symbolic.empty() ? Try.ExitDesc : Try.Rec.Symbolic;
@@ -1723,7 +1743,7 @@ std::optional<double> FunctionAnalysis::tripOverEnclosing(Loop &L) {
   // the loops inside it).
   SmallVector<unsigned, 4> Outer;
   for (unsigned LI : Blocks[L.Header].Loops)
-    if (&Loops[LI] != &L && Loops[LI].Body.test(L.Header))
+    if (Loops[LI].Header != L.Header && Loops[LI].Body.test(L.Header))
       Outer.push_back(LI);
   llvm::sort(Outer, [&](unsigned A, unsigned B) {
     return Loops[A].Body.count() < Loops[B].Body.count();

@@ -809,8 +809,9 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
 /// constant sum, which countedTrip does not follow (`s /= 2` as nvcc writes
 /// a signed division, `shr.u32 %t, %s, 31; add.s32 %u, %s, %t; shr.s32 %n,
 /// %u, 1`, tested on the value before the step; `s = (s + 1) / 2`).
-/// Thread 0's count when a value needs a thread index; none when one needs
-/// blockDim, but for one block (tripOfFirstBlock). At most 4,096 passes.
+/// Thread 0's count when a value needs a thread index, at the reference
+/// block when one needs blockDim; none when a step reads blockDim or gridDim
+/// (a block- or grid-stride loop). At most 4,096 passes.
 std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
   SmallVector<unsigned, 2> Exiting;
   for (unsigned BI : L.Body.members())
@@ -873,20 +874,35 @@ std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
   // block- or grid-stride loop's, which the model scales per launch: not
   // counted here. The steps: the definitions of registers carried from one
   // pass to the next.
+  // Taint is flow-insensitive (a carried register has its start's), so
+  // only the steps' other operands are read: `add %i, %i, %ntid` is a block
+  // stride, `s = (s + 1) / 2` from `n / gridDim.x` is not.
+  DenseSet<unsigned> SliceRegs;
+  for (unsigned K : Slice) {
+    SmallVector<unsigned, 2> Defs;
+    defsOf(*Instrs[K], Defs);
+    SliceRegs.insert(Defs.front());
+  }
   {
     DenseSet<unsigned> Defined;
     for (unsigned K : Slice) {
       const Instr &D = *Instrs[K];
       for (size_t Op = 1; Op < D.Ops.size(); ++Op)
-        if (D.Ops[Op].Kind == Operand::Reg)
-          if (int U = regId(D.Ops[Op].Name);
-              U >= 0 && !Defined.count(unsigned(U)) &&
+        if (D.Ops[Op].Kind == Operand::Reg) {
+          int U = regId(D.Ops[Op].Name);
+          if (U >= 0 && !Defined.count(unsigned(U)) &&
               soleLoopDef(L, U) >= 0) {
             const Instr &Step = *Instrs[soleLoopDef(L, U)];
-            for (size_t SO = 1; SO < Step.Ops.size(); ++SO)
-              if (taintOf(Step.Ops[SO]) & (TNTid | TNCtaId))
+            for (size_t SO = 1; SO < Step.Ops.size(); ++SO) {
+              const Operand &SOp = Step.Ops[SO];
+              int SR = SOp.Kind == Operand::Reg ? regId(SOp.Name) : -1;
+              if (SR >= 0 && SliceRegs.count(unsigned(SR)))
+                continue;
+              if (taintOf(SOp) & (TNTid | TNCtaId))
                 return std::nullopt;
+            }
           }
+        }
       SmallVector<unsigned, 2> Defs;
       defsOf(D, Defs);
       Defined.insert(Defs.front());
@@ -917,6 +933,14 @@ std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
     }
     return Regs;
   };
+  // Top-tested: the test is in the header and the loop's other blocks do
+  // work (not only clang's `bra.uni` back to the header).
+  bool WorkAfterTest = false;
+  if (EB == L.Header)
+    for (unsigned BI : L.Body.members())
+      if (BI != L.Header)
+        for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K)
+          WorkAfterTest |= Instrs[K]->Mods[0] != "bra";
   // Run from the entry values, pass after pass; nullopt when a value is
   // unknown or the loop does not leave within MaxPasses.
   auto Run = [&](unsigned At0,
@@ -928,11 +952,12 @@ std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
     for (unsigned Pass = 1; Pass <= MaxPasses && !Trip; ++Pass) {
       bool Failed = false;
       for (unsigned K : Slice) {
-        if (SteppedBudget == 0) {
+        if (SteppedBudget == 0 || SteppedTotal == 0) {
           Failed = true;
           break;
         }
         --SteppedBudget;
+        --SteppedTotal;
         std::optional<int64_t> V = constOf(K, 0, At0);
         if (!V) {
           Failed = true;
@@ -944,8 +969,7 @@ std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
         if (Defs.front() == unsigned(Guard) && (*V != 0) != ContinueWhen) {
           // Left on this pass: the header ran Pass times; a top-tested
           // loop whose work follows the test runs it once less.
-          bool BottomTested = EB != L.Header || L.Body.count() == 1;
-          Trip = double(BottomTested ? Pass : Pass - 1);
+          Trip = double(WorkAfterTest ? Pass - 1 : Pass);
           break;
         }
       }
@@ -956,19 +980,58 @@ std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
     SimRegs.clear();
     return Trip;
   };
-  // Exact, else thread 0's. At the reference block only for one block
-  // (tripOfFirstBlock: a block's start, `blockIdx.x * blockDim.x`, which
-  // blocks 1 and 8 check); otherwise a count that needs blockDim is a
-  // block-stride loop's, which guessTrip resolves with the work scale the
-  // model applies per block.
+  // The guard that skips the loop (a rotated loop's first test, before it):
+  // the first conditional branch on the single-predecessor way into the
+  // header, when it goes around the loop at these values.
+  auto Skipped = [&](unsigned At0) {
+    unsigned Into = L.Header, B = ~0u;
+    for (unsigned P : Blocks[L.Header].Preds)
+      if (!L.Body.test(P)) {
+        if (B != ~0u)
+          return false;
+        B = P;
+      }
+    for (unsigned Hop = 0; B != ~0u && Hop < 4; ++Hop) {
+      const Block &Bl = Blocks[B];
+      if (Bl.Succs.size() == 2 && Bl.End > Bl.Begin) {
+        const Instr &Br = *Instrs[Bl.End - 1];
+        if (Br.Mods[0] != "bra" || Br.Guard.empty() || Br.Ops.empty() ||
+            Br.Ops[0].Kind != Operand::Sym)
+          return false;
+        int P = regId(Br.Guard);
+        auto Taken = LabelBlock.find(Br.Ops[0].Name);
+        if (P < 0 || Taken == LabelBlock.end())
+          return false;
+        std::optional<int64_t> PV = constAt(unsigned(P), Bl.End - 1, 0, At0);
+        if (!PV)
+          return false;
+        bool Jumps = (*PV != 0) != Br.GuardNeg;
+        unsigned Goes = Jumps ? Taken->second : B + 1;
+        return Goes != Into;
+      }
+      if (Bl.Preds.size() != 1)
+        return false;
+      Into = B;
+      B = Bl.Preds[0];
+    }
+    return false;
+  };
+  // Exact, else thread 0's, else at the reference block (a bound that
+  // follows blockDim, `s < blockDim.x`, or a block's start, `blockIdx.x *
+  // blockDim.x`, which tripOfFirstBlock checks at blocks 1 and 8; a step
+  // that reads blockDim was refused above).
   unsigned At0 = 0;
   std::optional<double> Trip;
-  SmallVector<unsigned, 3> Tries{0u, unsigned(AtThread0)};
-  if (BlockIdx >= 0)
-    Tries.push_back(AtThread0 | AtRefBlock);
-  for (unsigned Try : Tries) {
+  for (unsigned Try :
+       {0u, unsigned(AtThread0), unsigned(AtThread0 | AtRefBlock)}) {
     std::optional<DenseMap<unsigned, int64_t>> Start = Entry(Try);
-    if (Start && (Trip = Run(Try, std::move(*Start)))) {
+    if (!Start)
+      continue;
+    if (Skipped(Try))
+      Trip = 0;
+    else
+      Trip = Run(Try, std::move(*Start));
+    if (Trip) {
       At0 = Try;
       break;
     }

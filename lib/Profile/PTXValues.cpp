@@ -1402,7 +1402,9 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
   // in the type's width and signedness; never by zero.
   if ((B == "div" || B == "rem") && Bits >= 16 && Bits <= 64) {
     int64_t A = Narrow(*X, Bits, Unsigned), C = Narrow(*Y, Bits, Unsigned);
-    if (C == 0 || (!Unsigned && C == -1))
+    // Never by zero, and not the one signed quotient that overflows.
+    int64_t Min = Bits == 64 ? INT64_MIN : -(int64_t(1) << (Bits - 1));
+    if (C == 0 || (!Unsigned && C == -1 && A == Min))
       return std::nullopt;
     if (Unsigned && Bits == 64) {
       uint64_t UA = uint64_t(A), UC = uint64_t(C);
