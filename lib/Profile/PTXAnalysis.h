@@ -586,6 +586,9 @@ private:
   /// reads the registers of SimRegs inside SimLoop from there (their
   /// values in the pass being run) instead of their reaching definitions.
   std::optional<double> steppedTrip(Loop &L);
+  /// The one block of \p L with a successor outside it; -1 when several
+  /// or none.
+  int soleExitingBlock(const Loop &L) const;
   const Loop *SimLoop = nullptr;
   llvm::DenseMap<unsigned, int64_t> SimRegs;
   /// Instructions steppedTrip may still run for the loop being counted (it

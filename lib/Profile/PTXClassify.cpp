@@ -1444,21 +1444,15 @@ void FunctionAnalysis::guessTrip(Loop &L) {
 /// `and.b32 %c, %n, 3` before it, `add.s32 %c, %c, -1; setp.ne.s32 %p, %c,
 /// 0` in it) or up from zero to that mask (LLVM's `xtraiter`).
 std::optional<int64_t> FunctionAnalysis::remainderMask(const Loop &L) const {
-  SmallVector<unsigned, 2> Exiting;
-  for (unsigned BI : L.Body.members())
-    for (unsigned Sx : Blocks[BI].Succs)
-      if (!L.Body.test(Sx)) {
-        Exiting.push_back(BI);
-        break;
-      }
-  if (Exiting.size() != 1)
+  int EB = soleExitingBlock(L);
+  if (EB < 0)
     return std::nullopt;
   bool ContinueWhen = false;
-  int Guard = exitGuard(L, Exiting[0], ContinueWhen);
+  int Guard = exitGuard(L, unsigned(EB), ContinueWhen);
   if (Guard < 0)
     return std::nullopt;
   int SetpK = -1;
-  for (unsigned K = Blocks[Exiting[0]].End; K-- > Blocks[Exiting[0]].Begin;) {
+  for (unsigned K = Blocks[unsigned(EB)].End; K-- > Blocks[unsigned(EB)].Begin;) {
     const Instr &I = *Instrs[K];
     if (I.Mods[0] == "setp" && I.Ops.size() == 3 &&
         I.Ops[0].Kind == Operand::Reg && regId(I.Ops[0].Name) == Guard) {

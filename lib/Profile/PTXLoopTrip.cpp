@@ -14,6 +14,18 @@ using namespace llvm;
 namespace flipflop {
 namespace ptx {
 
+int FunctionAnalysis::soleExitingBlock(const Loop &L) const {
+  int Found = -1;
+  for (unsigned BI : L.Body.members())
+    if (llvm::any_of(Blocks[BI].Succs,
+                     [&](unsigned Sx) { return !L.Body.test(Sx); })) {
+      if (Found >= 0)
+        return -1;
+      Found = int(BI);
+    }
+  return Found;
+}
+
 std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   // Exiting blocks. With several exits (a bounds check turned into an early
   // exit: `for (t = 0; t < T; ++t) if (x + t*s >= n) break;`), each exit
@@ -813,16 +825,10 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
 /// block when one needs blockDim; none when a step reads blockDim or gridDim
 /// (a block- or grid-stride loop). At most 4,096 passes.
 std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
-  SmallVector<unsigned, 2> Exiting;
-  for (unsigned BI : L.Body.members())
-    for (unsigned Sx : Blocks[BI].Succs)
-      if (!L.Body.test(Sx)) {
-        Exiting.push_back(BI);
-        break;
-      }
-  if (Exiting.size() != 1)
+  int EBi = soleExitingBlock(L);
+  if (EBi < 0)
     return std::nullopt;
-  unsigned EB = Exiting.front();
+  unsigned EB = unsigned(EBi);
   for (unsigned P : Blocks[L.Header].Preds)
     if (L.Body.test(P) && !dominates(EB, P))
       return std::nullopt;
