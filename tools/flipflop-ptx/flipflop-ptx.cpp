@@ -50,8 +50,11 @@ cl::opt<std::string> BlockOpt("block",
                               cl::desc("Predict this block shape X[,Y[,Z]] "
                                        "instead of sweeping"),
                               cl::cat(Cat));
-cl::opt<std::string> GridOpt("grid", cl::desc("Grid shape X[,Y[,Z]]"),
-                             cl::cat(Cat));
+cl::opt<std::string> GridOpt(
+    "grid",
+    cl::desc("Grid shape X[,Y[,Z]] (loops whose bounds read gridDim are "
+             "counted at it)"),
+    cl::cat(Cat));
 // Registered as "flipflop-threads" and renamed to "threads" by
 // claimThreadsOption(): libLLVM already owns an option of that name.
 cl::opt<uint64_t> Threads("flipflop-threads",
