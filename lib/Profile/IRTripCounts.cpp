@@ -39,6 +39,43 @@ bool scevMentions(const SCEV *S, SReg Reg, unsigned Dim) {
   return Found;
 }
 
+/// \p X Op \p Y for an integer binary operator, as the IR computes it
+/// (wrapping); std::nullopt where the IR's result is poison or undefined
+/// (a shift by the width or more, a division by zero or INT_MIN / -1).
+static std::optional<APInt> foldBinary(Instruction::BinaryOps Op,
+                                       const APInt &X, const APInt &Y) {
+  switch (Op) {
+  case Instruction::Add: return X + Y;
+  case Instruction::Sub: return X - Y;
+  case Instruction::Mul: return X * Y;
+  case Instruction::And: return X & Y;
+  case Instruction::Or: return X | Y;
+  case Instruction::Xor: return X ^ Y;
+  case Instruction::Shl:
+  case Instruction::LShr:
+  case Instruction::AShr: {
+    if (Y.uge(X.getBitWidth()))
+      return std::nullopt;
+    unsigned By = unsigned(Y.getZExtValue());
+    return Op == Instruction::Shl    ? X.shl(By)
+           : Op == Instruction::LShr ? X.lshr(By)
+                                     : X.ashr(By);
+  }
+  case Instruction::UDiv:
+  case Instruction::URem:
+    if (Y.isZero())
+      return std::nullopt;
+    return Op == Instruction::UDiv ? X.udiv(Y) : X.urem(Y);
+  case Instruction::SDiv:
+  case Instruction::SRem:
+    if (Y.isZero() || (X.isMinSignedValue() && Y.isAllOnes()))
+      return std::nullopt;
+    return Op == Instruction::SDiv ? X.sdiv(Y) : X.srem(Y);
+  default:
+    return std::nullopt;
+  }
+}
+
 /// An integer instruction ScalarEvolution keeps opaque, through its
 /// operands' SCEVs (EvalPoint::SE).
 static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
@@ -52,38 +89,11 @@ static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
       return std::nullopt;
     return evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(O)), At, Depth + 1);
   };
-  unsigned W = I->getType()->getIntegerBitWidth();
   if (const auto *B = dyn_cast<BinaryOperator>(I)) {
     auto X = Op(0), Y = Op(1);
     if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
       return std::nullopt;
-    switch (B->getOpcode()) {
-    case Instruction::SDiv:
-    case Instruction::SRem:
-      if (Y->isZero() || (X->isMinSignedValue() && Y->isAllOnes()))
-        return std::nullopt;
-      return B->getOpcode() == Instruction::SDiv ? X->sdiv(*Y) : X->srem(*Y);
-    case Instruction::UDiv:
-    case Instruction::URem:
-      if (Y->isZero())
-        return std::nullopt;
-      return B->getOpcode() == Instruction::UDiv ? X->udiv(*Y) : X->urem(*Y);
-    case Instruction::AShr:
-    case Instruction::LShr:
-    case Instruction::Shl:
-      if (Y->uge(W))
-        return std::nullopt;
-      return B->getOpcode() == Instruction::AShr
-                 ? X->ashr(unsigned(Y->getZExtValue()))
-             : B->getOpcode() == Instruction::LShr
-                 ? X->lshr(unsigned(Y->getZExtValue()))
-                 : X->shl(unsigned(Y->getZExtValue()));
-    case Instruction::And: return *X & *Y;
-    case Instruction::Or: return *X | *Y;
-    case Instruction::Xor: return *X ^ *Y;
-    default:
-      return std::nullopt;
-    }
+    return foldBinary(B->getOpcode(), *X, *Y);
   }
   if (const auto *Sel = dyn_cast<SelectInst>(I)) {
     const auto *C = dyn_cast<ICmpInst>(Sel->getCondition());
@@ -359,36 +369,7 @@ private:
       auto X = Op(0), Y = Op(1);
       if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
         return std::nullopt;
-      switch (B->getOpcode()) {
-      case Instruction::Add: return *X + *Y;
-      case Instruction::Sub: return *X - *Y;
-      case Instruction::Mul: return *X * *Y;
-      case Instruction::And: return *X & *Y;
-      case Instruction::Or: return *X | *Y;
-      case Instruction::Xor: return *X ^ *Y;
-      case Instruction::Shl:
-      case Instruction::LShr:
-      case Instruction::AShr: {
-        if (Y->uge(W))
-          return std::nullopt; // poison
-        unsigned By = unsigned(Y->getZExtValue());
-        return B->getOpcode() == Instruction::Shl    ? X->shl(By)
-               : B->getOpcode() == Instruction::LShr ? X->lshr(By)
-                                                     : X->ashr(By);
-      }
-      case Instruction::UDiv:
-      case Instruction::URem:
-        if (Y->isZero())
-          return std::nullopt;
-        return B->getOpcode() == Instruction::UDiv ? X->udiv(*Y) : X->urem(*Y);
-      case Instruction::SDiv:
-      case Instruction::SRem:
-        if (Y->isZero() || (X->isMinSignedValue() && Y->isAllOnes()))
-          return std::nullopt;
-        return B->getOpcode() == Instruction::SDiv ? X->sdiv(*Y) : X->srem(*Y);
-      default:
-        return std::nullopt;
-      }
+      return foldBinary(B->getOpcode(), *X, *Y);
     }
     if (const auto *C = dyn_cast<ICmpInst>(&I)) {
       auto X = Op(0), Y = Op(1);
