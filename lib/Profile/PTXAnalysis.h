@@ -320,6 +320,8 @@ private:
     bool AtRefBlock = false;
     /// ... and the step is blockDim too: the block shares the loop's work.
     bool BlockStride = false;
+    /// Not run: the branch before it goes around it (skippedByGuard).
+    bool Skipped = false;
   };
   std::vector<Loop> Loops;
   /// Instruction indices a `.pragma "nounroll"` precedes (buildBlocks).
@@ -632,6 +634,15 @@ private:
                                  unsigned At0 = 0) const;
   std::optional<int64_t> startAfterLoop(const Loop &L, unsigned IV,
                                         unsigned At0, unsigned Depth) const;
+  /// Where block \p B's conditional branch goes for the representative
+  /// thread (\p At0): the successor, when its predicate is a constant there.
+  std::optional<unsigned> branchGoes(unsigned B, unsigned At0) const;
+  /// Loop \p L does not run: a conditional branch that dominates its header
+  /// (a rotated loop's first test, `if (n > 0)` around it, an unrolled
+  /// loop's `n < U` guard) goes, at \p At0, where the header cannot be
+  /// reached without passing that branch again. Sets L.Skipped and
+  /// L.ExitDesc to say so.
+  bool skippedByGuard(Loop &L, unsigned At0) const;
   std::optional<SmallVector<int64_t, 4>>
   ivStarts(const Loop &L, unsigned IV, unsigned At0 = 0,
            unsigned Depth = 0) const;

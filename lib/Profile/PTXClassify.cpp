@@ -1623,7 +1623,9 @@ void FunctionAnalysis::computeTripCounts() {
         R.DependsOnBlockDim = true;
         S.Shape.WorkScalesWithBlock = true;
       }
-      if (L.AtRefBlock)
+      if (L.Skipped)
+        R.Symbolic = L.ExitDesc;
+      else if (L.AtRefBlock)
         R.Symbolic = "at the reference block, " +
                      std::to_string(PTXReferenceBlockThreads) +
                      " x 1 x 1, thread 0's (the count follows blockDim; " +

@@ -27,6 +27,9 @@ int FunctionAnalysis::soleExitingBlock(const Loop &L) const {
 }
 
 std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
+  // Not run at all: the branch before it goes around it.
+  if (skippedByGuard(L, 0))
+    return 0.0;
   // Exiting blocks. With several exits (a bounds check turned into an early
   // exit: `for (t = 0; t < T; ++t) if (x + t*s >= n) break;`), each exit
   // whose block runs on every iteration (it dominates every latch) bounds
@@ -373,13 +376,10 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
     std::optional<int64_t> V;
     if (Start.HasConst)
       V = Start.Const;
-    else if (At0)
+    else
+      // Where the definition is made (the registers it reads may change
+      // between it and the loop).
       V = constOf(K, 0, At0);
-    else if ((D.Mods[0] == "mov" || D.Mods[0] == "cvt") && D.Ops.size() == 2)
-      // The copied value where the copy is made (the register may change
-      // between the copy and the loop).
-      V = D.Ops[1].Kind == Operand::Imm ? std::optional<int64_t>(D.Ops[1].Value)
-                                        : constOf(K, 0, 0);
     if (!V || !Add(*V))
       return std::nullopt;
   }
@@ -463,20 +463,10 @@ std::optional<int64_t> FunctionAnalysis::startAfterLoop(const Loop &L,
   bool Runs = true;
   if (Skippable) {
     // Which way G's branch goes for the representative thread.
-    const Instr *Br = Blocks[G].End > Blocks[G].Begin
-                          ? Instrs[Blocks[G].End - 1] : nullptr;
-    if (!Br || Br->Mods[0] != "bra" || Br->Guard.empty() || Br->Ops.empty() ||
-        Br->Ops[0].Kind != Operand::Sym)
+    std::optional<unsigned> Goes = branchGoes(unsigned(G), At0);
+    if (!Goes)
       return std::nullopt;
-    int P = regId(Br->Guard);
-    auto Taken = LabelBlock.find(Br->Ops[0].Name);
-    if (P < 0 || Taken == LabelBlock.end())
-      return std::nullopt;
-    std::optional<int64_t> PV = constAt(unsigned(P), Blocks[G].End - 1, 0, At0);
-    if (!PV)
-      return std::nullopt;
-    bool Jumps = (*PV != 0) != Br->GuardNeg;
-    Runs = (Jumps ? int(Taken->second) : int(G) + 1) != E;
+    Runs = int(*Goes) != E;
   }
   // M's start: what the other definitions set (all the same), before G.
   std::optional<int64_t> S;
@@ -566,6 +556,43 @@ static std::optional<int64_t> countPasses(StringRef Cmp, StringRef Ty,
       return std::nullopt;
   }
   return Passes;
+}
+
+std::optional<unsigned> FunctionAnalysis::branchGoes(unsigned B,
+                                                     unsigned At0) const {
+  const Block &Bl = Blocks[B];
+  if (Bl.Succs.size() != 2 || Bl.End == Bl.Begin)
+    return std::nullopt;
+  const Instr &Br = *Instrs[Bl.End - 1];
+  if (Br.Mods[0] != "bra" || Br.Guard.empty() || Br.Ops.empty() ||
+      Br.Ops[0].Kind != Operand::Sym)
+    return std::nullopt;
+  int P = regId(Br.Guard);
+  auto Taken = LabelBlock.find(Br.Ops[0].Name);
+  if (P < 0 || Taken == LabelBlock.end())
+    return std::nullopt;
+  std::optional<int64_t> PV = constAt(unsigned(P), Bl.End - 1, 0, At0);
+  if (!PV)
+    return std::nullopt;
+  bool Jumps = (*PV != 0) != Br.GuardNeg;
+  return Jumps ? Taken->second : B + 1;
+}
+
+bool FunctionAnalysis::skippedByGuard(Loop &L, unsigned At0) const {
+  int D = idom(L.Header);
+  for (unsigned Hop = 0; D >= 0 && Hop < 32; ++Hop, D = idom(unsigned(D))) {
+    std::optional<unsigned> Goes = branchGoes(unsigned(D), At0);
+    if (!Goes || *Goes == L.Header || reaches(*Goes, L.Header, D))
+      continue;
+    const Instr &Br = *Instrs[Blocks[D].End - 1];
+    L.ExitDesc = formatv("skipped: the branch before it ({0}{1} at PTX line "
+                         "{2}) goes around it",
+                         Br.GuardNeg ? "@!" : "@", Br.Guard, Br.PtxLine)
+                     .str();
+    L.Skipped = true;
+    return true;
+  }
+  return false;
 }
 
 std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
@@ -986,42 +1013,6 @@ std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
     SimRegs.clear();
     return Trip;
   };
-  // The guard that skips the loop (a rotated loop's first test, before it):
-  // the first conditional branch on the single-predecessor way into the
-  // header, when it goes around the loop at these values.
-  auto Skipped = [&](unsigned At0) {
-    unsigned Into = L.Header, B = ~0u;
-    for (unsigned P : Blocks[L.Header].Preds)
-      if (!L.Body.test(P)) {
-        if (B != ~0u)
-          return false;
-        B = P;
-      }
-    for (unsigned Hop = 0; B != ~0u && Hop < 4; ++Hop) {
-      const Block &Bl = Blocks[B];
-      if (Bl.Succs.size() == 2 && Bl.End > Bl.Begin) {
-        const Instr &Br = *Instrs[Bl.End - 1];
-        if (Br.Mods[0] != "bra" || Br.Guard.empty() || Br.Ops.empty() ||
-            Br.Ops[0].Kind != Operand::Sym)
-          return false;
-        int P = regId(Br.Guard);
-        auto Taken = LabelBlock.find(Br.Ops[0].Name);
-        if (P < 0 || Taken == LabelBlock.end())
-          return false;
-        std::optional<int64_t> PV = constAt(unsigned(P), Bl.End - 1, 0, At0);
-        if (!PV)
-          return false;
-        bool Jumps = (*PV != 0) != Br.GuardNeg;
-        unsigned Goes = Jumps ? Taken->second : B + 1;
-        return Goes != Into;
-      }
-      if (Bl.Preds.size() != 1)
-        return false;
-      Into = B;
-      B = Bl.Preds[0];
-    }
-    return false;
-  };
   // Exact, else thread 0's, else at the reference block (a bound that
   // follows blockDim, `s < blockDim.x`, or a block's start, `blockIdx.x *
   // blockDim.x`, which tripOfFirstBlock checks at blocks 1 and 8; a step
@@ -1033,7 +1024,7 @@ std::optional<double> FunctionAnalysis::steppedTrip(Loop &L) {
     std::optional<DenseMap<unsigned, int64_t>> Start = Entry(Try);
     if (!Start)
       continue;
-    if (Skipped(Try))
+    if (skippedByGuard(L, Try))
       Trip = 0;
     else
       Trip = Run(Try, std::move(*Start));

@@ -27,7 +27,7 @@
 // CHECK:       loop: depth=1 line=0 trip=10 exact=no guessed=no symbolic="block 0's
 // CHECK-NOT:   guess:
 // NEG-LABEL: kernel _Z9roundedUpPKfPfi
-// NEG:       loop: depth=1 line=0 trip=0 exact=no guessed=no
+// NEG:       loop: depth=1 line=0 trip=0 exact={{yes|no}} guessed=no
 __global__ void negHalve(const float *in, float *out, int n) {
   float acc = 0;
   for (int s = n; s != 0; s /= 2)
