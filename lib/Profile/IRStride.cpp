@@ -155,6 +155,11 @@ Stride StrideAnalysis::compute(const Value *V, unsigned Depth) {
     return remStride(I, Depth);
   case Instruction::ZExt:
   case Instruction::SExt:
+    // A comparison true or false on all but a lane or so (`c + (i != n -
+    // 1)`, an east neighbour clamped at the edge): uniform on most lanes.
+    if (mostLanes(I->getOperand(0), Depth))
+      return Stride::known(0);
+    return get(I->getOperand(0), Depth + 1);
   case Instruction::Trunc:
   case Instruction::BitCast:
   case Instruction::AddrSpaceCast:
@@ -169,7 +174,13 @@ Stride StrideAnalysis::compute(const Value *V, unsigned Depth) {
     Stride F = get(I->getOperand(2), Depth + 1);
     if (T == F && get(I->getOperand(0), Depth + 1).isUniform())
       return T;
-    return T == F ? T : Stride::varying();
+    if (T == F)
+      return T;
+    // `(i == 0) ? c : c - 1` (a west neighbour clamped at the edge): the
+    // arm all but a lane or so of the warp take.
+    if (std::optional<bool> Most = mostLanes(I->getOperand(0), Depth))
+      return *Most ? T : F;
+    return Stride::varying();
   }
   case Instruction::PHI:
     return phiStride(I, Depth);
@@ -417,6 +428,23 @@ Stride StrideAnalysis::loadStride(const Instruction *I, unsigned Depth) {
   return get(LI->getPointerOperand(), Depth + 1).isUniform()
              ? Stride::known(0)
              : Stride::varying();
+}
+
+std::optional<bool> StrideAnalysis::mostLanes(const Value *Cond,
+                                              unsigned Depth) {
+  const auto *C = dyn_cast<ICmpInst>(Cond);
+  if (!C || !C->isEquality() || !C->getType()->isIntegerTy(1))
+    return std::nullopt;
+  Stride A = get(C->getOperand(0), Depth + 1);
+  Stride B = get(C->getOperand(1), Depth + 1);
+  // One side moves with the lane, one step or more a lane (distinct on
+  // every lane of a row), the other is the same on all of them.
+  auto Moves = [](const Stride &X) {
+    return X.Kind == Stride::Known && !X.Mod && X.S != 0;
+  };
+  if (!((Moves(A) && B.isUniform()) || (Moves(B) && A.isUniform())))
+    return std::nullopt;
+  return C->getPredicate() == ICmpInst::ICMP_NE;
 }
 
 Stride StrideAnalysis::callStride(const Instruction *I, unsigned Depth) {

@@ -191,6 +191,13 @@ public:
     return R;
   }
 
+  /// An equality comparison of a value that moves with the lane (distinct
+  /// on each lane of a row) against one that does not: true on at most one
+  /// lane of each row of a warp (`i == 0`), false on the rest, so the warp
+  /// as a whole goes the way of the rest: true for `!=`, false for `==`.
+  /// None for any other condition.
+  std::optional<bool> mostLanes(const llvm::Value *Cond, unsigned Depth);
+
 private:
   const llvm::DataLayout &DL;
   const std::map<unsigned, int64_t> *ArgValues;

@@ -500,6 +500,13 @@ private:
     return N->getIDom()->getBlock()->Index;
   }
   AffVal affEval(const Instr &I) const;
+  /// Predicate \p Pred is an equality test of a value that moves with the
+  /// lane (distinct on each lane of a row) against one that does not (`i ==
+  /// 0`, `i != n - 1`): true on at most one lane of a row. Which way most
+  /// lanes go (true for `ne`); none for any other predicate. A `selp` on it
+  /// takes that arm's value (a neighbour clamped at an edge), as in the IR
+  /// front end (StrideAnalysis::mostLanes).
+  std::optional<bool> mostLanes(const Operand &Pred) const;
   std::vector<AffVal> Affs;
   /// Address forms of the registers (analyseAddressForms).
   std::vector<AffVal> AddrAffs;

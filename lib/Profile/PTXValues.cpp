@@ -550,6 +550,23 @@ AbsVal FunctionAnalysis::evalShl(const Instr &I) const {
   return allUniform(I);
 }
 
+std::optional<bool> FunctionAnalysis::mostLanes(const Operand &Pred) const {
+  int P = Pred.Kind == Operand::Reg ? regId(Pred.Name) : -1;
+  if (P < 0 || DefSites[P].size() != 1)
+    return std::nullopt;
+  const Instr &C = *Instrs[DefSites[P].front()];
+  if (C.Mods[0] != "setp" || C.Mods.size() != 3 || C.Ops.size() != 3 ||
+      (C.Mods[1] != "eq" && C.Mods[1] != "ne") || isFloatType(C.Mods[2]))
+    return std::nullopt;
+  AbsVal X = valOf(C.Ops[1]), Y = valOf(C.Ops[2]);
+  auto Moves = [](const AbsVal &V) {
+    return V.known() && !V.Mod && V.Coef != 0;
+  };
+  if (!((Moves(X) && Y.uniformV()) || (Moves(Y) && X.uniformV())))
+    return std::nullopt;
+  return C.Mods[1] == "ne";
+}
+
 AbsVal FunctionAnalysis::eval(const Instr &I) const {
   StringRef Base = I.Mods[0];
   bool LoadLike = (!I.Ops.empty() && I.Ops[0].Kind == Operand::Vec) ||
@@ -570,6 +587,20 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
   if ((Base == "mul" || Base == "mad") && !I.hasMod("hi") && !I.hasMod("f32") &&
       !I.hasMod("f64") && !I.hasMod("f16"))
     return evalMulMad(I);
+  // A value clamped at an edge (affEval's address forms say the same): how
+  // it moves across most lanes, never a constant.
+  if (Base == "selp" && I.Ops.size() == 4)
+    if (std::optional<bool> Most = mostLanes(I.Ops[3])) {
+      AbsVal V = opVal(I, *Most ? 1 : 2);
+      V.HasConst = false;
+      return V;
+    }
+  if ((Base == "min" || Base == "max") && I.Ops.size() == 3 &&
+      !I.hasMod("f32") && !I.hasMod("f64")) {
+    AbsVal A = opVal(I, 1), B = opVal(I, 2);
+    if (A.known() && B.known() && A.uniformV() != B.uniformV())
+      return A.uniformV() ? B : A;
+  }
   if ((Base == "and" || Base == "or" || Base == "xor" || Base == "shr" ||
        Base == "bfe" || Base == "div" || Base == "rem" || Base == "min" ||
        Base == "max" || Base == "neg" || Base == "not") &&
@@ -701,6 +732,24 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
       return Opaque();
     if (Base == "cvta" && I.Ops.size() == 2)
       return affOf(I.Ops[1]);
+    // A value clamped at an edge takes one form on all but a lane or so of
+    // the warp (as StrideAnalysis reads it in the IR): `max(i - 1, 0)` and
+    // `min(i + 1, n - 1)` with a clamp the same for the whole block, and
+    // `selp` on a comparison true on at most one lane of a row (`(i == 0)
+    // ? c : c - 1`, nvcc's `c + selp(-1, 0, i != 0)`).
+    auto AcrossLanes = [](const AffVal &V) {
+      return V.C[GVTid] || V.C[GVTid + 1] || V.C[GVTid + 2];
+    };
+    if ((Base == "min" || Base == "max") && I.Ops.size() == 3) {
+      AffVal A = affOf(I.Ops[1]), B = affOf(I.Ops[2]);
+      if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
+        return AffVal();
+      if (A.known() && B.known() && AcrossLanes(A) != AcrossLanes(B))
+        return AcrossLanes(A) ? A : B;
+    }
+    if (Base == "selp" && I.Ops.size() == 4)
+      if (std::optional<bool> Most = mostLanes(I.Ops[3]))
+        return affOf(I.Ops[*Most ? 1 : 2]);
     // The address of a variable (a shared tile): the same for the whole
     // block, and its name identifies the array.
     if (Base == "mov" && I.Ops.size() == 2 && I.Ops[1].Kind == Operand::Sym) {
