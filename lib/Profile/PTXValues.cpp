@@ -478,6 +478,10 @@ AbsVal FunctionAnalysis::evalIntFold(const Instr &I) const {
   if (A.HasConst && B.HasConst)
     if (std::optional<int64_t> R = foldIntOp(I, A.Const, B.Const, false))
       return AbsVal::constant(*R);
+  // A negated index (`neg.s32 %r, %tid.x`: nw's anti-diagonal `t[m - tx +
+  // 1][tx + 1]`) moves the other way across the lanes.
+  if (Base == "neg" && A.known() && !A.uniformV())
+    return absCombine(A, A, -1, 0);
   // The constant on the left of a commutative operation (nvcc's `and.b32
   // %lane, %mask, %tid` with the mask `WARP_SZ - 1` in a register): as on
   // the right.
