@@ -1263,8 +1263,18 @@ std::optional<int64_t> FunctionAnalysis::counterAtPass(unsigned R, unsigned At,
   StringRef B = I.Mods[0];
   if ((B != "add" && B != "sub") || !I.Guard.empty() || I.Ops.size() != 3)
     return std::nullopt;
+  // R itself, or a copy of it made earlier in the pass (nvcc's `header: mov
+  // %c, %r; ...; add %r, %c, 1`, whose copy is an inner loop's bound).
   auto IsR = [&](const Operand &O) {
-    return O.Kind == Operand::Reg && regId(O.Name) == int(R);
+    if (O.Kind != Operand::Reg)
+      return false;
+    if (regId(O.Name) == int(R))
+      return true;
+    int X = loopCopyOf(P, O, int(R));
+    return X >= 0 && runsOncePerPass(P, unsigned(X)) &&
+           (InstrBlock[X] == InstrBlock[Step]
+                ? X < Step
+                : dominates(InstrBlock[X], InstrBlock[Step]));
   };
   const Operand *C = IsR(I.Ops[1])                 ? &I.Ops[2]
                      : B == "add" && IsR(I.Ops[2]) ? &I.Ops[1]
