@@ -611,7 +611,10 @@ private:
   void guessTrip(Loop &L);
   std::optional<int64_t> remainderMask(const Loop &L) const;
   std::pair<const Loop *, const Loop *> siblingsAround(const Loop &L) const;
-  std::optional<int64_t> unrolledBy(const Loop &L) const;
+  /// \p Peeled: the remainder is straight-line code, not a loop.
+  std::optional<int64_t> unrolledBy(const Loop &L,
+                                    bool *Peeled = nullptr) const;
+  std::optional<int64_t> peeledUnrollMask(const Loop &L) const;
   void computeTripCounts();
   std::optional<double> countedTripThrough(Loop &L, unsigned ExitBlock);
   int exitSetp(Loop &L, unsigned ExitBlock, unsigned Pred) const;

@@ -1424,11 +1424,16 @@ void FunctionAnalysis::guessTrip(Loop &L) {
       }
   }
   std::string Assumed = Num(R.Trip);
-  if (std::optional<int64_t> U = unrolledBy(L)) {
+  bool Peeled = false;
+  if (std::optional<int64_t> U = unrolledBy(L, &Peeled)) {
     R.Trip = Opts.DefaultTripCount / double(*U);
     Assumed = formatv("{0} (unrolled {1} times by the compiler: {2} passes "
-                      "and a remainder loop)",
-                      Num(Opts.DefaultTripCount), *U, Num(R.Trip))
+                      "and {3})",
+                      Num(Opts.DefaultTripCount), *U, Num(R.Trip),
+                      Peeled ? formatv("up to {0} iterations after them",
+                                       *U - 1)
+                                   .str()
+                             : std::string("a remainder loop"))
                   .str();
   }
   S.Guesses.push_back(formatv("{0}: trip count unknown{1}, assumed {2}",
@@ -1537,9 +1542,12 @@ FunctionAnalysis::siblingsAround(const Loop &L) const {
 /// enclosing loops, before or after, and the branch that skips \p L when
 /// fewer than U iterations are left (`setp.lt.u32 %p, %n, 3`) is on the way
 /// to it.
-std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L) const {
+std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L,
+                                                   bool *Peeled) const {
   if (remainderMask(L))
     return std::nullopt;
+  if (Peeled)
+    *Peeled = false;
   // The blocks on the single-predecessor path into the header, from outside.
   SmallVector<unsigned, 4> Path;
   {
@@ -1584,6 +1592,126 @@ std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L) const {
               Times(-I.Ops[2].Value, *M + 1))))
           return *M + 1;
       }
+  }
+  if (std::optional<int64_t> M = peeledUnrollMask(L)) {
+    if (Peeled)
+      *Peeled = true;
+    return *M + 1;
+  }
+  return std::nullopt;
+}
+
+/// The mask M = U - 1 (U a power of two from 2 to 16) when \p L is the
+/// main loop of a loop unrolled U times at run time whose remainder is
+/// straight-line code (nvcc peels up to 3 iterations into ifs after a loop
+/// unrolled 4 times inside another loop): its counter steps by U, and the
+/// exit test compares it, or it plus a distance, with a count rounded down
+/// to U, `X - (X & M)` (`and.b32 %m, %n, 3; sub.s32 %c, %n, %m` counted down
+/// to zero, or `sub.s32 %d, %m, %n` added to a counter from zero).
+std::optional<int64_t> FunctionAnalysis::peeledUnrollMask(const Loop &L) const {
+  int EB = soleExitingBlock(L);
+  if (EB < 0)
+    return std::nullopt;
+  bool ContinueWhen = false;
+  int Guard = exitGuard(L, unsigned(EB), ContinueWhen);
+  if (Guard < 0)
+    return std::nullopt;
+  const Instr *Setp = nullptr;
+  for (unsigned K = Blocks[unsigned(EB)].End; K-- > Blocks[unsigned(EB)].Begin;)
+    if (const Instr &I = *Instrs[K];
+        I.Mods[0] == "setp" && I.Ops.size() == 3 &&
+        I.Ops[0].Kind == Operand::Reg && regId(I.Ops[0].Name) == Guard) {
+      Setp = &I;
+      break;
+    }
+  if (!Setp || (Setp->Mods[1] != "eq" && Setp->Mods[1] != "ne"))
+    return std::nullopt;
+  auto Reg = [&](const Operand &O) {
+    return O.Kind == Operand::Reg ? regId(O.Name) : -1;
+  };
+  // `add R, R, By` once a pass: By.
+  auto StepOf = [&](int R) -> std::optional<int64_t> {
+    int K = R >= 0 ? soleLoopDef(L, R) : -1;
+    if (K < 0 || !runsOncePerPass(L, unsigned(K)))
+      return std::nullopt;
+    const Instr &D = *Instrs[K];
+    if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || D.Ops.size() != 3 ||
+        Reg(D.Ops[1]) != R || D.Ops[2].Kind != Operand::Imm)
+      return std::nullopt;
+    return D.Mods[0] == "sub" ? -D.Ops[2].Value : D.Ops[2].Value;
+  };
+  // D is `sub R, X, (X & M)` or its negation: M.
+  auto RoundedDownBy = [&](const Instr &D) -> std::optional<int64_t> {
+    if (D.Mods[0] != "sub" || D.Ops.size() != 3 || !D.Guard.empty())
+      return std::nullopt;
+    for (unsigned Side = 1; Side <= 2; ++Side) {
+      int Mk = Reg(D.Ops[Side]);
+      const Operand &X = D.Ops[3 - Side];
+      if (Mk < 0 || DefSites[Mk].size() != 1 || X.Kind != Operand::Reg)
+        continue;
+      const Instr &A = *Instrs[DefSites[Mk].front()];
+      if (A.Mods[0] != "and" || A.Ops.size() != 3 || !A.Guard.empty())
+        continue;
+      for (unsigned Q = 1; Q <= 2; ++Q) {
+        const Operand &C = A.Ops[Q], &Y = A.Ops[3 - Q];
+        if (C.Kind == Operand::Imm && C.Value >= 1 && C.Value <= 15 &&
+            ((C.Value + 1) & C.Value) == 0 && Y.Kind == Operand::Reg &&
+            Y.Name == X.Name)
+          return C.Value;
+      }
+    }
+    return std::nullopt;
+  };
+  // R, set once, outside the loop, to such a difference.
+  auto RoundedDown = [&](int R) -> std::optional<int64_t> {
+    if (R < 0 || DefSites[R].size() != 1 ||
+        L.Body.test(InstrBlock[DefSites[R].front()]))
+      return std::nullopt;
+    return RoundedDownBy(*Instrs[DefSites[R].front()]);
+  };
+  auto Matches = [](std::optional<int64_t> Step, std::optional<int64_t> M) {
+    return Step && M && (*Step == *M + 1 || *Step == -(*M + 1));
+  };
+  for (unsigned Side = 1; Side <= 2; ++Side) {
+    int C = Reg(Setp->Ops[Side]);
+    const Operand &Other = Setp->Ops[3 - Side];
+    bool Zero = Other.Kind == Operand::Imm && Other.Value == 0;
+    if (C < 0)
+      continue;
+    // The counter itself, from the rounded count down to zero, or up to it.
+    if (std::optional<int64_t> St = StepOf(C)) {
+      std::optional<int64_t> M;
+      if (!Zero) {
+        M = RoundedDown(Reg(Other));
+      } else {
+        for (unsigned K : DefSites[C]) {
+          if (L.Body.test(InstrBlock[K]))
+            continue;
+          const Instr &D = *Instrs[K];
+          // Or a copy of such a difference made before the loop.
+          std::optional<int64_t> Mk =
+              (D.Mods[0] == "mov" || D.Mods[0] == "cvt") && D.Ops.size() == 2
+                  ? RoundedDown(Reg(D.Ops[1]))
+                  : RoundedDownBy(D);
+          if (!Mk || (M && *M != *Mk))
+            return std::nullopt;
+          M = Mk;
+        }
+      }
+      if (Matches(St, M))
+        return M;
+      continue;
+    }
+    // A counter plus a distance, `add %t, %d, %i`, against zero.
+    int K = soleLoopDef(L, C);
+    if (!Zero || K < 0)
+      continue;
+    const Instr &D = *Instrs[K];
+    if (D.Mods[0] != "add" || D.Ops.size() != 3)
+      continue;
+    for (unsigned Q = 1; Q <= 2; ++Q)
+      if (Matches(StepOf(Reg(D.Ops[Q])), RoundedDown(Reg(D.Ops[3 - Q]))))
+        return RoundedDown(Reg(D.Ops[3 - Q]));
   }
   return std::nullopt;
 }
