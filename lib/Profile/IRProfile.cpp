@@ -257,6 +257,21 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         R.Symbolic = "the mean over the iterations of the enclosing loop "
                      "whose counter moves this loop's bounds: " +
                      R.Symbolic;
+      } else if (uint64_t Blocks = 0;
+                 !R.GridStride && scevMentions(BTC, SReg::CtaId) &&
+                 (T = meanOverFallingBlocks(
+                      [&](uint64_t B) {
+                        EvalPoint P = Ref;
+                        P.CtaId = std::array<uint64_t, 3>{B, B, B};
+                        return tripAt(L, BTC, SE, Conds, P);
+                      },
+                      &Blocks))) {
+        R.Trip = *T;
+        R.Symbolic = formatv("the mean over the {0} blocks that run it, "
+                             "thread 0's (the count falls with the block's "
+                             "index): {1}",
+                             Blocks, R.Symbolic)
+                         .str();
       } else {
         R.Trip = Facts.DefaultTrip;
         R.Guessed = true;

@@ -777,4 +777,47 @@ void stateDynamicShared(KernelProfile &K, const DynamicSharedSize &Size) {
                   K.Guesses.end());
 }
 
+std::optional<double> meanOverFallingBlocks(
+    llvm::function_ref<std::optional<double>(uint64_t)> CountAt,
+    uint64_t *Blocks) {
+  std::optional<double> T0 = CountAt(0);
+  if (!T0 || *T0 <= 0)
+    return std::nullopt;
+  // The first block that runs no pass: doubling, then bisection.
+  constexpr uint64_t MaxBlocks = uint64_t(1) << 20;
+  uint64_t Lo = 0, Hi = 1;
+  double Prev = *T0;
+  for (;; Hi *= 2) {
+    if (Hi > MaxBlocks)
+      return std::nullopt;
+    std::optional<double> T = CountAt(Hi);
+    if (!T || *T > Prev)
+      return std::nullopt;
+    if (*T <= 0)
+      break;
+    Prev = *T;
+    Lo = Hi;
+  }
+  while (Hi - Lo > 1) {
+    uint64_t Mid = Lo + (Hi - Lo) / 2;
+    std::optional<double> T = CountAt(Mid);
+    if (!T)
+      return std::nullopt;
+    (*T > 0 ? Lo : Hi) = Mid;
+  }
+  uint64_t N = Hi, K = std::min<uint64_t>(N, 64);
+  double Sum = 0, Last = *T0;
+  for (uint64_t I = 0; I < K; ++I) {
+    uint64_t B = K == N ? I : I * (N - 1) / std::max<uint64_t>(1, K - 1);
+    std::optional<double> T = CountAt(B);
+    if (!T || *T > Last)
+      return std::nullopt;
+    Last = *T;
+    Sum += *T;
+  }
+  if (Blocks)
+    *Blocks = N;
+  return Sum / double(K);
+}
+
 } // namespace flipflop

@@ -566,6 +566,8 @@ private:
   bool classifyTensor(const InstrCtx &X);
   void classifyOther(const InstrCtx &X);
   std::optional<double> countedTrip(Loop &L);
+  /// countedTrip's count over the loop's exits (countedTripThrough).
+  std::optional<double> countedTripOfExits(Loop &L);
   /// A loop counted at each pass of an enclosing counted loop whose
   /// counters set its bound or start (a stencil's area shrinking with the
   /// time step, `for (j = ty + it; j < H - it; j += 8)` inside `for (it =
@@ -575,6 +577,12 @@ private:
   /// as many passes (sameInEveryBlock, KernelProfile.h): a grid stride
   /// written as num_blocks * block_size_x, or each block's own chunk.
   std::optional<double> tripOfFirstBlock(Loop &L);
+  /// Thread 0's count of \p Try in block \p B (countedTrip, else over the
+  /// enclosing loops, else stepped pass by pass).
+  std::optional<double> tripInBlock(Loop &Try, int64_t B);
+  /// A count that falls with the block's index until it runs out: the mean
+  /// over the blocks that run it (meanOverFallingBlocks, KernelProfile.h).
+  std::optional<double> tripOverFallingBlocks(Loop &L);
   /// A loop whose bounds read gridDim, counted at the stated grid
   /// (PTXParseOptions::Grid) as the other counts are; not a grid-stride
   /// loop (its step reads gridDim).

@@ -1780,6 +1780,9 @@ void FunctionAnalysis::computeTripCounts() {
     } else if (auto T = tripAtStatedGrid(L)) {
       R.Trip = *T;
       R.Exact = false;
+    } else if (auto T = tripOverFallingBlocks(L)) {
+      R.Trip = *T;
+      R.Exact = false;
     } else {
       guessTrip(L);
     }
@@ -1788,24 +1791,48 @@ void FunctionAnalysis::computeTripCounts() {
   ConstMemo.reset();
 }
 
+std::optional<double> FunctionAnalysis::tripInBlock(Loop &Try, int64_t B) {
+  BlockIdx = B;
+  if (ConstMemo)
+    ConstMemo->clear();
+  std::optional<double> T = countedTrip(Try);
+  // Bounds that read the block's index and an enclosing loop's counter
+  // (`j < n && start + j < keyspace`, start = (block * threads + tid) * W +
+  // k inside `for (k = 0; k < W; ++k)`).
+  if (!T)
+    T = tripOverEnclosing(Try);
+  if (!T)
+    T = steppedTrip(Try);
+  BlockIdx = -1;
+  if (ConstMemo)
+    ConstMemo->clear();
+  return T;
+}
+
+std::optional<double> FunctionAnalysis::tripOverFallingBlocks(Loop &L) {
+  Loop Try0 = L;
+  uint64_t Blocks = 0;
+  std::optional<double> T = meanOverFallingBlocks(
+      [&](uint64_t B) -> std::optional<double> {
+        Loop Try = L;
+        std::optional<double> TB = tripInBlock(Try, int64_t(B));
+        if (B == 0)
+          Try0 = std::move(Try);
+        return TB;
+      },
+      &Blocks);
+  if (!T)
+    return std::nullopt;
+  L = std::move(Try0);
+  L.Rec.Symbolic = formatv("the mean over the {0} blocks that run it, thread "
+                           "0's (the count falls with the block's index; {1})",
+                           Blocks, L.ExitDesc)
+                       .str();
+  return T;
+}
+
 std::optional<double> FunctionAnalysis::tripOfFirstBlock(Loop &L) {
-  auto At = [&](int64_t B, Loop &Try) {
-    BlockIdx = B;
-    if (ConstMemo)
-      ConstMemo->clear();
-    std::optional<double> T = countedTrip(Try);
-    // Bounds that read the block's index and an enclosing loop's counter
-    // (`j < n && start + j < keyspace`, start = (block * threads + tid) *
-    // W + k inside `for (k = 0; k < W; ++k)`).
-    if (!T)
-      T = tripOverEnclosing(Try);
-    if (!T)
-      T = steppedTrip(Try);
-    BlockIdx = -1;
-    if (ConstMemo)
-      ConstMemo->clear();
-    return T;
-  };
+  auto At = [&](int64_t B, Loop &Try) { return tripInBlock(Try, B); };
   Loop Try0 = L, Try1 = L, Try8 = L;
   std::optional<double> T0 = At(0, Try0);
   std::optional<double> T1 = T0 ? At(1, Try1) : std::nullopt;

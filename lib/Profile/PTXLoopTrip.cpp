@@ -27,9 +27,18 @@ int FunctionAnalysis::soleExitingBlock(const Loop &L) const {
 }
 
 std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
-  // Not run at all: the branch before it goes around it.
+  // Not run at all: the branch before it goes around it (for the thread
+  // the count is taken for).
   if (skippedByGuard(L, 0))
     return 0.0;
+  std::optional<double> T = countedTripOfExits(L);
+  if (T && *T > 0 && (L.ThreadStart || L.AtRefBlock) &&
+      skippedByGuard(L, AtThread0 | (L.AtRefBlock ? unsigned(AtRefBlock) : 0u)))
+    return 0.0;
+  return T;
+}
+
+std::optional<double> FunctionAnalysis::countedTripOfExits(Loop &L) {
   // Exiting blocks. With several exits (a bounds check turned into an early
   // exit: `for (t = 0; t < T; ++t) if (x + t*s >= n) break;`), each exit
   // whose block runs on every iteration (it dominates every latch) bounds

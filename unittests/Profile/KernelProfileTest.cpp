@@ -523,3 +523,35 @@ TEST(KernelProfile, DynamicSharedSizes) {
   EXPECT_EQ(K.Res.dynamicSharedBytes(256), 1024u + 8 * 256);
   EXPECT_TRUE(K.Guesses.empty());
 }
+
+TEST(KernelProfile, MeanOverFallingBlocks) {
+  // m - 1 - 256 b passes in block b (m = 2048): 8 blocks run it.
+  auto Triangle = [](uint64_t B) -> std::optional<double> {
+    return std::max(0.0, 2047.0 - 256.0 * double(B));
+  };
+  uint64_t Blocks = 0;
+  std::optional<double> T = meanOverFallingBlocks(Triangle, &Blocks);
+  ASSERT_TRUE(T.has_value());
+  EXPECT_EQ(Blocks, 8u);
+  EXPECT_DOUBLE_EQ(*T, 2047.0 - 256.0 * 3.5);
+  // Many blocks: 64 of them sampled evenly, the mean still half the first.
+  auto Long = [](uint64_t B) -> std::optional<double> {
+    return std::max(0.0, 100000.0 - double(B));
+  };
+  T = meanOverFallingBlocks(Long, &Blocks);
+  ASSERT_TRUE(T.has_value());
+  EXPECT_EQ(Blocks, 100000u);
+  EXPECT_NEAR(*T, 50000.0, 1.0);
+  // Rising, never running out, unknown somewhere, none in block 0.
+  EXPECT_FALSE(meanOverFallingBlocks(
+      [](uint64_t B) -> std::optional<double> { return double(B); }));
+  EXPECT_FALSE(meanOverFallingBlocks(
+      [](uint64_t) -> std::optional<double> { return 5.0; }));
+  EXPECT_FALSE(meanOverFallingBlocks([](uint64_t B) -> std::optional<double> {
+    if (B == 4)
+      return std::nullopt;
+    return std::max(0.0, 100.0 - double(B));
+  }));
+  EXPECT_FALSE(meanOverFallingBlocks(
+      [](uint64_t) -> std::optional<double> { return 0.0; }));
+}

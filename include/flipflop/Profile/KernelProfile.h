@@ -10,6 +10,8 @@
 #ifndef FLIPFLOP_PROFILE_KERNELPROFILE_H
 #define FLIPFLOP_PROFILE_KERNELPROFILE_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -526,6 +528,19 @@ struct KernelProfile {
 inline bool sameInEveryBlock(double T0, double T1, double T8) {
   return (T0 == T1 && T0 == T8) || (T0 >= 4 && T0 - T8 <= 2 && T8 - T0 <= 2);
 }
+
+/// A loop whose count falls with the block's index until it runs out (a
+/// loop from the thread's global index to a bound, `for (j = i + 1; j < n;
+/// j++)` with i = blockIdx.x * blockDim.x + threadIdx.x, the triangle of a
+/// correlation matrix): the mean of \p CountAt (thread 0's count in block
+/// B, at the reference block size) over the blocks before it reaches 0,
+/// found by doubling and bisection (at most 2^20 blocks), sampled evenly at
+/// up to 64 of them; \p Blocks, where given, gets their number. None when
+/// a count is unknown, when it rises, or when it does not reach 0 (both
+/// front ends; the launched grid is not needed).
+std::optional<double> meanOverFallingBlocks(
+    llvm::function_ref<std::optional<double>(uint64_t)> CountAt,
+    uint64_t *Blocks = nullptr);
 
 bool isBlockSizeAgnostic(const KernelProfile &P);
 
