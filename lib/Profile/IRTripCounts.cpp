@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cmath>
+#include <cmath>
 #include <set>
 
 using namespace llvm;
@@ -377,6 +378,16 @@ private:
         return std::nullopt;
       return APInt(1, ICmpInst::compare(*X, *Y, C->getPredicate()));
     }
+    // A counter compared as a float (backprop's `i <= __log2f(16)`: clang
+    // keeps `fcmp ult (lg2.approx 16.0), (uitofp i)`, which nvcc folds).
+    if (const auto *C = dyn_cast<FCmpInst>(&I)) {
+      auto X = getFloat(I.getOperand(0), Depth + 1),
+           Y = getFloat(I.getOperand(1), Depth + 1);
+      if (!X || !Y)
+        return std::nullopt;
+      return APInt(1, FCmpInst::compare(APFloat(*X), APFloat(*Y),
+                                        C->getPredicate()));
+    }
     if (isa<SelectInst>(&I)) {
       auto C = Op(0);
       if (!C)
@@ -407,6 +418,54 @@ private:
       default: return X->ugt(*Y) ? *X : *Y;
       }
     }
+    return std::nullopt;
+  }
+
+  /// A float the pass computes from its integers and constants: a
+  /// converted integer, arithmetic, log2 / exp2 (NVVM's approximations
+  /// evaluated exactly).
+  std::optional<double> getFloat(const Value *V, unsigned Depth) {
+    if (Depth > 64 || !V->getType()->isFloatingPointTy())
+      return std::nullopt;
+    if (const auto *C = dyn_cast<ConstantFP>(V))
+      return C->getValueAPF().convertToDouble();
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return std::nullopt;
+    if (isa<UIToFPInst>(I) || isa<SIToFPInst>(I)) {
+      std::optional<APInt> X = get(I->getOperand(0), Depth + 1);
+      if (!X)
+        return std::nullopt;
+      return isa<SIToFPInst>(I) ? double(X->getSExtValue())
+                                : X->roundToDouble(/*isSigned=*/false);
+    }
+    if (isa<FPExtInst>(I) || isa<FPTruncInst>(I))
+      return getFloat(I->getOperand(0), Depth + 1);
+    if (const auto *B = dyn_cast<BinaryOperator>(I)) {
+      auto X = getFloat(B->getOperand(0), Depth + 1),
+           Y = getFloat(B->getOperand(1), Depth + 1);
+      if (!X || !Y)
+        return std::nullopt;
+      switch (B->getOpcode()) {
+      case Instruction::FAdd: return *X + *Y;
+      case Instruction::FSub: return *X - *Y;
+      case Instruction::FMul: return *X * *Y;
+      case Instruction::FDiv: return *X / *Y;
+      default: return std::nullopt;
+      }
+    }
+    if (const auto *CI = dyn_cast<CallInst>(I))
+      if (const Function *Fn = CI->getCalledFunction();
+          Fn && CI->arg_size() == 1) {
+        StringRef N = Fn->getName();
+        bool Log = N.starts_with("llvm.nvvm.lg2.approx") ||
+                   N.starts_with("llvm.log2.");
+        bool Exp = N.starts_with("llvm.nvvm.ex2.approx") ||
+                   N.starts_with("llvm.exp2.");
+        if (Log || Exp)
+          if (auto X = getFloat(CI->getArgOperand(0), Depth + 1))
+            return Log ? std::log2(*X) : std::exp2(*X);
+      }
     return std::nullopt;
   }
 
