@@ -82,7 +82,9 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   Shape.StoreBlock = PTX.Shape.StoreBlock;
   Shape.StoreBlockReason = PTX.Shape.StoreBlockReason;
   if (Shape.FixedByTile && Shape.StoreBlock[0] && !Into.Bounds.ReqNTid[0] &&
-      (!Shape.FixedBlock[0] || Shape.FixedGuessed)) {
+      (!Shape.FixedBlock[0] ||
+       (Shape.FixedGuessed &&
+        storeBlockFitsTile(Shape.StoreBlock, Shape.FixedBlock)))) {
     Shape.FixedBlock = Shape.StoreBlock;
     Shape.FixedGuessed = false;
     Shape.FixedReason += "; " + Shape.StoreBlockReason;

@@ -240,7 +240,11 @@ void fixShape(const Function &F, KernelProfile &K) {
       !K.Shape.ReadsBlockDim) {
     K.Shape.StoreBlock = blockFromStoreForms(K, F.Bounds.maxThreads(),
                                              K.Shape.StoreBlockReason);
-    if (K.Shape.StoreBlock[0]) {
+    std::string TileWhy;
+    if (K.Shape.StoreBlock[0] &&
+        storeBlockFitsTile(
+            K.Shape.StoreBlock,
+            guessTileBlock(K.Shape, F.Bounds.maxThreads(), TileWhy))) {
       K.Shape.FixedByTile = true;
       K.Shape.FixedBlock = K.Shape.StoreBlock;
       K.Shape.FixedReason =

@@ -95,3 +95,23 @@ __global__ void generic(const float *in, float *out) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   out[x] = in[x];
 }
+
+// A ghost zone (Rodinia's pathfinder after 20 steps): 256 threads a block
+// work through a shared tile of 256, the 216 inside store, so the blocks'
+// outputs are 216 apart and overlap. 216 does not divide the tile, so the
+// stores' spacing is not the block: the plugin keeps the tile's 256
+// (flipflop-ptx, which does not read the tile's element count, still takes
+// 216 from the stores).
+// REMARK-DAG: [FF010] kernel 'ghost(float const*, float*)': block shape kept at 256: {{.*}}shared tile [256]
+// REMARK-NOT: kernel 'ghost(float const*, float*)': block shape kept at 216
+__global__ void ghost(const float *in, float *out) {
+  __shared__ float t[256];
+  int x = blockIdx.x * 216 - 20 + threadIdx.x;
+  t[threadIdx.x] = in[x];
+  __syncthreads();
+  float v = t[threadIdx.x];
+  if (threadIdx.x > 0 && threadIdx.x < 255)
+    v += t[threadIdx.x - 1] + t[threadIdx.x + 1];
+  if (threadIdx.x >= 20 && threadIdx.x < 236)
+    out[x] = v;
+}

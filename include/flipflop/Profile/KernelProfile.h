@@ -606,6 +606,20 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
                                             unsigned MaxThreads,
                                             std::string &Why);
 
+/// Whether a block read off the stores (blockFromStoreForms) can be the
+/// block of a kernel whose shared tile suggests \p Tile (guessTileBlock):
+/// the tile holds a whole number of such blocks along each dimension. The
+/// blocks of a ghost-zone kernel overlap (Rodinia's pathfinder: 256 threads
+/// a block, each block's outputs 256 - 2 x 20 = 216 apart after 20 steps),
+/// so its stores' spacing is not its block.
+inline bool storeBlockFitsTile(const std::array<unsigned, 3> &Store,
+                               const std::array<unsigned, 3> &Tile) {
+  for (unsigned D = 0; D < 3; ++D)
+    if (Tile[D] && Store[D] && Tile[D] % Store[D] != 0)
+      return false;
+  return true;
+}
+
 /// Fills P.FormLoads from P.Accesses: the global, non-atomic loads of known
 /// address form whose address does not depend on loaded data; and
 /// P.FormStores with the stores of the same kind.
