@@ -200,6 +200,41 @@ void addResources(const Function &F, const FuncSummary &S,
   }
 }
 
+/// The threads a static shared tile is laid out for, as the IR front end
+/// reads its array type: every static shared array of one size, and the
+/// shared accesses that follow threadIdx.x alone (or x and y) one element
+/// apart across the lanes (rows RowStepBytes apart): the elements along x,
+/// and the rows along y. {0, 0, 0} where it does not read so.
+static std::array<unsigned, 3> sharedTileExtent(const Function &F,
+                                                const KernelProfile &K) {
+  std::array<unsigned, 3> None{0, 0, 0};
+  uint64_t Bytes = 0;
+  for (const VarDecl &V : F.Vars)
+    if (V.Space == "shared" && !V.Extern && !V.Unsized) {
+      if (Bytes && V.Bytes != Bytes)
+        return None;
+      Bytes = V.Bytes;
+    }
+  int64_t Elem = 0, Row = 0;
+  for (const MemAccess &A : K.Accesses) {
+    if (A.Space != AddrSpace::Shared || !A.ThreadDimsKnown ||
+        !(A.ThreadDims & 1u) || A.LaneMod || A.StrideBytes <= 0)
+      continue;
+    int64_t R = (A.ThreadDims & 2u) ? A.RowStepBytes[0] : 0;
+    if ((Elem && Elem != A.StrideBytes) || (Row && R && Row != R))
+      return None;
+    Elem = A.StrideBytes;
+    Row = R ? R : Row;
+  }
+  if (!Bytes || !Elem || Bytes % uint64_t(Elem))
+    return None;
+  if (!K.Shape.UsesTid[1] && !K.Shape.UsesTid[2])
+    return {unsigned(Bytes / uint64_t(Elem)), 0, 0};
+  if (K.Shape.UsesTid[2] || Row <= Elem || Row % Elem || Bytes % uint64_t(Row))
+    return None;
+  return {unsigned(Row / Elem), unsigned(Bytes / uint64_t(Row)), 0};
+}
+
 /// Block shapes the kernel fixes (a static tile, .reqntid).
 void fixShape(const Function &F, KernelProfile &K) {
   // A 2-D/3-D shared tile indexed by threadIdx without reading blockDim.
@@ -244,7 +279,8 @@ void fixShape(const Function &F, KernelProfile &K) {
     if (K.Shape.StoreBlock[0] &&
         storeBlockFitsTile(
             K.Shape.StoreBlock,
-            guessTileBlock(K.Shape, F.Bounds.maxThreads(), TileWhy))) {
+            guessTileBlock(K.Shape, F.Bounds.maxThreads(), TileWhy)) &&
+        storeBlockFitsTile(K.Shape.StoreBlock, sharedTileExtent(F, K))) {
       K.Shape.FixedByTile = true;
       K.Shape.FixedBlock = K.Shape.StoreBlock;
       K.Shape.FixedReason =
@@ -297,6 +333,22 @@ void fixShape(const Function &F, KernelProfile &K) {
       K.Shape.FixedBlock = Guess;
       K.Shape.FixedGuessed = true;
       K.Shape.FixedReason += "; " + Why;
+    }
+  }
+  // Else the shared tile's extent, as the IR front end reads its type: a
+  // 1-D tile of a whole number of warps, or a 2-D tile of at most 1024
+  // (the author's bounds, where given, agreeing).
+  if (K.Shape.FixedByTile && !K.Shape.FixedBlock[0]) {
+    std::array<unsigned, 3> T = sharedTileExtent(F, K);
+    unsigned Max = F.Bounds.maxThreads();
+    uint64_t Threads = uint64_t(T[0]) * std::max(1u, T[1]);
+    bool TwoD = T[1] > 1;
+    if (T[0] && Threads <= 1024 && (!Max || Threads == Max) &&
+        (TwoD || T[0] % 32 == 0)) {
+      K.Shape.FixedBlock = {T[0], std::max(1u, T[1]), 1};
+      K.Shape.FixedGuessed = true;
+      K.Shape.FixedReason += "; shared tile [" + std::to_string(T[0]) + "]" +
+                             (TwoD ? "[" + std::to_string(T[1]) + "]" : "");
     }
   }
   if (F.Bounds.ReqNTid[0]) {

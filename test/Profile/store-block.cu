@@ -99,11 +99,13 @@ __global__ void generic(const float *in, float *out) {
 // A ghost zone (Rodinia's pathfinder after 20 steps): 256 threads a block
 // work through a shared tile of 256, the 216 inside store, so the blocks'
 // outputs are 216 apart and overlap. 216 does not divide the tile, so the
-// stores' spacing is not the block: the plugin keeps the tile's 256
-// (flipflop-ptx, which does not read the tile's element count, still takes
-// 216 from the stores).
+// stores' spacing is not the block: both front ends keep the tile's 256
+// (flipflop-ptx reads the tile's extent off its bytes and the accesses'
+// element and row steps).
 // REMARK-DAG: [FF010] kernel 'ghost(float const*, float*)': block shape kept at 256: {{.*}}shared tile [256]
 // REMARK-NOT: kernel 'ghost(float const*, float*)': block shape kept at 216
+// PTX-LABEL: kernel _Z5ghostPKfPf
+// PTX: fixed-shape: tile=yes block=256,1,1 reason={{.*}}shared tile [256]
 __global__ void ghost(const float *in, float *out) {
   __shared__ float t[256];
   int x = blockIdx.x * 216 - 20 + threadIdx.x;
