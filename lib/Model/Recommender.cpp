@@ -293,7 +293,13 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
   const double Def = defaultLimit(G);
 
   LaunchConfig Base;
+  // A grid-stride loop's stated elements stand for the problem size
+  // (gridPlan) where none is given.
+  bool Elements = llvm::any_of(K.Loops, [](const LoopRecord &L) {
+    return L.GridStride && L.GridStrideElements > 0;
+  });
   Base.TotalThreads = Opts.TotalThreads ? Opts.TotalThreads
+                      : Elements        ? 0
                                         : Opts.Model.DefaultTotalThreads;
   Base.Grid = Opts.Grid;
   predictSpace(K, G, Opts, Base, SC.Shapes, Def, R);

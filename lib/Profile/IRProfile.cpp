@@ -230,6 +230,15 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       Ref.SE = &SE;
       Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
       std::optional<double> T;
+      if (R.GridStride) {
+        // Its elements: the count with one thread in the grid.
+        EvalPoint One = Ref;
+        One.Block = {1, 1, 1};
+        One.CtaId = std::array<uint64_t, 3>{0, 0, 0};
+        One.UnitGrid = true;
+        if (std::optional<double> E = tripAt(L, BTC, SE, Conds, One))
+          R.GridStrideElements = *E;
+      }
       if (R.GridStride && Facts.TotalThreads) {
         R.Trip = 1; // One pass per launch-wide stride over the problem.
       } else if (!R.GridStride && (T = tripAt(L, BTC, SE, Conds, Ref))) {
@@ -274,7 +283,13 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
                          .str();
       } else {
         R.Trip = Facts.DefaultTrip;
-        R.Guessed = true;
+        // Over stated elements nothing is assumed: the model divides them
+        // by the launched threads.
+        R.Guessed = !(R.GridStride && R.GridStrideElements > 0);
+        if (!R.Guessed)
+          R.Symbolic = formatv("{0} elements over the launched threads: {1}",
+                               uint64_t(R.GridStrideElements), R.Symbolic)
+                           .str();
         if (!ByBlock && !R.GridStride)
           guessUnrolled(R, L, BTC, SE);
         if (ByBlock && !R.GridStride) {

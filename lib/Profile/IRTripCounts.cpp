@@ -169,6 +169,8 @@ std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
         return APInt(64, (*At.CtaId)[Dim]).zextOrTrunc(Width);
       return std::nullopt;
     case SReg::NCtaId:
+      if (At.UnitGrid)
+        return APInt(Width, 1);
       if (At.Facts && At.Facts->Grid[Dim])
         return APInt(64, At.Facts->Grid[Dim]).zextOrTrunc(Width);
       return std::nullopt;

@@ -52,6 +52,8 @@ struct EvalPoint {
   uint64_t PinIter = 0;
   /// blockIdx, where a count is taken for one block (unknown otherwise).
   std::optional<std::array<uint64_t, 3>> CtaId;
+  /// gridDim is 1 (a grid-stride loop's elements: its count at one thread).
+  bool UnitGrid = false;
   /// Where given, an opaque value (SCEVUnknown) that is a signed division,
   /// remainder, shift, bitwise operation or select of evaluable values is
   /// evaluated through its operands' SCEVs (`n / 256` of an int is an

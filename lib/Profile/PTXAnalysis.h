@@ -405,6 +405,9 @@ private:
   int64_t BlockIdx = -1;
   /// While tripAtStatedGrid counts a loop: gridDim is the stated grid.
   bool AtStatedGrid = false;
+  /// While a grid-stride loop's elements are counted: one thread in the
+  /// grid (threadIdx and blockIdx 0, blockDim and gridDim 1).
+  bool UnitGrid = false;
   /// The constant register \p R holds at instruction \p At, through its
   /// reaching definitions, with the substitutions \p At0 (Subst bits).
   std::optional<int64_t> constAt(unsigned R, unsigned At, unsigned Depth = 0,

@@ -1365,6 +1365,16 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   if ((StepTaint & TNTid) && (StepTaint & TNCtaId)) {
     R.GridStride = true;
     S.Shape.GridStrideLoop = true;
+    // Its elements: the count with one thread in the grid.
+    UnitGrid = true;
+    if (ConstMemo)
+      ConstMemo->clear();
+    Loop Try = L;
+    if (std::optional<double> E = countedTrip(Try); E && *E > 0)
+      R.GridStrideElements = *E;
+    UnitGrid = false;
+    if (ConstMemo)
+      ConstMemo->clear();
   } else if (StepTaint & TNTid) {
     R.DependsOnBlockDim = true;
     S.Shape.WorkScalesWithBlock = true;
@@ -1397,6 +1407,15 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   // A grid-stride loop's passes are the problem size over the launched
   // threads (the model's work scale): what is assumed is the problem size.
   if (R.GridStride) {
+    // Over stated elements: nothing is assumed (the model divides them by
+    // the launched threads).
+    if (R.GridStrideElements > 0) {
+      R.Guessed = false;
+      R.Symbolic = formatv("{0} elements over the launched threads ({1})",
+                           uint64_t(R.GridStrideElements), L.ExitDesc)
+                       .str();
+      return;
+    }
     S.Guesses.push_back(Where + ": a grid-stride loop, its passes the problem "
                                 "size over the launched threads");
     return;

@@ -552,6 +552,39 @@ static std::optional<int64_t> countPasses(StringRef Cmp, StringRef Ty,
       return Unsigned ? int64_t(uint32_t(V) >> By) : int64_t(int32_t(V) >> By);
     return Unsigned ? int64_t(uint64_t(V) >> By) : V >> By;
   };
+  // Past 2^20 passes (a grid-stride loop's elements, counted with one
+  // thread in the grid): an ordered test of a sum of steps that does not
+  // wrap holds up to one pass and fails after it, so the first failing
+  // pass is found by bisection, up to where the sum would leave the type.
+  auto longCount = [&]() -> std::optional<int64_t> {
+    bool Ordered = Cmp != "eq" && Cmp != "ne";
+    if (!Shift.empty() || BoundFollows || !Ordered || StepV == 0 ||
+        Norm(Init) != Init)
+      return std::nullopt;
+    int64_t Lo = Bits == 32 ? (Unsigned ? 0 : INT32_MIN)
+                            : (Unsigned ? 0 : INT64_MIN / 2);
+    int64_t Hi = Bits == 32 ? (Unsigned ? int64_t(UINT32_MAX) : INT32_MAX)
+                            : INT64_MAX / 2;
+    int64_t N0 = Post ? 1 : 0;
+    int64_t Room = StepV > 0 ? (Hi - Init) / StepV : (Init - Lo) / -StepV;
+    int64_t NMax = std::min<int64_t>(Room, int64_t(1) << 40);
+    auto Cont = [&](int64_t N) -> std::optional<bool> {
+      auto T = Test(Init + N * StepV);
+      return T ? std::optional<bool>(*T == ContinueWhen) : std::nullopt;
+    };
+    std::optional<bool> AtEnd = Cont(NMax);
+    if (NMax <= N0 || !AtEnd || *AtEnd)
+      return std::nullopt;
+    int64_t A = N0, B = NMax; // Cont(A) holds (the passes so far), B fails.
+    while (B - A > 1) {
+      int64_t M = A + (B - A) / 2;
+      std::optional<bool> C = Cont(M);
+      if (!C)
+        return std::nullopt;
+      (*C ? A : B) = M;
+    }
+    return B - N0;
+  };
   for (int64_t K = 1;; ++K) {
     int64_t N = K - 1 + (Post ? 1 : 0);
     int64_t V = Shift.empty() ? Init + N * StepV
@@ -562,7 +595,7 @@ static std::optional<int64_t> countPasses(StringRef Cmp, StringRef Ty,
     if (*T != ContinueWhen)
       break;
     if (++Passes > Cap)
-      return std::nullopt;
+      return longCount();
   }
   return Passes;
 }

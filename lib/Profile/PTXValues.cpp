@@ -1307,6 +1307,14 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     if (Id >= 0 && SimLoop && SimLoop->Body.test(InstrBlock[Def]))
       if (auto It = SimRegs.find(unsigned(Id)); It != SimRegs.end())
         return It->second;
+    if (Id < 0 && UnitGrid && O.Kind == Operand::Reg) {
+      StringRef N = O.Name;
+      if (N.starts_with("%tid.") || N.starts_with("%ctaid.") ||
+          N == "%laneid")
+        return 0;
+      if (N.starts_with("%ntid.") || N.starts_with("%nctaid."))
+        return 1;
+    }
     if (Id < 0 && (At0 & AtThread0) && O.Kind == Operand::Reg &&
         (StringRef(O.Name).starts_with("%tid.") || O.Name == "%laneid")) {
       for (unsigned Dm = 0; Dm < 3; ++Dm)

@@ -145,6 +145,8 @@ void printLoop(const LoopRecord &L, raw_ostream &OS) {
      << " guessed=" << yesNo(L.Guessed);
   if (L.GridStride)
     OS << " grid-stride";
+  if (L.GridStrideElements > 0)
+    OS << " elements=" << Num{L.GridStrideElements};
   if (L.DependsOnBlockDim)
     OS << " block-stride";
   if (L.TripBlockDim >= 0 && L.TripBlockDim < 3)

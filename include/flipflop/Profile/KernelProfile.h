@@ -174,6 +174,10 @@ struct LoopRecord {
   std::string DependsOn;     ///< In words: "kernel argument #3, blockDim".
   bool DependsOnBlockDim = false; ///< Trip count scales with 1/blockDim.
   bool GridStride = false;   ///< Grid-stride loop (trip ~ N / (grid*block)).
+  /// A grid-stride loop's elements N, from the stated arguments: its count
+  /// when the grid is one thread (0 when not known). The model takes it
+  /// for the problem size in threads where none is stated.
+  double GridStrideElements = 0;
   /// The trip count follows a block dimension: TripPerBlockDim *
   /// blockDim[TripBlockDim] + TripBlockOffset (e.g. for (j = 0; j <
   /// blockDim.y; ++j), also once unrolled); -1 when it does not. Trip then

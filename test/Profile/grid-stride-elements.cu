@@ -1,0 +1,30 @@
+// A grid-stride loop over a stated number of elements (CUDA samples'
+// histogram256: `for (pos = tid + bid * bdim; pos < n; pos += bdim *
+// gdim)`) runs n / (grid x block) passes. Both front ends marked it
+// grid-stride, and the model took the problem size for the launched
+// threads (or its default) whatever n was: 16M elements on 240 x 256
+// threads predicted as one pass, 4.7 us, launch-bound (64 MiB read: about
+// 150 us). Its elements are now its count with one thread in the grid
+// (`elements=`), the problem size where none is stated, and no longer a
+// guess: 364 passes,
+// DRAM-bound; at n = 61440 = 240 x 256, one pass, as before. The PTX
+// front end counts past 2^20 passes by bisection.
+// RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
+// RUN: %profile -flipflop-args=2=16777216 %t.ll | FileCheck %s
+// RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
+// RUN: flipflop-ptx --no-ptxas --dump-profile --arg 2=16777216 %t.ptx | FileCheck %s
+// RUN: flipflop-ptx --no-ptxas --gpu RTX-A4000 --block 256 --grid 240 --arg 2=16777216 %t.ptx | FileCheck %s --check-prefix=BIG
+// RUN: flipflop-ptx --no-ptxas --gpu RTX-A4000 --block 256 --grid 240 --arg 2=61440 %t.ptx | FileCheck %s --check-prefix=SMALL
+
+// CHECK-LABEL: kernel _Z10gridstridePKfPfj
+// CHECK:       loop: depth=1 line=0 trip={{[0-9]+}} exact=no guessed=no grid-stride elements=1.67772e+07 symbolic="16777216 elements over the launched threads
+// CHECK-NOT:   guess:
+// BIG:   bound by dram
+// SMALL: bound by launch
+__global__ void gridstride(const float *x, float *y, unsigned n) {
+  float s = 0;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    s += x[i];
+  y[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
