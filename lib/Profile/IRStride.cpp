@@ -311,9 +311,13 @@ Stride StrideAnalysis::shlStride(const Instruction *I, unsigned Depth) {
 StrideAnalysis::ByConstant
 StrideAnalysis::byConstant(const Instruction *I, unsigned Depth) {
   ByConstant R;
-  R.A = get(I->getOperand(0), Depth + 1);
-  R.C = dyn_cast<ConstantInt>(I->getOperand(1));
-  if (R.A.isUniform() && get(I->getOperand(1), Depth + 1).isUniform())
+  unsigned X = 0;
+  R.C = constantBits(I->getOperand(1));
+  if (!R.C && I->getOpcode() == Instruction::And)
+    if ((R.C = constantBits(I->getOperand(0))))
+      X = 1;
+  R.A = get(I->getOperand(X), Depth + 1);
+  if (R.A.isUniform() && get(I->getOperand(1 - X), Depth + 1).isUniform())
     R.Early = Stride::known(0);
   else if (!R.C || R.A.Kind != Stride::Known || R.C->getBitWidth() > 64)
     R.Early = Stride::varying();

@@ -215,9 +215,12 @@ private:
   // compute()'s rules for the opcodes that need more than a line.
   Stride mulStride(const llvm::Instruction *I, unsigned Depth);
   Stride shlStride(const llvm::Instruction *I, unsigned Depth);
+  /// A value operated on by a constant: an integer, a stated argument or
+  /// arithmetic on them (constantBits), on the right, or on either side of
+  /// an `and` (`(stride - 1) & g` with stride stated).
   struct ByConstant {
     Stride A;
-    const llvm::ConstantInt *C = nullptr;
+    std::optional<llvm::APInt> C;
     std::optional<Stride> Early;
   };
   ByConstant byConstant(const llvm::Instruction *I, unsigned Depth);
