@@ -666,7 +666,17 @@ private:
   bool skippedByGuard(Loop &L, unsigned At0) const;
   std::optional<SmallVector<int64_t, 4>>
   ivStarts(const Loop &L, unsigned IV, unsigned At0 = 0,
-           unsigned Depth = 0) const;
+           unsigned Depth = 0, bool SkipDead = false) const;
+  /// Definition \p K of \p L's counter \p IV (outside L) runs and reaches
+  /// L's header: a path from the entry to it and on to the header, not
+  /// through another unguarded definition, where every branch whose
+  /// predicate is a constant (stated arguments; no thread substitution)
+  /// goes only its way (branchGoes).
+  bool liveInto(const Loop &L, unsigned IV, unsigned K) const;
+  /// Per block, the successor its branch takes whatever the thread, block
+  /// or enclosing pass (a predicate of constants and stated arguments);
+  /// -1 where none (computeTripCounts).
+  std::vector<int> ConstSucc;
 
   int regId(StringRef Name) const {
     auto It = RegIds.find(Name);

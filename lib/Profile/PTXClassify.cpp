@@ -1738,6 +1738,10 @@ std::optional<int64_t> FunctionAnalysis::peeledUnrollMask(const Loop &L) const {
 /// Trip counts, outer loops first (RPO of headers).
 void FunctionAnalysis::computeTripCounts() {
   ConstMemo.emplace();
+  ConstSucc.assign(Blocks.size(), -1);
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    if (std::optional<unsigned> S = branchGoes(B, 0))
+      ConstSucc[B] = int(*S);
   SteppedTotal = uint64_t(1) << 21;
   for (Loop &L : Loops) {
     LoopRecord &R = L.Rec;

@@ -313,7 +313,7 @@ std::optional<int64_t> FunctionAnalysis::ivStart(const Loop &L, unsigned IV,
 /// of a loop unrolled U times, then enters at the IV each left).
 std::optional<SmallVector<int64_t, 4>>
 FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
-                           unsigned Depth) const {
+                           unsigned Depth, bool SkipDead) const {
   SmallVector<int64_t, 4> Out;
   auto Add = [&](int64_t V) {
     if (!llvm::is_contained(Out, V))
@@ -326,7 +326,8 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
       return Out;
     }
   for (unsigned K : DefSites[IV]) {
-    if (L.Body.test(InstrBlock[K]))
+    if (L.Body.test(InstrBlock[K]) ||
+        (SkipDead && !liveInto(L, IV, K)))
       continue;
     const Instr &D = *Instrs[K];
     // At a pinned pass of an enclosing loop (tripOverEnclosing) a copy of
@@ -392,10 +393,55 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
     if (!V || !Add(*V))
       return std::nullopt;
   }
+  // Several starts, some set on a path the stated values rule out (mri-q's
+  // `if (numK % 2) { ...; k++; }` before its loop, numK even): the one
+  // that runs.
+  if (Out.size() > 1 && !SkipDead)
+    if (auto Live = ivStarts(L, IV, At0, Depth, /*SkipDead=*/true);
+        Live && Live->size() == 1)
+      return Live;
   if (Out.empty())
     return std::nullopt;
   llvm::sort(Out);
   return Out;
+}
+
+bool FunctionAnalysis::liveInto(const Loop &L, unsigned IV,
+                                unsigned K) const {
+  // From the entry to K's block, then on to the header without passing
+  // another unguarded definition of IV, each branch whose predicate is a
+  // constant going only its way (not one that reads a thread index: a
+  // peeled prologue's branches on the thread's position choose each
+  // thread's start, and the block runs them all; nor one an enclosing
+  // loop's pass or the block's index decides: ConstSucc, taken once).
+  auto Walk = [&](unsigned From, unsigned To, bool Kill) {
+    std::vector<bool> Seen(Blocks.size(), false);
+    SmallVector<unsigned, 16> Work{From};
+    Seen[From] = true;
+    while (!Work.empty()) {
+      unsigned X = Work.pop_back_val();
+      int Only = X < ConstSucc.size() ? ConstSucc[X] : -1;
+      for (unsigned Sx : Blocks[X].Succs) {
+        if ((Only >= 0 && int(Sx) != Only) || Seen[Sx])
+          continue;
+        if (Sx == To)
+          return true;
+        Seen[Sx] = true;
+        bool Kills = Kill && llvm::any_of(DefSites[IV], [&](unsigned D) {
+                       return InstrBlock[D] == Sx && Instrs[D]->Guard.empty();
+                     });
+        if (!Kills && !L.Body.test(Sx))
+          Work.push_back(Sx);
+      }
+    }
+    return false;
+  };
+  unsigned B = InstrBlock[K];
+  // A later definition in its own block overwrites it.
+  for (unsigned D : DefSites[IV])
+    if (D > K && InstrBlock[D] == B && Instrs[D]->Guard.empty())
+      return false;
+  return (B == 0 || Walk(0, B, false)) && Walk(B, L.Header, true);
 }
 
 /// The value counter \p IV enters \p L with when an earlier counted loop
