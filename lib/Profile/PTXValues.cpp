@@ -1261,6 +1261,25 @@ std::optional<int64_t> FunctionAnalysis::counterAtPass(unsigned R, unsigned At,
     return std::nullopt;
   const Instr &I = *Instrs[Step];
   StringRef B = I.Mods[0];
+  // Shifted by a constant each pass (bitonic sort's `size <<= 1`, whose
+  // inner loop halves from size / 2): Start shifted Passes times.
+  if ((B == "shl" || B == "shr") && I.Guard.empty() && I.Ops.size() == 3 &&
+      I.Ops[1].Kind == Operand::Reg && regId(I.Ops[1].Name) == int(R) &&
+      I.Ops[2].Kind == Operand::Imm && I.Ops[2].Value > 0 &&
+      I.Ops[2].Value < 64) {
+    bool Wide = I.hasMod("b64") || I.hasMod("u64") || I.hasMod("s64");
+    unsigned Bits = Wide ? 64 : 32;
+    int64_t By = (PinPass + (Stepped ? 1 : 0)) * I.Ops[2].Value;
+    if (By >= int64_t(Bits))
+      return B == "shr" && I.hasMod(Wide ? "s64" : "s32") && *Start < 0 ? -1
+                                                                        : 0;
+    uint64_t U = Wide ? uint64_t(*Start) : uint64_t(uint32_t(*Start));
+    if (B == "shl")
+      return Wide ? int64_t(U << By) : int64_t(int32_t(uint32_t(U << By)));
+    if (I.hasMod(Wide ? "s64" : "s32"))
+      return Wide ? (*Start >> By) : int64_t(int32_t(*Start) >> By);
+    return int64_t(U >> By);
+  }
   if ((B != "add" && B != "sub") || !I.Guard.empty() || I.Ops.size() != 3)
     return std::nullopt;
   // R itself, or a copy of it made earlier in the pass (nvcc's `header: mov
