@@ -295,9 +295,7 @@ SweepResult flipflop::sweep(const KernelProfile &K, const GPUSpec &G,
   LaunchConfig Base;
   // A grid-stride loop's stated elements stand for the problem size
   // (gridPlan) where none is given.
-  bool Elements = llvm::any_of(K.Loops, [](const LoopRecord &L) {
-    return L.GridStride && L.GridStrideElements > 0;
-  });
+  bool Elements = gridStrideElements(K) > 0;
   Base.TotalThreads = Opts.TotalThreads ? Opts.TotalThreads
                       : Elements        ? 0
                                         : Opts.Model.DefaultTotalThreads;

@@ -145,12 +145,7 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
   if (!Cfg.Grid[0])
     GP.GivenGrid = 0;
   const uint64_t GivenGrid = GP.GivenGrid;
-  // A grid-stride loop over N stated elements: the problem is N threads'
-  // worth where no size is stated.
-  double Elements = 0;
-  for (const LoopRecord &L : K.Loops)
-    if (L.GridStride && L.GridStrideElements > 0 && !Elements)
-      Elements = L.GridStrideElements;
+  double Elements = gridStrideElements(K);
   double T = Cfg.TotalThreads ? double(Cfg.TotalThreads)
              : Elements       ? Elements
              : GivenGrid      ? double(GivenGrid) * B

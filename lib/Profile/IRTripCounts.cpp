@@ -19,7 +19,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cmath>
-#include <cmath>
 #include <set>
 
 using namespace llvm;
@@ -429,6 +428,15 @@ private:
   std::optional<double> getFloat(const Value *V, unsigned Depth) {
     if (Depth > 64 || !V->getType()->isFloatingPointTy())
       return std::nullopt;
+    // Each value rounded to its type, as the GPU computes it (`n * 0.1f`
+    // at n = 10 is exactly 1.0f).
+    std::optional<double> R = getFloatUnrounded(V, Depth);
+    if (R && V->getType()->isFloatTy())
+      R = double(float(*R));
+    return R;
+  }
+
+  std::optional<double> getFloatUnrounded(const Value *V, unsigned Depth) {
     if (const auto *C = dyn_cast<ConstantFP>(V))
       return C->getValueAPF().convertToDouble();
     const auto *I = dyn_cast<Instruction>(V);

@@ -399,7 +399,14 @@ private:
   /// counts), and the reference block (blockDim = PTXReferenceBlockThreads
   /// x 1 x 1, the IR front end's reference block).
   /// AtTid1X << d: with AtThread0, threadIdx.d is 1 (the others 0).
-  enum Subst : unsigned { AtThread0 = 1, AtRefBlock = 2, AtTid1X = 4 };
+  /// AtTidLastX: threadIdx.x is the reference block's last thread
+  /// (PTXReferenceBlockThreads - 1), with AtThread0.
+  enum Subst : unsigned {
+    AtThread0 = 1,
+    AtRefBlock = 2,
+    AtTid1X = 4,
+    AtTidLastX = 32
+  };
   /// blockIdx along every dimension while tripOfFirstBlock counts a loop
   /// for one block (-1: not substituted).
   int64_t BlockIdx = -1;

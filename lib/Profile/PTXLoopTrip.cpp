@@ -32,9 +32,18 @@ std::optional<double> FunctionAnalysis::countedTrip(Loop &L) {
   if (skippedByGuard(L, 0))
     return 0.0;
   std::optional<double> T = countedTripOfExits(L);
-  if (T && *T > 0 && (L.ThreadStart || L.AtRefBlock) &&
-      skippedByGuard(L, AtThread0 | (L.AtRefBlock ? unsigned(AtRefBlock) : 0u)))
-    return 0.0;
+  // For thread 0 (at the reference block), when the block's last thread
+  // skips it too: a guard on the thread's position (`if (t & 1)`) leaves
+  // the block's loop to the threads it lets through.
+  unsigned At = AtThread0 | (L.AtRefBlock ? unsigned(AtRefBlock) : 0u);
+  if (T && *T > 0 && (L.ThreadStart || L.AtRefBlock)) {
+    Loop First = L, Last = L;
+    if (skippedByGuard(First, At) && skippedByGuard(Last, At | AtTidLastX)) {
+      L.Skipped = true;
+      L.ExitDesc = std::move(First.ExitDesc);
+      return 0.0;
+    }
+  }
   return T;
 }
 
@@ -847,6 +856,10 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
     Post = false;
   else if (InstrBlock[ChangeIdx] == ExitBlock)
     Post = ChangeIdx < SetpIdx;
+  else if (dominates(ExitBlock, InstrBlock[ChangeIdx]))
+    // An exit in the middle of the body, before the step (`if (i == n - 1)
+    // break;` above the latch's `++i`): it tests the pass's own value.
+    Post = false;
   else
     Post = ExitBlock != L.Header;
   // Entered at one of U starts d apart with a step of U x d: the main part

@@ -1339,6 +1339,8 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
       for (unsigned Dm = 0; Dm < 3; ++Dm)
         if ((At0 & (AtTid1X << Dm)) && O.Name == std::string("%tid.") + "xyz"[Dm])
           return 1;
+      if ((At0 & AtTidLastX) && O.Name == "%tid.x")
+        return int64_t(PTXReferenceBlockThreads) - 1;
       return 0;
     }
     if (Id < 0 && BlockIdx >= 0 && O.Kind == Operand::Reg &&

@@ -15,10 +15,18 @@
 // RUN: flipflop-ptx --no-ptxas --dump-profile --arg 2=16777216 %t.ptx | FileCheck %s
 // RUN: flipflop-ptx --no-ptxas --gpu RTX-A4000 --block 256 --grid 240 --arg 2=16777216 %t.ptx | FileCheck %s --check-prefix=BIG
 // RUN: flipflop-ptx --no-ptxas --gpu RTX-A4000 --block 256 --grid 240 --arg 2=61440 %t.ptx | FileCheck %s --check-prefix=SMALL
+// Two grid-stride loops nested (rows, then columns) each know only their
+// own extent: neither is the problem size (a review of this change found
+// the rows taken for it), so the prediction does not depend on which of
+// the two is the larger.
+// RUN: flipflop-ptx --no-ptxas --gpu RTX-A4000 --block 256 --grid 240 --kernel _Z4gs2dPKfPfii --arg 2=1048576 --arg 3=1024 %t.ptx > %t.wide
+// RUN: flipflop-ptx --no-ptxas --gpu RTX-A4000 --block 256 --grid 240 --kernel _Z4gs2dPKfPfii --arg 2=1024 --arg 3=1048576 %t.ptx > %t.tall
+// RUN: diff %t.wide %t.tall
 
 // CHECK-LABEL: kernel _Z10gridstridePKfPfj
 // CHECK:       loop: depth=1 line=0 trip={{[0-9]+}} exact=no guessed=no grid-stride elements=1.67772e+07 symbolic="16777216 elements over the launched threads
 // CHECK-NOT:   guess:
+// CHECK-LABEL: kernel _Z4gs2dPKfPfii
 // BIG:   bound by dram
 // SMALL: bound by launch
 __global__ void gridstride(const float *x, float *y, unsigned n) {
@@ -26,5 +34,13 @@ __global__ void gridstride(const float *x, float *y, unsigned n) {
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += blockDim.x * gridDim.x)
     s += x[i];
+  y[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+__global__ void gs2d(const float *x, float *y, int w, int h) {
+  float s = 0;
+  for (int r = blockIdx.y; r < h; r += gridDim.y)
+    for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < w;
+         c += blockDim.x * gridDim.x)
+      s += x[(long)r * w + c];
   y[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }

@@ -11,6 +11,8 @@
 // RUN: flipflop-ptx --no-ptxas --dump-profile --arg 2=-5 %t.ptx | FileCheck %s --check-prefixes=NEG,PTXNEG
 // RUN: %profile -flipflop-args=2=1000 %t.ll | FileCheck %s --check-prefix=POS
 // RUN: flipflop-ptx --no-ptxas --dump-profile --arg 2=1000 %t.ptx | FileCheck %s --check-prefix=POS
+// RUN: %profile -flipflop-args=1=4096 %t.ll | FileCheck %s --check-prefix=ODD
+// RUN: flipflop-ptx --no-ptxas --dump-profile --arg 1=4096 %t.ptx | FileCheck %s --check-prefix=ODD
 
 // NEG-LABEL:   kernel _Z3linPKfPfi
 // NEG:         loop: depth=1 line=0 trip=0 exact=
@@ -38,6 +40,11 @@
 // POS:       loop: depth=1 line=0 trip=10 exact=
 // POS-LABEL: kernel _Z4sh32PKfPfi
 // POS:       loop: depth=1 line=0 trip=10 exact=
+// A guard on the thread's position skips thread 0 but not the block: the
+// loop is the odd threads' (thread 0's count, 128 passes from n = 4096),
+// not skipped (a review of session 44's thread-0 guard check).
+// ODD-LABEL: kernel _Z3oddPfi
+// ODD:       loop: depth=1 line=0 trip=128 exact=no guessed=no
 __global__ void lin(const float *in, float *out, int n) {
   float acc = 0;
   for (int i = 0; i < n; i++)
@@ -61,4 +68,10 @@ __global__ void sh32(const float *in, float *out, int n) {
   for (int s = n; s > 0; s >>= 1)
     acc += in[s & 1023];
   out[threadIdx.x] = acc;
+}
+__global__ void odd(float *a, int n) {
+  int t = threadIdx.x;
+  if (t & 1)
+    for (int j = t; j < n; j += 32)
+      a[j] += 1.0f;
 }

@@ -117,3 +117,26 @@ __global__ void ghost(const float *in, float *out) {
   if (threadIdx.x >= 20 && threadIdx.x < 236)
     out[x] = v;
 }
+
+// A 1-D stencil with a halo: a tile of 128 + 2 x 3 elements, outputs
+// blockIdx.x * 128 + threadIdx.x. The tile is no whole number of warps (it
+// is the block plus its halo), so it says nothing against the stores'
+// spacing: block 128 in both front ends (a review of session 44's ghost-
+// zone rule, which had left it unknown).
+// REMARK-DAG: [FF010] kernel 'halo(float const*, float*)': block shape kept at 128: {{.*}}the stores index blockIdx.x * 128 + threadIdx.x: block 128 x 1 x 1
+// PTX-LABEL: kernel _Z4haloPKfPf
+// PTX: fixed-shape: tile=yes block=128,1,1
+__global__ void halo(const float *in, float *out) {
+  __shared__ float s[128 + 6];
+  int x = blockIdx.x * 128 + threadIdx.x;
+  s[threadIdx.x + 3] = in[x];
+  if (threadIdx.x < 3) {
+    s[threadIdx.x] = in[x - 3];
+    s[threadIdx.x + 131] = in[x + 128];
+  }
+  __syncthreads();
+  float v = 0;
+  for (int k = 0; k < 7; k++)
+    v += s[threadIdx.x + k];
+  out[x] = v;
+}

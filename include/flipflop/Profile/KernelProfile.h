@@ -533,6 +533,21 @@ inline bool sameInEveryBlock(double T0, double T1, double T8) {
   return (T0 == T1 && T0 == T8) || (T0 >= 4 && T0 - T8 <= 2 && T8 - T0 <= 2);
 }
 
+/// The elements the kernel's one grid-stride loop runs over
+/// (LoopRecord::GridStrideElements), the problem size in threads where none
+/// is stated; 0 when unknown or when several loops stride the grid (a 2-D
+/// nest over rows and columns: each knows only its own extent).
+inline double gridStrideElements(const KernelProfile &K) {
+  double E = 0;
+  unsigned Strided = 0;
+  for (const LoopRecord &L : K.Loops)
+    if (L.GridStride) {
+      ++Strided;
+      E = L.GridStrideElements;
+    }
+  return Strided == 1 ? E : 0;
+}
+
 /// A loop whose count falls with the block's index until it runs out (a
 /// loop from the thread's global index to a bound, `for (j = i + 1; j < n;
 /// j++)` with i = blockIdx.x * blockDim.x + threadIdx.x, the triangle of a
@@ -612,12 +627,21 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
 
 /// Whether a block read off the stores (blockFromStoreForms) can be the
 /// block of a kernel whose shared tile suggests \p Tile (guessTileBlock):
-/// the tile holds a whole number of such blocks along each dimension. The
+/// a tile of whole warps holds a whole number of such blocks along each
+/// dimension (a tile with a halo proves nothing). The
 /// blocks of a ghost-zone kernel overlap (Rodinia's pathfinder: 256 threads
 /// a block, each block's outputs 256 - 2 x 20 = 216 apart after 20 steps),
 /// so its stores' spacing is not its block.
 inline bool storeBlockFitsTile(const std::array<unsigned, 3> &Store,
                                const std::array<unsigned, 3> &Tile) {
+  // A tile of whole warps is laid out for the block; one with a halo
+  // (B + 2R elements, a stencil's) is not, and says nothing against the
+  // stores' spacing.
+  uint64_t Threads = 1;
+  for (unsigned D = 0; D < 3; ++D)
+    Threads *= Tile[D] ? Tile[D] : 1;
+  if (!Tile[0] || Threads % 32)
+    return true;
   for (unsigned D = 0; D < 3; ++D)
     if (Tile[D] && Store[D] && Tile[D] % Store[D] != 0)
       return false;
