@@ -902,6 +902,24 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   // The header runs once more than the tests that pass, unless the loop is
   // top-tested with its work after the test (then the body runs Passes times).
   bool BottomTested = ExitBlock != L.Header || Post || L.Body.count() == 1;
+  // Work in the header ahead of its exit test (`for (...) { b = f(a);
+  // __syncthreads(); if (i == n - 1) break; a = b; }`, Rodinia hotspot's
+  // pyramid) runs on the pass that leaves too: counted as the header's
+  // passes, as the IR front end counts the loop (the work after the test
+  // one pass too many).
+  if (!BottomTested)
+    for (unsigned K = Blocks[L.Header].Begin; K < unsigned(SetpIdx); ++K) {
+      const Instr &I = *Instrs[K];
+      StringRef B = I.Mods[0];
+      if (B == "ld" || B == "st" || B == "atom" || B == "red" || B == "bar" ||
+          B == "barrier" || B == "call" || B == "tex" || B == "cp" ||
+          B == "mma" || B == "wmma" ||
+          llvm::any_of(ArrayRef<StringRef>(I.Mods).drop_front(),
+                       [](StringRef M) { return isFloatType(M); })) {
+        BottomTested = true;
+        break;
+      }
+    }
   // Swap the comparison when the IV is the right operand.
   if (IVSide == 2)
     Cmp = StringSwitch<StringRef>(Cmp)
