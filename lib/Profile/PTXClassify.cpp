@@ -943,7 +943,7 @@ void FunctionAnalysis::addArith(const InstrCtx &X, double Flops) {
     addOp(X, C, X.Lanes);
     flopsOf(S, C) += Flops * X.Lanes * X.W;
   } else if (Base == "mul" || Base == "mad" || Base == "mul24" ||
-             Base == "mad24" || Base == "sad") {
+             Base == "mad24" || Base == "sad" || Base == "madc") {
     addOp(X, OpClass::IntMul);
   } else {
     addOp(X, OpClass::Int);
@@ -1004,9 +1004,12 @@ static bool isIntLogic(StringRef Base) {
 bool FunctionAnalysis::classifyALU(const InstrCtx &X) {
   const Instr &I = X.I;
   StringRef Base = X.Base;
-  if (Base == "add" || Base == "sub" || Base == "mul") {
+  if (Base == "add" || Base == "sub" || Base == "mul" || Base == "addc" ||
+      Base == "subc") {
     addArith(X, 1);
-  } else if (Base == "fma" || Base == "mad") {
+  } else if (Base == "fma" || Base == "mad" || Base == "madc") {
+    // madc: the extended-precision multiply-add with carry of CUDA's
+    // sinf / cosf argument reduction (clang's libdevice code).
     addArith(X, 2);
   } else if (Base == "min" || Base == "max" || Base == "neg" || Base == "abs" ||
              Base == "copysign" || Base == "testp" || Base == "setp" ||
