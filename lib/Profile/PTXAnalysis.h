@@ -633,6 +633,9 @@ private:
   std::optional<int64_t> unrolledBy(const Loop &L,
                                     bool *Peeled = nullptr) const;
   std::optional<int64_t> peeledUnrollMask(const Loop &L) const;
+  /// The `setp` that defines the exit predicate of \p L's one exiting block
+  /// (in that block); null when there is none.
+  const Instr *soleExitSetp(const Loop &L) const;
   void computeTripCounts();
   std::optional<double> countedTripThrough(Loop &L, unsigned ExitBlock);
   int exitSetp(Loop &L, unsigned ExitBlock, unsigned Pred) const;

@@ -1470,26 +1470,27 @@ void FunctionAnalysis::guessTrip(Loop &L) {
 /// `n & M` iterations the unrolled loop leaves, down to zero (nvcc's
 /// `and.b32 %c, %n, 3` before it, `add.s32 %c, %c, -1; setp.ne.s32 %p, %c,
 /// 0` in it) or up from zero to that mask (LLVM's `xtraiter`).
-std::optional<int64_t> FunctionAnalysis::remainderMask(const Loop &L) const {
+const Instr *FunctionAnalysis::soleExitSetp(const Loop &L) const {
   int EB = soleExitingBlock(L);
   if (EB < 0)
-    return std::nullopt;
+    return nullptr;
   bool ContinueWhen = false;
   int Guard = exitGuard(L, unsigned(EB), ContinueWhen);
   if (Guard < 0)
+    return nullptr;
+  for (unsigned K = Blocks[unsigned(EB)].End; K-- > Blocks[unsigned(EB)].Begin;)
+    if (const Instr &I = *Instrs[K];
+        I.Mods[0] == "setp" && I.Ops.size() == 3 &&
+        I.Ops[0].Kind == Operand::Reg && regId(I.Ops[0].Name) == Guard)
+      return &I;
+  return nullptr;
+}
+
+std::optional<int64_t> FunctionAnalysis::remainderMask(const Loop &L) const {
+  const Instr *SetpI = soleExitSetp(L);
+  if (!SetpI)
     return std::nullopt;
-  int SetpK = -1;
-  for (unsigned K = Blocks[unsigned(EB)].End; K-- > Blocks[unsigned(EB)].Begin;) {
-    const Instr &I = *Instrs[K];
-    if (I.Mods[0] == "setp" && I.Ops.size() == 3 &&
-        I.Ops[0].Kind == Operand::Reg && regId(I.Ops[0].Name) == Guard) {
-      SetpK = int(K);
-      break;
-    }
-  }
-  if (SetpK < 0)
-    return std::nullopt;
-  const Instr &Setp = *Instrs[SetpK];
+  const Instr &Setp = *SetpI;
   // Every definition of R outside the loop: `and R, X, M` (either side).
   auto MaskOf = [&](const Operand &O) -> std::optional<int64_t> {
     int R = O.Kind == Operand::Reg ? regId(O.Name) : -1;
@@ -1631,21 +1632,7 @@ std::optional<int64_t> FunctionAnalysis::unrolledBy(const Loop &L,
 /// to U, `X - (X & M)` (`and.b32 %m, %n, 3; sub.s32 %c, %n, %m` counted down
 /// to zero, or `sub.s32 %d, %m, %n` added to a counter from zero).
 std::optional<int64_t> FunctionAnalysis::peeledUnrollMask(const Loop &L) const {
-  int EB = soleExitingBlock(L);
-  if (EB < 0)
-    return std::nullopt;
-  bool ContinueWhen = false;
-  int Guard = exitGuard(L, unsigned(EB), ContinueWhen);
-  if (Guard < 0)
-    return std::nullopt;
-  const Instr *Setp = nullptr;
-  for (unsigned K = Blocks[unsigned(EB)].End; K-- > Blocks[unsigned(EB)].Begin;)
-    if (const Instr &I = *Instrs[K];
-        I.Mods[0] == "setp" && I.Ops.size() == 3 &&
-        I.Ops[0].Kind == Operand::Reg && regId(I.Ops[0].Name) == Guard) {
-      Setp = &I;
-      break;
-    }
+  const Instr *Setp = soleExitSetp(L);
   if (!Setp || (Setp->Mods[1] != "eq" && Setp->Mods[1] != "ne"))
     return std::nullopt;
   auto Reg = [&](const Operand &O) {
