@@ -399,6 +399,10 @@ FunctionAnalysis::ivStarts(const Loop &L, unsigned IV, unsigned At0,
       // Where the definition is made (the registers it reads may change
       // between it and the loop).
       V = constOf(K, 0, At0);
+    if (!V && !SkipDead)
+      // Perhaps a definition the stated arguments rule out (the counter of
+      // a version of the loop for another case, nvcc's `n <= 0` copy).
+      return ivStarts(L, IV, At0, Depth, /*SkipDead=*/true);
     if (!V || !Add(*V))
       return std::nullopt;
   }
