@@ -556,7 +556,11 @@ inline double gridStrideElements(const KernelProfile &K) {
 /// found by doubling and bisection (at most 2^20 blocks), sampled evenly at
 /// up to 64 of them; \p Blocks, where given, gets their number. None when
 /// a count is unknown, when it rises, or when it does not reach 0 (both
-/// front ends; the launched grid is not needed).
+/// front ends; the launched grid is not needed). The blocks that run none
+/// are those a guard skips (`j1 < m - 1`, or `blockIdx.x == 0` for a loop of
+/// block 0 alone), and the model scales the guarded work by the share of
+/// the launch that passes the guard (docs/MODEL.md), so the mean over the
+/// blocks that run it is the count to charge them.
 std::optional<double> meanOverFallingBlocks(
     llvm::function_ref<std::optional<double>(uint64_t)> CountAt,
     uint64_t *Blocks = nullptr);
