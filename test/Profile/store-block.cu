@@ -103,7 +103,6 @@ __global__ void generic(const float *in, float *out) {
 // (flipflop-ptx reads the tile's extent off its bytes and the accesses'
 // element and row steps).
 // REMARK-DAG: [FF010] kernel 'ghost(float const*, float*)': block shape kept at 256: {{.*}}shared tile [256]
-// REMARK-NOT: kernel 'ghost(float const*, float*)': block shape kept at 216
 // PTX-LABEL: kernel _Z5ghostPKfPf
 // PTX: fixed-shape: tile=yes block=256,1,1 reason={{.*}}shared tile [256]
 __global__ void ghost(const float *in, float *out) {
