@@ -38,7 +38,9 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -136,6 +138,106 @@ ProfileBuilder::tripOfFirstBlock(const Loop *L, const SCEV *BTC,
 }
 
 /// A pass count as the guesses say it: whole, or to one decimal.
+/// Where an `fcmp` of fabs(x) with a constant holds on its rare side (true),
+/// fails there (false), or is no magnitude test (rareWhenHolds).
+static std::optional<bool> rareWhenTrue(const Value *Cond,
+                                        unsigned Depth = 0) {
+  // A conjunction holds only where each part does: rare where one part is
+  // rare when true; a disjunction fails only where each part fails.
+  using namespace PatternMatch;
+  const Value *A, *B;
+  if (Depth < 4 && match(Cond, m_LogicalAnd(m_Value(A), m_Value(B))))
+    for (const Value *X : {A, B})
+      if (rareWhenTrue(X, Depth + 1) == std::optional<bool>(true))
+        return true;
+  if (Depth < 4 && match(Cond, m_LogicalOr(m_Value(A), m_Value(B))))
+    for (const Value *X : {A, B})
+      if (rareWhenTrue(X, Depth + 1) == std::optional<bool>(false))
+        return false;
+  if (Depth < 4 && match(Cond, m_Not(m_Value(A))))
+    if (std::optional<bool> R = rareWhenTrue(A, Depth + 1))
+      return !*R;
+  const auto *C = dyn_cast<FCmpInst>(Cond);
+  if (!C)
+    return std::nullopt;
+  auto IsFabs = [](const Value *V) {
+    const auto *II = dyn_cast<IntrinsicInst>(V);
+    return II && (II->getIntrinsicID() == Intrinsic::fabs ||
+                  II->getIntrinsicID() == Intrinsic::nvvm_fabs ||
+                  II->getIntrinsicID() == Intrinsic::nvvm_fabs_ftz);
+  };
+  bool Mirror = !IsFabs(C->getOperand(0));
+  const auto *K = dyn_cast<ConstantFP>(C->getOperand(Mirror ? 0 : 1));
+  if (!K || (Mirror && !IsFabs(C->getOperand(1))))
+    return std::nullopt;
+  APFloat V = K->getValueAPF();
+  bool Lost = false;
+  V.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &Lost);
+  std::optional<MagnitudeTest> T;
+  switch (Mirror ? C->getSwappedPredicate() : C->getPredicate()) {
+  case FCmpInst::FCMP_OLT:
+  case FCmpInst::FCMP_ULT:
+    T = MagnitudeTest::Less;
+    break;
+  case FCmpInst::FCMP_OLE:
+  case FCmpInst::FCMP_ULE:
+    T = MagnitudeTest::LessEq;
+    break;
+  case FCmpInst::FCMP_OGT:
+  case FCmpInst::FCMP_UGT:
+    T = MagnitudeTest::Greater;
+    break;
+  case FCmpInst::FCMP_OGE:
+  case FCmpInst::FCMP_UGE:
+    T = MagnitudeTest::GreaterEq;
+    break;
+  case FCmpInst::FCMP_OEQ:
+  case FCmpInst::FCMP_UEQ:
+    T = MagnitudeTest::Equal;
+    break;
+  case FCmpInst::FCMP_ONE:
+  case FCmpInst::FCMP_UNE:
+    T = MagnitudeTest::NotEqual;
+    break;
+  default:
+    return std::nullopt;
+  }
+  return rareWhenHolds(*T, V.convertToDouble());
+}
+
+/// Rare branches (docs/MODEL.md): the blocks of \p F reachable from its
+/// entry only across the rare edge of a magnitude test (libdevice's slow
+/// paths of sinf/cosf/sin/cos, inlined): weight 0, as the PTX front end's
+/// rareOnlyBlocks gives them.
+static SmallPtrSet<const BasicBlock *, 16> rareOnlyBlocks(Function &F) {
+  SmallPtrSet<const BasicBlock *, 16> Rare;
+  DenseMap<const BasicBlock *, const BasicBlock *> RareSucc;
+  for (BasicBlock &BB : F) {
+    const auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
+    if (!Br || !Br->isConditional() ||
+        Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    if (std::optional<bool> R = rareWhenTrue(Br->getCondition()))
+      RareSucc[&BB] = Br->getSuccessor(*R ? 0 : 1);
+  }
+  if (RareSucc.empty() || F.empty())
+    return Rare;
+  SmallPtrSet<const BasicBlock *, 32> Seen;
+  SmallVector<const BasicBlock *, 16> Work{&F.getEntryBlock()};
+  Seen.insert(&F.getEntryBlock());
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    const BasicBlock *Skip = RareSucc.lookup(BB);
+    for (const BasicBlock *S : successors(BB))
+      if (S != Skip && Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  for (BasicBlock &BB : F)
+    if (!Seen.count(&BB))
+      Rare.insert(&BB);
+  return Rare;
+}
+
 static std::string tripText(double T) {
   return T == std::floor(T) ? std::to_string(static_cast<long long>(T))
                             : formatv("{0:f1}", T).str();
@@ -400,6 +502,8 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
   }
   // The remainder of a loop unrolled at run time is said with its main
   // loop: one guess per source loop.
+  // A loop that never runs (Unweighted) guesses nothing that weighs.
+  R.Guessed &= !Unweighted;
   if (R.Guessed && !R.UnrollRemainder) {
     std::string What = "loop";
     if (R.Line)
@@ -509,10 +613,14 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
         DivergentBlocks.insert(&Other);
   }
 
+  SmallPtrSet<const BasicBlock *, 16> Rare = rareOnlyBlocks(F);
   for (BasicBlock &BB : F) {
     if (!DT.isReachableFromEntry(&BB))
       continue;
+    Unweighted = Weight <= 0 || Rare.count(&BB);
     double W = std::min(MaxWeight, Weight * blockWeight(BB, LI, SE, F, Depth));
+    if (Rare.count(&BB))
+      W = 0;
     bool Div = DivergentBlocks.count(&BB) != 0;
     unsigned GlobalLoads = 0;
     SmallVector<const Loop *, 4> BlockDimLoops;
@@ -549,7 +657,7 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
       for (const Loop *L : BlockDimLoops)
         BlockDimLoopMem[L] += A.Count * A.Bytes;
     }
-    if (LI.getLoopFor(&BB) || Depth == 0)
+    if ((LI.getLoopFor(&BB) || Depth == 0) && W > 0)
       MaxGlobalLoadsPerBlock = std::max(MaxGlobalLoadsPerBlock, GlobalLoads);
   }
   SR = CallerSR;

@@ -96,6 +96,9 @@ private:
   const StrengthReduction *SR = nullptr;
   /// The function being walked's strides along threadIdx.y and .z.
   std::array<StrideAnalysis *, 2> RowSA{};
+  /// The block being weighed never runs (a rare branch's side, or a
+  /// function called from one): its loops' guesses weigh nothing.
+  bool Unweighted = false;
   bool staysInMemory(const llvm::AllocaInst &AI);
   /// Private arrays the optimised IR keeps in memory, in the kernel and the
   /// device functions it calls that were not inlined, into P.LocalArrays

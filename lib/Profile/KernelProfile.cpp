@@ -777,6 +777,37 @@ void stateDynamicShared(KernelProfile &K, const DynamicSharedSize &Size) {
                   K.Guesses.end());
 }
 
+std::optional<bool> rareWhenHolds(MagnitudeTest T, double Threshold) {
+  if (std::isnan(Threshold))
+    return std::nullopt;
+  if (std::isinf(Threshold)) {
+    if (Threshold < 0) // |x| against -inf: a NaN test, not a range.
+      return std::nullopt;
+    switch (T) {
+    case MagnitudeTest::Equal:
+    case MagnitudeTest::GreaterEq:
+      return true;
+    case MagnitudeTest::NotEqual:
+    case MagnitudeTest::Less:
+      return false;
+    default: // |x| > inf never holds, |x| <= inf always: nothing to weigh.
+      return std::nullopt;
+    }
+  }
+  if (Threshold < RareMagnitude)
+    return std::nullopt;
+  switch (T) {
+  case MagnitudeTest::Greater:
+  case MagnitudeTest::GreaterEq:
+    return true;
+  case MagnitudeTest::Less:
+  case MagnitudeTest::LessEq:
+    return false;
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<double> meanOverFallingBlocks(
     llvm::function_ref<std::optional<double>(uint64_t)> CountAt,
     uint64_t *Blocks) {

@@ -377,6 +377,14 @@ private:
   /// plus \p Offset bytes (`[%r+Offset]`).
   AddrForm addressForm(unsigned R, unsigned BI, int64_t Offset) const;
   void analyseGuards();
+  /// Whether the predicate \p Reg, read at instruction \p At, holds on the
+  /// rare side of a magnitude test (rareWhenHolds), fails there, or is no
+  /// such test.
+  std::optional<bool> rareWhenPredicate(StringRef Reg, unsigned At,
+                                        unsigned Depth = 0) const;
+  /// Blocks that only the rare side of a magnitude test reaches: weight 0.
+  std::vector<bool> rareOnlyBlocks() const;
+  std::vector<bool> RareOnly; ///< rareOnlyBlocks(), set before the trips.
   /// Checks of %ntid against constants whose failing side does no work
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
   void analyseShapeChecks();

@@ -1326,6 +1326,11 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   LoopRecord &R = L.Rec;
   const Block &H = Blocks[L.Header];
   R.Trip = Opts.DefaultTripCount;
+  // Only a rare branch's side runs it (weight 0): no count weighs.
+  if (L.Header < RareOnly.size() && RareOnly[L.Header]) {
+    R.Symbolic = "on the rare side of a magnitude test: not weighed";
+    return;
+  }
   R.Guessed = true;
   // Describe the bound and look at the step's dependences.
   unsigned StepTaint = 0;
@@ -2307,9 +2312,11 @@ FuncSummary FunctionAnalysis::run() {
   buildBlocks();
   computeLoops();
   analyseValues();
+  RareOnly = rareOnlyBlocks();
   computeTripCounts();
-  for (Block &B : Blocks) {
-    B.Weight = B.Reachable ? 1.0 : 0.0;
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    Block &B = Blocks[BI];
+    B.Weight = B.Reachable && !RareOnly[BI] ? 1.0 : 0.0;
     for (unsigned LI : B.Loops)
       B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
   }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "PTXSyntax.h"
 #include "llvm/ADT/StringExtras.h"
+#include <cstring>
 
 using namespace llvm;
 
@@ -141,6 +142,27 @@ std::optional<int64_t> parseInt(StringRef S) {
   if (S.getAsInteger(Radix, V))
     return std::nullopt;
   return static_cast<int64_t>(V);
+}
+
+std::optional<double> parseFloat(StringRef S) {
+  uint64_t Bits;
+  if (S.size() == 10 && (S.starts_with("0f") || S.starts_with("0F")) &&
+      !S.drop_front(2).getAsInteger(16, Bits)) {
+    float F;
+    uint32_t B32 = static_cast<uint32_t>(Bits);
+    std::memcpy(&F, &B32, sizeof(F));
+    return double(F);
+  }
+  if (S.size() == 18 && (S.starts_with("0d") || S.starts_with("0D")) &&
+      !S.drop_front(2).getAsInteger(16, Bits)) {
+    double D;
+    std::memcpy(&D, &Bits, sizeof(D));
+    return D;
+  }
+  double D;
+  if (S.find_first_of(".eE") != StringRef::npos && !S.getAsDouble(D))
+    return D;
+  return std::nullopt;
 }
 
 } // namespace ptx

@@ -44,10 +44,15 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
     A.BaseId = 0; // Registers of another function: no siblings here.
     Into.Accesses.push_back(A);
   }
-  for (const LoopRecord &L : From.Loops)
+  // A callee that never runs (its call on a rare path, or in a loop the
+  // stated arguments skip) guesses nothing that weighs.
+  for (const LoopRecord &L : From.Loops) {
     Into.Loops.push_back(L);
-  Into.Guesses.insert(Into.Guesses.end(), From.Guesses.begin(),
-                      From.Guesses.end());
+    Into.Loops.back().Guessed &= W > 0;
+  }
+  if (W > 0)
+    Into.Guesses.insert(Into.Guesses.end(), From.Guesses.begin(),
+                        From.Guesses.end());
   Into.Warnings.insert(Into.Warnings.end(), From.Warnings.begin(),
                        From.Warnings.end());
   Into.IndirectCalls |= From.IndirectCalls;

@@ -567,6 +567,11 @@ Error Parser::parseOperand(size_t B, size_t E, Operand &Op) {
       Op.Value = Minus ? -*V : *V;
     } else {
       Op.Kind = Operand::FImm;
+      if (std::optional<double> F = parseFloat(X.Text)) {
+        double D = Minus ? -*F : *F;
+        std::memcpy(&Op.Value, &D, sizeof(D));
+        Op.FloatRead = true;
+      }
     }
     return Error::success();
   }

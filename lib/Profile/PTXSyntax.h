@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -57,6 +58,10 @@ Expected<std::vector<Token>> lex(StringRef Text);
 /// optional U suffix). Float literals (0f..., 0d..., 1.5) return nullopt.
 std::optional<int64_t> parseInt(StringRef S);
 
+/// Parses a PTX float literal: 0f and eight hex digits (an f32's bits), 0d
+/// and sixteen (an f64's), or a decimal with a point or an exponent.
+std::optional<double> parseFloat(StringRef S);
+
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
@@ -64,13 +69,25 @@ std::optional<int64_t> parseInt(StringRef S);
 struct Operand {
   enum KindTy { Reg, Imm, FImm, Sym, Addr, Vec, List, Other } Kind = Other;
   StringRef Name;         ///< Reg / Sym name; Addr base (register or symbol).
-  int64_t Value = 0;      ///< Imm value; Addr offset.
+  int64_t Value = 0;      ///< Imm value; Addr offset; FImm: fimm()'s bits.
   bool Neg = false;       ///< "!%p".
   bool BaseIsReg = false; ///< Addr: base is a register.
+  bool FloatRead = false; ///< FImm: parseFloat read it (fimm()).
   /// Vec/List members; "%p|%q" second. No inline buffer: most operands
   /// have none, and four inline names made every statement 1.5x larger.
   SmallVector<StringRef, 0> Regs;
 };
+
+/// The value of a float immediate (Operand::FImm); none for other operands
+/// and for a literal parseFloat did not read.
+inline std::optional<double> fimm(const Operand &O) {
+  if (O.Kind != Operand::FImm || !O.FloatRead)
+    return std::nullopt;
+  double D;
+  static_assert(sizeof(D) == sizeof(O.Value));
+  std::memcpy(&D, &O.Value, sizeof(D));
+  return D;
+}
 
 struct SrcLoc {
   int File = -1;

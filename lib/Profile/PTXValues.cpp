@@ -9,6 +9,7 @@
 #include "PTXAnalysis.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
 #include <optional>
 
@@ -1511,6 +1512,108 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     return Held(Narrow(*X, Bits, Unsigned) >> *Y);
   }
   return std::nullopt;
+}
+
+std::optional<bool> FunctionAnalysis::rareWhenPredicate(StringRef Reg,
+                                                        unsigned At,
+                                                        unsigned Depth) const {
+  int P = regId(Reg);
+  int Def = P >= 0 ? reachingDef(P, At) : -1;
+  if (Def < 0)
+    return std::nullopt;
+  const Instr &D = *Instrs[Def];
+  // A part's answer, its '!' applied.
+  auto Part = [&](const Operand &O) -> std::optional<bool> {
+    if (O.Kind != Operand::Reg || Depth >= 4)
+      return std::nullopt;
+    std::optional<bool> R = rareWhenPredicate(O.Name, Def, Depth + 1);
+    return R ? std::optional<bool>(*R != O.Neg) : std::nullopt;
+  };
+  if (D.Mods[0] == "not" && D.Ops.size() == 2) {
+    std::optional<bool> R = Part(D.Ops[1]);
+    return R ? std::optional<bool>(!*R) : std::nullopt;
+  }
+  // and: rare where one part is rare when it holds; or: where one part is
+  // rare when it fails.
+  if ((D.Mods[0] == "and" || D.Mods[0] == "or") && D.hasMod("pred") &&
+      D.Ops.size() == 3) {
+    bool Want = D.Mods[0] == "and";
+    for (unsigned K = 1; K <= 2; ++K)
+      if (Part(D.Ops[K]) == std::optional<bool>(Want))
+        return Want;
+    return std::nullopt;
+  }
+  // setp.CMP[.ftz].fTYPE %p, a, b: one side |x| (abs), the other a constant.
+  if (D.Mods[0] != "setp" || D.Mods.size() < 3 || D.Ops.size() != 3 ||
+      !D.Ops[0].Regs.empty() || !isFloatType(D.Mods.back()))
+    return std::nullopt;
+  auto IsAbs = [&](const Operand &O) {
+    int R = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+    int A = R >= 0 ? reachingDef(R, Def) : -1;
+    return A >= 0 && Instrs[A]->Mods[0] == "abs";
+  };
+  bool Mirror = !IsAbs(D.Ops[1]);
+  const Operand &C = D.Ops[Mirror ? 1 : 2];
+  std::optional<double> Threshold = fimm(C);
+  if (!Threshold || (Mirror && !IsAbs(D.Ops[2])))
+    return std::nullopt;
+  // Unordered variants (ltu, geu, ...) differ only for NaN.
+  StringRef Cmp = D.Mods[1];
+  if (Cmp.size() == 3 && Cmp.back() == 'u')
+    Cmp = Cmp.drop_back();
+  std::optional<MagnitudeTest> T =
+      llvm::StringSwitch<std::optional<MagnitudeTest>>(Cmp)
+          .Case("lt", Mirror ? MagnitudeTest::Greater : MagnitudeTest::Less)
+          .Case("le", Mirror ? MagnitudeTest::GreaterEq : MagnitudeTest::LessEq)
+          .Case("gt", Mirror ? MagnitudeTest::Less : MagnitudeTest::Greater)
+          .Case("ge", Mirror ? MagnitudeTest::LessEq : MagnitudeTest::GreaterEq)
+          .Case("eq", MagnitudeTest::Equal)
+          .Case("ne", MagnitudeTest::NotEqual)
+          .Default(std::nullopt);
+  return T ? rareWhenHolds(*T, *Threshold) : std::nullopt;
+}
+
+/// Rare branches (docs/MODEL.md): the blocks reachable from the entry only
+/// across the rare edge of a magnitude test, libdevice's slow paths of
+/// sinf/cosf (Payne-Hanek argument reduction) inlined into the kernel.
+std::vector<bool> FunctionAnalysis::rareOnlyBlocks() const {
+  std::vector<int> RareSucc(Blocks.size(), -1);
+  bool Any = false;
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    const Block &B = Blocks[BI];
+    if (!B.Reachable || B.End == B.Begin || B.Succs.size() != 2)
+      continue;
+    const Instr &Br = *Instrs[B.End - 1];
+    if (Br.Mods[0] != "bra" || Br.Guard.empty() || Br.Ops.empty() ||
+        Br.Ops[0].Kind != Operand::Sym)
+      continue;
+    auto Taken = LabelBlock.find(Br.Ops[0].Name);
+    if (Taken == LabelBlock.end() || Taken->second == BI + 1)
+      continue;
+    std::optional<bool> HoldsRare = rareWhenPredicate(Br.Guard, B.End - 1);
+    if (!HoldsRare)
+      continue;
+    // The branch is taken where the predicate (negated by '!') holds.
+    RareSucc[BI] = int(*HoldsRare != Br.GuardNeg ? Taken->second : BI + 1);
+    Any = true;
+  }
+  std::vector<bool> Rare(Blocks.size(), false);
+  if (!Any)
+    return Rare;
+  std::vector<bool> Seen(Blocks.size(), false);
+  SmallVector<unsigned, 16> Work{0};
+  Seen[0] = true;
+  while (!Work.empty()) {
+    unsigned BI = Work.pop_back_val();
+    for (unsigned S : Blocks[BI].Succs)
+      if (S < Blocks.size() && !Seen[S] && int(S) != RareSucc[BI]) {
+        Seen[S] = true;
+        Work.push_back(S);
+      }
+  }
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI)
+    Rare[BI] = Blocks[BI].Reachable && !Seen[BI];
+  return Rare;
 }
 
 /// Bounds checks: a conditional branch on `setp` comparing two affine forms

@@ -6,6 +6,8 @@
 #include "flipflop/Profile/KernelProfile.h"
 #include "flipflop/Profile/LaneSplit.h"
 #include "gtest/gtest.h"
+#include <cmath>
+#include <limits>
 
 using namespace flipflop;
 
@@ -554,4 +556,28 @@ TEST(KernelProfile, MeanOverFallingBlocks) {
   }));
   EXPECT_FALSE(meanOverFallingBlocks(
       [](uint64_t) -> std::optional<double> { return 0.0; }));
+}
+
+TEST(KernelProfile, RareWhenHolds) {
+  using T = MagnitudeTest;
+  const double Inf = std::numeric_limits<double>::infinity();
+  // libdevice's sinf: |x| < 105615 is the fast path, so the test fails on
+  // the rare side; `|x| >= 2^31` (double sin) holds there.
+  EXPECT_EQ(rareWhenHolds(T::Less, 105615.0), std::optional<bool>(false));
+  EXPECT_EQ(rareWhenHolds(T::GreaterEq, 2147483648.0),
+            std::optional<bool>(true));
+  EXPECT_EQ(rareWhenHolds(T::Greater, 65536.0), std::optional<bool>(true));
+  EXPECT_EQ(rareWhenHolds(T::LessEq, 65536.0), std::optional<bool>(false));
+  // Infinity: `|x| == inf` is rare, `|x| != inf` fails only there.
+  EXPECT_EQ(rareWhenHolds(T::Equal, Inf), std::optional<bool>(true));
+  EXPECT_EQ(rareWhenHolds(T::NotEqual, Inf), std::optional<bool>(false));
+  // Within the data's range, equality with a finite bound, -inf, NaN and
+  // tests that hold always or never: no side is rare.
+  EXPECT_EQ(rareWhenHolds(T::GreaterEq, 100.0), std::nullopt);
+  EXPECT_EQ(rareWhenHolds(T::Less, 65535.0), std::nullopt);
+  EXPECT_EQ(rareWhenHolds(T::Equal, 1e9), std::nullopt);
+  EXPECT_EQ(rareWhenHolds(T::Less, -Inf), std::nullopt);
+  EXPECT_EQ(rareWhenHolds(T::Less, std::nan("")), std::nullopt);
+  EXPECT_EQ(rareWhenHolds(T::Greater, Inf), std::nullopt);
+  EXPECT_EQ(rareWhenHolds(T::LessEq, Inf), std::nullopt);
 }

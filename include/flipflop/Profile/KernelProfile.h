@@ -565,6 +565,24 @@ std::optional<double> meanOverFallingBlocks(
     llvm::function_ref<std::optional<double>(uint64_t)> CountAt,
     uint64_t *Blocks = nullptr);
 
+/// A comparison of a float's magnitude |x| with a constant, as both front
+/// ends read it (`fcmp`/`setp` of `fabs`/`abs`, the magnitude on the left).
+enum class MagnitudeTest { Less, LessEq, Greater, GreaterEq, Equal, NotEqual };
+
+/// Smallest threshold of a magnitude test taken to be out of the data's
+/// range: 2^16. Math libraries send arguments past such a bound to a slow
+/// path (libdevice: sinf, cosf, tanf, sincosf at |x| >= 105615, sin, cos,
+/// tan at |x| >= 2^31, to a Payne-Hanek argument reduction of a 6-pass
+/// loop, table loads and a local array); kernels' data rarely come near it.
+constexpr double RareMagnitude = 65536.0;
+
+/// Whether the rare side of a magnitude test (docs/MODEL.md, "Rare
+/// branches") is where it holds (true) or where it fails (false); none
+/// when neither side is rare. Rare: |x| at or past RareMagnitude, or
+/// infinite. Both front ends give the blocks that only the rare side
+/// reaches no weight, as they do blocks the stated arguments rule out.
+std::optional<bool> rareWhenHolds(MagnitudeTest T, double Threshold);
+
 bool isBlockSizeAgnostic(const KernelProfile &P);
 
 /// Physical bound on a profile's per-thread work: no real kernel issues more

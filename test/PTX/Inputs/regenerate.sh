@@ -14,7 +14,7 @@ NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
 ARCH=${ARCH:-sm_80}
 HERE=$(pwd)
-for src in saxpy tiled math wmma misc guards gathers blockdim-checks; do
+for src in saxpy tiled math wmma misc guards gathers blockdim-checks trig; do
   "$CLANGXX" -x cuda --cuda-device-only -S --cuda-gpu-arch="$ARCH" \
     --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version -O2 \
     -gline-tables-only -o "$src.clang.ptx" "$src.cu"
