@@ -214,11 +214,22 @@ double modelimpl::l1PassShare(const MemAccess &A, const LaunchConfig &C) {
                            (Passes * runSectors(0, Run)));
 }
 
+/// A load from a table of known size (MemAccess::FootprintBytes) touches
+/// no more sectors per request than the table has (docs/MODEL.md, "Small
+/// tables").
+static double tableSectors(const MemAccess &A, double Sectors) {
+  if (!A.FootprintBytes || A.IsStore || A.IsAtomic)
+    return Sectors;
+  return std::min(Sectors,
+                  std::max(1.0, std::ceil(double(A.FootprintBytes) / 32.0)));
+}
+
 GlobalTraffic modelimpl::accessTraffic(const MemAccess &A,
                                        const LaunchConfig &C, double Sibling) {
-  double Sectors = A.SectorsPerRequest > 0
-                       ? A.SectorsPerRequest
-                       : sectorsPerRequest(A.Bytes, A.StrideBytes, A.Pattern);
+  double Sectors = tableSectors(
+      A, A.SectorsPerRequest > 0
+             ? A.SectorsPerRequest
+             : sectorsPerRequest(A.Bytes, A.StrideBytes, A.Pattern));
   // A warp narrower than 32 in x spans 32/x rows: each row is its own
   // coalesced segment (2-D/3-D blocks).
   unsigned BX = C.Block[0];
@@ -264,8 +275,17 @@ GlobalTraffic modelimpl::accessTraffic(const MemAccess &A,
   double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
   GlobalTraffic T;
   T.L2 = PerLane * Count / InBlock;
+  // A small table: a block brings it into L1 once, and every block reads
+  // the same one, which the L2 keeps (the first reader's DRAM bytes only).
+  bool SmallTable = A.FootprintBytes && !A.IsStore && !A.IsAtomic &&
+                    double(A.FootprintBytes) <= mc::SmallTableBytes;
+  if (SmallTable)
+    T.L2 = std::min(T.L2, double(A.FootprintBytes) /
+                              std::max(1u, C.blockThreads()));
   if (A.Pattern != AccessPattern::Uniform && !A.IsAtomic)
-    T.Dram = T.L2 * (A.ReusedAcrossBlocks ? 1 - mc::InterBlockL2HitRate : 1.0);
+    T.Dram = T.L2 * (A.ReusedAcrossBlocks || SmallTable
+                         ? 1 - mc::InterBlockL2HitRate
+                         : 1.0);
   return T;
 }
 
@@ -356,10 +376,10 @@ double modelimpl::globalWavefronts(const KernelProfile &K,
       double Step = std::max(Bytes, double(std::llabs(A.StrideBytes)));
       Lines = Distinct * std::min(Step, 128.0) / 128.0;
     } else {
-      double Sectors = A.SectorsPerRequest > 0
-                           ? A.SectorsPerRequest
-                           : sectorsPerRequest(A.Bytes, A.StrideBytes,
-                                               A.Pattern);
+      double Sectors = tableSectors(
+          A, A.SectorsPerRequest > 0
+                 ? A.SectorsPerRequest
+                 : sectorsPerRequest(A.Bytes, A.StrideBytes, A.Pattern));
       Lines = Sectors / Passes * Distinct / PassLanes * 32.0 / 128.0;
     }
     Waves += Count * Passes * (std::max(1.0, Lines) + Spread / 128.0);

@@ -524,8 +524,15 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
   if (const auto *LdI = dyn_cast<LoadInst>(&I))
     A.ReadOnly = LdI->hasMetadata(LLVMContext::MD_invariant_load);
   A.ReadOnly = A.ReadOnly || Facts.ReadOnly;
-  if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic)
+  if (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic) {
     A.BlockDims = BlockDeps.get(Ptr) & (7u | AddrDependsOnData);
+    // A global variable of declared size: the array it indexes.
+    if (IsPtr)
+      if (const auto *GV =
+              dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr, 8)))
+        if (GV->getValueType()->isSized() && !GV->isDeclaration())
+          A.FootprintBytes = DL.getTypeAllocSize(GV->getValueType());
+  }
   unsigned TD = ThreadDeps.get(Ptr);
   A.ThreadDims = TD & 7u;
   A.ThreadDimsKnown = true;

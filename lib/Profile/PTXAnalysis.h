@@ -283,13 +283,20 @@ unsigned fullOccupancyRegisters(unsigned SM);
 class FunctionAnalysis {
 public:
   FunctionAnalysis(const Function &F, const PTXParseOptions &Opts,
-                   unsigned TargetSM = 0)
-      : F(F), Opts(Opts), TargetSM(TargetSM) {}
+                   unsigned TargetSM = 0,
+                   const StringMap<VarDecl> *Globals = nullptr)
+      : F(F), Opts(Opts), TargetSM(TargetSM), Globals(Globals) {}
   FuncSummary run();
 
 private:
   const Function &F;
   const PTXParseOptions &Opts;
+  /// The module's variables (MemAccess::FootprintBytes of a table).
+  const StringMap<VarDecl> *Globals = nullptr;
+  /// The declared bytes of the global array register \p R's address
+  /// indexes (its address polynomial has that symbol once, at coefficient
+  /// 1); 0 when not known.
+  uint64_t tableBytes(unsigned R) const;
   /// The module's .target (80 for sm_80; 0 when not known).
   unsigned TargetSM = 0;
   std::vector<const Instr *> Instrs;

@@ -876,8 +876,10 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       // computes each guarded tap of a stencil afresh (%rd5 = %rd4 + 4x,
       // %rd6 = %rd4 + 4(x + 1)), which are one base 4 bytes apart. Shared
       // accesses keep their register, whose alignment ptxas proves.
-      if (Sp == AddrSpace::Global || Sp == AddrSpace::Generic)
+      if (Sp == AddrSpace::Global || Sp == AddrSpace::Generic) {
         A.BaseId = siblingBase(unsigned(R), A.Offset);
+        A.FootprintBytes = tableBytes(unsigned(R));
+      }
       A.Form = addressForm(unsigned(R), X.BlockIdx, AddrOp->Value);
       if ((Sp == AddrSpace::Global || Sp == AddrSpace::Generic) &&
           (T & TSmooth))
@@ -2104,6 +2106,28 @@ FunctionAnalysis::addressPoly(unsigned R, unsigned Depth) const {
   }
   return AddressPolys.try_emplace(R, P ? std::move(*P) : std::move(Opaque))
       .first->second;
+}
+
+uint64_t FunctionAnalysis::tableBytes(unsigned R) const {
+  StringRef Sym;
+  for (const auto &[M, C] : addressPoly(R))
+    for (const std::string &L : M)
+      if (StringRef(L).starts_with("s:")) {
+        if (!Sym.empty() || M.size() != 1 || C != 1)
+          return 0;
+        Sym = StringRef(L).drop_front(2);
+      }
+  if (Sym.empty())
+    return 0;
+  const VarDecl *V = nullptr;
+  for (const VarDecl &D : F.Vars)
+    if (D.Name == Sym)
+      V = &D;
+  if (!V && Globals)
+    if (auto It = Globals->find(Sym); It != Globals->end())
+      V = &It->second;
+  return V && V->Space == "global" && !V->Extern && !V->Unsized ? V->Bytes
+                                                                : 0;
 }
 
 unsigned FunctionAnalysis::siblingBase(unsigned R, int64_t &Offset) {

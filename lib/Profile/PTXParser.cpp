@@ -426,7 +426,7 @@ Expected<PTXModule> parsePTXModule(StringRef Text, StringRef FileName,
     if (!Funcs[I].HasBody)
       continue;
     FuncIdx[Funcs[I].Name] = I;
-    Local[I] = FunctionAnalysis(Funcs[I], Opts, TargetSM).run();
+    Local[I] = FunctionAnalysis(Funcs[I], Opts, TargetSM, &Globals).run();
     if (!Funcs[I].IsEntry)
       M.Functions.push_back(Funcs[I].Name);
   }

@@ -206,6 +206,8 @@ void printGlobalAddress(const MemAccess &A, raw_ostream &OS) {
     OS << " data";
   if (A.ReusedAcrossBlocks)
     OS << " reused";
+  if (A.FootprintBytes)
+    OS << " table=" << A.FootprintBytes;
   if (A.BaseId)
     OS << " base=" << A.BaseId << (A.Offset < 0 ? "" : "+") << A.Offset;
 }

@@ -73,6 +73,43 @@ TEST(InterBlockReuse, DramBytesScaleByMissRate) {
   EXPECT_LE(P1.TimeS, P0.TimeS);
 }
 
+// A gather from a 128-byte table (libdevice's cos coefficients indexed by
+// the quadrant): no request touches more than its 4 sectors, a block reads
+// it from L2 once, and the L2 keeps it for every block (docs/MODEL.md,
+// "Small tables"). Unknown, the same gather moves a sector a lane from DRAM.
+TEST(SmallTables, AGatherFromATableStaysOnChip) {
+  KernelProfile Plain = copyKernel();
+  MemAccess Gather = globalAccess(false, 16, 1, AccessPattern::Unknown);
+  Gather.SectorsPerRequest = 32;
+  Gather.BlockDims = 1u | AddrDependsOnData;
+  Gather.ThreadDims = 1;
+  Gather.ThreadDimsKnown = true;
+  Plain.Accesses.push_back(Gather);
+  Plain.op(OpClass::LoadGlobal) += 1;
+  finalizeProfile(Plain);
+  KernelProfile Table = Plain;
+  Table.Accesses.back().FootprintBytes = 128;
+  finalizeProfile(Table);
+  LaunchConfig C;
+  C.Block = {256, 1, 1};
+  C.TotalThreads = 1 << 20;
+  GPUSpec G = handGPU();
+  Prediction P0 = predict(Plain, G, C), P1 = predict(Table, G, C);
+  ASSERT_TRUE(P0.Valid && P1.Valid);
+  double Threads = double(C.TotalThreads);
+  // Copy: 8 bytes a thread; the gather 32 more, or 128 / 256 = 0.5 from L2
+  // of which 10% from DRAM.
+  EXPECT_NEAR(P0.DramBytes / Threads, 40.0, 1e-9);
+  EXPECT_NEAR(P1.L2Bytes / Threads, 8.5, 1e-9);
+  EXPECT_NEAR(P1.DramBytes / Threads, 8.05, 1e-9);
+  EXPECT_LT(P1.TimeS, P0.TimeS);
+  // A table past SmallTableBytes keeps only the sector bound: 32 -> 32.
+  Table.Accesses.back().FootprintBytes = 1 << 20;
+  finalizeProfile(Table);
+  Prediction P2 = predict(Table, G, C);
+  EXPECT_NEAR(P2.DramBytes / Threads, 40.0, 1e-9);
+}
+
 // The latency path's DRAM round trips are the waited-for accesses' own:
 // a load that other blocks read too (90% L2 hits) is as slow to wait for
 // whether the kernel's stores are one coalesced word or eight words a

@@ -75,6 +75,11 @@ constexpr double DramEfficiency = 0.85;
 /// the data from DRAM, the others find it in L2. Assumption (no cache
 /// simulation); docs/MODEL.md "Inter-block reuse".
 constexpr double InterBlockL2HitRate = 0.9;
+/// Largest table (MemAccess::FootprintBytes) taken to stay in L1 once a
+/// block has read it: 16 KB, the smallest L1 data cache of the GPUs in the
+/// database when shared memory takes the rest of the SM's array
+/// (docs/MODEL.md "Small tables"; a bound, not a fit).
+constexpr double SmallTableBytes = 16384;
 /// Shared-memory wavefronts per clock per SM (32 banks x 4 B).
 constexpr double SharedWavefrontsPerClk = 1.0;
 /// Warp shuffle lanes per clock per SM (CUDA guide throughput table).

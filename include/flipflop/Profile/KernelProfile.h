@@ -137,6 +137,12 @@ struct MemAccess {
   /// dimension the kernel's other accesses use, e.g. a GEMM operand panel):
   /// most of its traffic hits in L2 rather than DRAM.
   bool ReusedAcrossBlocks = false;
+  /// Bytes of the array the access indexes, where the front end knows them
+  /// (a module-scope global variable of declared size: a lookup table such
+  /// as libdevice's sin/cos coefficients); 0 unknown. No request touches
+  /// more of its sectors, and a small one stays in L1 and L2 (docs/MODEL.md,
+  /// "Small tables").
+  uint64_t FootprintBytes = 0;
   unsigned Line = 0;         ///< Source line (0 unknown).
   /// Accesses with the same nonzero BaseId address BaseId's pointer plus
   /// their constant Offset (bytes): siblings that fill each other's stride
