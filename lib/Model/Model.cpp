@@ -114,6 +114,12 @@ static Eval evaluate(const Context &X, double FMHz) {
   Add(RP.R, RP.SMs, 1.0, RP.FullRounds);
   Add(RP.TailK, RP.TailSMs, RP.TailSMShare, 1);
   E.TIdeal = RP.IdealRounds * X.round(RP.R, RP.SMs, FHz).T;
+  // A straggler: the rounds weigh the classes of blocks by their share,
+  // but the launch ends no sooner than its heaviest block would alone on
+  // an SM (a loop only block 0 runs; docs/MODEL.md "Rounds").
+  for (const Context::BlockClass &C : X.Classes)
+    if (C.Weight > 0 && (C.Work > 1 || C.Chain > 1))
+      E.T = std::max(E.T, X.classRound(1, 1, FHz, C.Work, C.Chain).T);
   return E;
 }
 
