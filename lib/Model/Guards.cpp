@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "flipflop/Model/Model.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,12 @@
 
 namespace flipflop {
 namespace {
+
+/// Every set of guards has its share of the memory bytes counted.
+bool hasMemoryShares(const KernelProfile &K) {
+  return llvm::all_of(K.Guarded,
+                      [](const GuardedWork &W) { return W.MemShare >= 0; });
+}
 
 /// Free variables: tid.xyz, ctaid.xyz and the loop iterations.
 constexpr unsigned NV = 6 + NumIterSlots;
@@ -321,26 +328,35 @@ std::vector<BlockShare> blockShares(const KernelProfile &K,
     return {};
   double Total = double(std::max(1u, Grid[0])) * std::max(1u, Grid[1]) *
                  std::max(1u, Grid[2]);
+  const bool Memory = hasMemoryShares(K);
   std::vector<BlockShare> Out;
   for (auto &[Z, WZ] : Zs)
     for (auto &[Y, WY] : Ys)
       for (auto &[X, WX] : Xs) {
         std::array<double, 3> At = {X, Y, Z};
-        double Guarded = 0, Active = 0, Busiest = 0;
+        double Guarded = 0, Active = 0, Busiest = 0, GuardedMem = 0,
+               ActiveMem = 0;
         for (const GuardedWork &W : K.Guarded) {
           double Sh = std::clamp(W.Share, 0.0, 1.0);
+          double Pass = setShare(K, W.Guards, Block, Grid, {&At, nullptr});
           Guarded += Sh;
-          Active += Sh * setShare(K, W.Guards, Block, Grid, {&At, nullptr});
+          Active += Sh * Pass;
           Busiest += Sh * busiestShare(K, W.Guards, Block, Grid, At);
+          double ShMem = Memory ? std::clamp(W.MemShare, 0.0, 1.0) : Sh;
+          GuardedMem += ShMem;
+          ActiveMem += ShMem * Pass;
         }
         double Rest = 1 - std::min(1.0, Guarded);
         BlockShare B;
         B.Weight = WX * WY * WZ / Total;
         B.Active = std::clamp(Rest + Active, 0.0, 1.0);
         B.Busiest = std::clamp(Rest + Busiest, B.Active, 1.0);
+        B.ActiveMem =
+            std::clamp(1 - std::min(1.0, GuardedMem) + ActiveMem, 0.0, 1.0);
         auto Same = std::find_if(Out.begin(), Out.end(), [&](const BlockShare &O) {
           return std::fabs(O.Active - B.Active) < 1e-6 &&
-                 std::fabs(O.Busiest - B.Busiest) < 1e-6;
+                 std::fabs(O.Busiest - B.Busiest) < 1e-6 &&
+                 std::fabs(O.ActiveMem - B.ActiveMem) < 1e-6;
         });
         if (Same != Out.end())
           Same->Weight += B.Weight;
@@ -350,18 +366,35 @@ std::vector<BlockShare> blockShares(const KernelProfile &K,
   return Out;
 }
 
-double activeFraction(const KernelProfile &K,
-                      const std::array<unsigned, 3> &Block,
-                      const std::array<unsigned, 3> &Grid) {
+/// activeFraction() over the instruction shares, or over the memory
+/// shares (\p Memory) where every set has one.
+static double passingShare(const KernelProfile &K,
+                           const std::array<unsigned, 3> &Block,
+                           const std::array<unsigned, 3> &Grid, bool Memory) {
   if (K.Guarded.empty())
     return 1;
+  Memory = Memory && hasMemoryShares(K);
   double Guarded = 0, Active = 0;
   for (const GuardedWork &W : K.Guarded) {
-    double Sh = std::clamp(W.Share, 0.0, 1.0);
+    double Sh = std::clamp(Memory ? W.MemShare : W.Share, 0.0, 1.0);
+    if (Sh <= 0)
+      continue;
     Guarded += Sh;
     Active += Sh * setShare(K, W.Guards, Block, Grid);
   }
   return std::clamp(1 - std::min(1.0, Guarded) + Active, 0.0, 1.0);
+}
+
+double activeFraction(const KernelProfile &K,
+                      const std::array<unsigned, 3> &Block,
+                      const std::array<unsigned, 3> &Grid) {
+  return passingShare(K, Block, Grid, false);
+}
+
+double activeMemoryFraction(const KernelProfile &K,
+                            const std::array<unsigned, 3> &Block,
+                            const std::array<unsigned, 3> &Grid) {
+  return passingShare(K, Block, Grid, true);
 }
 
 } // namespace flipflop

@@ -118,8 +118,9 @@ static Eval evaluate(const Context &X, double FMHz) {
   // but the launch ends no sooner than its heaviest block would alone on
   // an SM (a loop only block 0 runs; docs/MODEL.md "Rounds").
   for (const Context::BlockClass &C : X.Classes)
-    if (C.Weight > 0 && (C.Work > 1 || C.Chain > 1))
-      E.T = std::max(E.T, X.classRound(1, 1, FHz, C.Work, C.Chain).T);
+    if (C.Weight > 0 &&
+        (C.Work > 1 || C.Chain > 1 || C.Mem > 1 || C.ChainMem > 1))
+      E.T = std::max(E.T, X.classRound(1, 1, FHz, C).T);
   return E;
 }
 

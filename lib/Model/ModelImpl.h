@@ -40,6 +40,9 @@ struct BlockWork {
   double L2Bytes = 0, DramBytes = 0, SharedBytes = 0, L1Bytes = 0;
   double ChainCycles = 0;   ///< Per warp, core-clock part of the latency path.
   double ChainDramNs = 0;   ///< Per warp, ns part (DRAM off-chip latency).
+  /// Per warp, the memory round trips' part of ChainCycles (the rest waits
+  /// on the pipes, barriers and local memory).
+  double ChainMemCycles = 0;
   double BarrierCycles = 0; ///< Per warp, included in ChainCycles.
   double EnergyUnits = 0;   ///< In FP32-lane-op equivalents, per block.
 };
@@ -100,6 +103,9 @@ struct Context {
     double Weight = 1; ///< Share of the blocks.
     double Work = 1;   ///< Throughput work over the average block's.
     double Chain = 1;  ///< Latency path over the average block's.
+    double Mem = 1;    ///< Global-memory bytes over the average block's.
+    /// Its latency path's memory round trips over the average block's.
+    double ChainMem = 1;
   };
   std::vector<BlockClass> Classes;
 
@@ -109,10 +115,10 @@ struct Context {
   /// each class of blocks, weighted by their share.
   RoundTimes round(double K, double NSM, double FHz) const {
     if (Classes.empty())
-      return classRound(K, NSM, FHz, 1, 1);
+      return classRound(K, NSM, FHz, {});
     RoundTimes Sum;
     for (const BlockClass &C : Classes) {
-      RoundTimes RT = classRound(K, NSM, FHz, C.Work, C.Chain);
+      RoundTimes RT = classRound(K, NSM, FHz, C);
       Sum.T += C.Weight * RT.T;
       Sum.Issue += C.Weight * RT.Issue;
       Sum.Shared += C.Weight * RT.Shared;
@@ -123,16 +129,16 @@ struct Context {
     return Sum;
   }
 
-  /// A round of blocks whose work is \p Work and latency path \p Chain
-  /// times W's.
-  RoundTimes classRound(double K, double NSM, double FHz, double Work,
-                        double Chain) const {
+  /// A round of blocks of class \p C (its multipliers of W).
+  RoundTimes classRound(double K, double NSM, double FHz,
+                        const BlockClass &C) const {
     RoundTimes RT;
-    RT.Issue = Work * K * W.IssueCycles / FHz;
-    RT.Shared = Work * K * W.SharedCycles / FHz;
-    RT.L2 = Work * K * W.L2Bytes / (Rt.L2BytesPerClkPerSM * FHz);
-    RT.Dram = Work * K * NSM * W.DramBytes / Rt.DramBytesPerS;
-    RT.Lat = Chain * (W.ChainCycles / FHz + W.ChainDramNs * 1e-9);
+    RT.Issue = C.Work * K * W.IssueCycles / FHz;
+    RT.Shared = C.Work * K * W.SharedCycles / FHz;
+    RT.L2 = C.Mem * K * W.L2Bytes / (Rt.L2BytesPerClkPerSM * FHz);
+    RT.Dram = C.Mem * K * NSM * W.DramBytes / Rt.DramBytesPerS;
+    RT.Lat = C.Chain * (W.ChainCycles - W.ChainMemCycles) / FHz +
+             C.ChainMem * (W.ChainMemCycles / FHz + W.ChainDramNs * 1e-9);
     // The L2 port feeds the SM's load pipeline: L2 data return and issue
     // contend like two of the SM's pipes (the issue time's soft maximum);
     // DRAM is the chip's, shared memory is already in the issue time.

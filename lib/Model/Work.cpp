@@ -75,7 +75,8 @@ struct ThreadTraffic {
 
 /// One warp's latency path (cycles at the core clock, plus DRAM ns).
 struct LatencyPath {
-  double ChainCycles = 0, ChainDramNs = 0, BarrierCycles = 0;
+  double ChainCycles = 0, ChainDramNs = 0, BarrierCycles = 0,
+         ChainMemCycles = 0;
 };
 
 /// The work of one block, and what the whole launch moves.
@@ -556,6 +557,8 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
                  MemRounds * (DramFrac * mc::LatDramCycles +
                               (1 - DramFrac) * mc::LatL2Cycles);
   LP.ChainCycles = std::max(Chain, ChainMin);
+  LP.ChainMemCycles = MemRounds * (DramFrac * mc::LatDramCycles +
+                                   (1 - DramFrac) * mc::LatL2Cycles);
   LP.ChainDramNs = MemRounds * DramFrac * mc::LatDramNs;
   return LP;
 }
@@ -590,13 +593,22 @@ blockClasses(const KernelProfile &K, const LaunchConfig &Cfg,
   if (Active >= 1)
     return Out;
   std::vector<BlockShare> Shares = blockShares(K, Cfg.Block, Grid);
-  double Mean = 0;
-  for (const BlockShare &B : Shares)
+  double Mean = 0, MeanMem = 0;
+  for (const BlockShare &B : Shares) {
     Mean += B.Weight * B.Active;
+    MeanMem += B.Weight * B.ActiveMem;
+  }
   if (Mean <= 0)
     return Out;
-  for (const BlockShare &B : Shares)
-    Out.push_back({B.Weight, B.Active / Mean, B.Busiest / Mean});
+  for (const BlockShare &B : Shares) {
+    double Work = B.Active / Mean;
+    double Mem = MeanMem > 0 ? B.ActiveMem / MeanMem : Work;
+    // The busiest thread's memory round trips: its instructions' share
+    // scaled as the class's bytes are against its instructions.
+    double Chain = B.Busiest / Mean;
+    Out.push_back({B.Weight, Work, Chain, Mem,
+                   Work > 0 ? Chain * Mem / Work : Chain});
+  }
   return Out;
 }
 
@@ -668,6 +680,7 @@ static LaunchWork launchWork(const KernelProfile &K, const GPUSpec &G,
   W.BarrierCycles = LP.BarrierCycles;
   W.ChainCycles = LP.ChainCycles;
   W.ChainDramNs = LP.ChainDramNs;
+  W.ChainMemCycles = std::min(LP.ChainMemCycles, LP.ChainCycles);
   W.EnergyUnits = energyUnits(K, Sc, Mix, W);
 
   LW.DramBytes = W.DramBytes * N;
@@ -730,7 +743,13 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   P.WorkScale = GP.WorkScale * P.ActiveFraction;
   P.Config.TotalThreads = uint64_t(GP.Threads);
   Sc.S = P.WorkScale * GP.Useful;
-  Sc.SGlobal = GP.MemWorkScale * P.ActiveFraction * GP.Useful;
+  // The bytes behind the checks can be a share of their own (a loop of
+  // loads only block 0 runs).
+  Sc.SGlobal =
+      GP.MemWorkScale *
+      (GP.GridStride ? 1.0
+                     : activeMemoryFraction(K, Cfg.Block, P.Config.Grid)) *
+      GP.Useful;
 
   // --- Work of one block (clock independent), rounds and rates.
   Context &X = Out.X;

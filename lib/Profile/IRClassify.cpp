@@ -530,7 +530,8 @@ void ProfileBuilder::addAccess(Instruction &I, Value *Ptr, Type *ValTy,
     if (IsPtr)
       if (const auto *GV =
               dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr, 8)))
-        if (GV->getValueType()->isSized() && !GV->isDeclaration())
+        if (GV->getValueType()->isSized() && !GV->isDeclaration() &&
+            addrSpaceOf(GV->getAddressSpace()) == AddrSpace::Global)
           A.FootprintBytes = DL.getTypeAllocSize(GV->getValueType());
   }
   unsigned TD = ThreadDeps.get(Ptr);

@@ -137,7 +137,6 @@ ProfileBuilder::tripOfFirstBlock(const Loop *L, const SCEV *BTC,
   return T0;
 }
 
-/// A pass count as the guesses say it: whole, or to one decimal.
 /// Where an `fcmp` of fabs(x) with a constant holds on its rare side (true),
 /// fails there (false), or is no magnitude test (rareWhenHolds).
 static std::optional<bool> rareWhenTrue(const Value *Cond,
@@ -209,7 +208,8 @@ static std::optional<bool> rareWhenTrue(const Value *Cond,
 /// entry only across the rare edge of a magnitude test (libdevice's slow
 /// paths of sinf/cosf/sin/cos, inlined): weight 0, as the PTX front end's
 /// rareOnlyBlocks gives them.
-static SmallPtrSet<const BasicBlock *, 16> rareOnlyBlocks(Function &F) {
+static SmallPtrSet<const BasicBlock *, 16> rareOnlyBlocks(Function &F,
+                                                          const LoopInfo &LI) {
   SmallPtrSet<const BasicBlock *, 16> Rare;
   DenseMap<const BasicBlock *, const BasicBlock *> RareSucc;
   for (BasicBlock &BB : F) {
@@ -217,8 +217,15 @@ static SmallPtrSet<const BasicBlock *, 16> rareOnlyBlocks(Function &F) {
     if (!Br || !Br->isConditional() ||
         Br->getSuccessor(0) == Br->getSuccessor(1))
       continue;
-    if (std::optional<bool> R = rareWhenTrue(Br->getCondition()))
-      RareSucc[&BB] = Br->getSuccessor(*R ? 0 : 1);
+    std::optional<bool> R = rareWhenTrue(Br->getCondition());
+    if (!R)
+      continue;
+    // A loop that ends leaves by one of its exits: an edge out of a loop
+    // is never rare (`while (fabsf(x) < 65536.f) x *= 1.5f;`).
+    const BasicBlock *Succ = Br->getSuccessor(*R ? 0 : 1);
+    if (const Loop *L = LI.getLoopFor(&BB); L && !L->contains(Succ))
+      continue;
+    RareSucc[&BB] = Succ;
   }
   if (RareSucc.empty() || F.empty())
     return Rare;
@@ -238,6 +245,7 @@ static SmallPtrSet<const BasicBlock *, 16> rareOnlyBlocks(Function &F) {
   return Rare;
 }
 
+/// A pass count as the guesses say it: whole, or to one decimal.
 static std::string tripText(double T) {
   return T == std::floor(T) ? std::to_string(static_cast<long long>(T))
                             : formatv("{0:f1}", T).str();
@@ -502,9 +510,8 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
   }
   // The remainder of a loop unrolled at run time is said with its main
   // loop: one guess per source loop.
-  // A loop that never runs (Unweighted) guesses nothing that weighs.
-  R.Guessed &= !Unweighted;
   if (R.Guessed && !R.UnrollRemainder) {
+    GuessOf[L] = P.Guesses.size();
     std::string What = "loop";
     if (R.Line)
       What += " at line " + std::to_string(R.Line);
@@ -548,6 +555,22 @@ double ProfileBuilder::blockWeight(const BasicBlock &BB, LoopInfo &LI,
                              : 0.0;
   }
   return std::min(W, MaxWeight);
+}
+
+void ProfileBuilder::dropGuessesOfLoopsThatNeverRun() {
+  std::vector<bool> Drop(P.Guesses.size(), false);
+  for (auto [L, I] : LoopIndex) {
+    if (LoopsThatRun.count(L))
+      continue;
+    P.Loops[I].Guessed = false;
+    if (auto G = GuessOf.find(L); G != GuessOf.end() && G->second < Drop.size())
+      Drop[G->second] = true;
+  }
+  std::vector<std::string> Kept;
+  for (size_t I = 0; I < P.Guesses.size(); ++I)
+    if (!Drop[I])
+      Kept.push_back(std::move(P.Guesses[I]));
+  P.Guesses = std::move(Kept);
 }
 
 void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
@@ -613,14 +636,16 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
         DivergentBlocks.insert(&Other);
   }
 
-  SmallPtrSet<const BasicBlock *, 16> Rare = rareOnlyBlocks(F);
+  SmallPtrSet<const BasicBlock *, 16> Rare = rareOnlyBlocks(F, LI);
   for (BasicBlock &BB : F) {
     if (!DT.isReachableFromEntry(&BB))
       continue;
-    Unweighted = Weight <= 0 || Rare.count(&BB);
     double W = std::min(MaxWeight, Weight * blockWeight(BB, LI, SE, F, Depth));
     if (Rare.count(&BB))
       W = 0;
+    if (W > 0)
+      for (const Loop *L = LI.getLoopFor(&BB); L; L = L->getParentLoop())
+        LoopsThatRun.insert(L);
     bool Div = DivergentBlocks.count(&BB) != 0;
     unsigned GlobalLoads = 0;
     SmallVector<const Loop *, 4> BlockDimLoops;
@@ -1228,6 +1253,7 @@ KernelProfile ProfileBuilder::build() {
   P.Res.StackFrameBytes +=
       unsigned(std::min<uint64_t>(findLocalArrays(), UINT32_MAX));
   walk(Kernel, 1.0, 0);
+  dropGuessesOfLoopsThatNeverRun();
   P.Res.EstimatedRegisters = estimateRegisters(Kernel);
   P.Res.Registers = P.Res.EstimatedRegisters;
   P.Res.RegistersExact = false;

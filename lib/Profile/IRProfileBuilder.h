@@ -96,9 +96,13 @@ private:
   const StrengthReduction *SR = nullptr;
   /// The function being walked's strides along threadIdx.y and .z.
   std::array<StrideAnalysis *, 2> RowSA{};
-  /// The block being weighed never runs (a rare branch's side, or a
-  /// function called from one): its loops' guesses weigh nothing.
-  bool Unweighted = false;
+  /// Loops with a block of nonzero weight, and the index in P.Guesses of
+  /// each guessed loop's guess: a loop that never runs (only a rare
+  /// branch's side or a skipped loop reaches it, from every call site) is
+  /// no guess (dropGuessesOfLoopsThatNeverRun, after the walk).
+  llvm::SmallPtrSet<const llvm::Loop *, 16> LoopsThatRun;
+  llvm::DenseMap<const llvm::Loop *, size_t> GuessOf;
+  void dropGuessesOfLoopsThatNeverRun();
   bool staysInMemory(const llvm::AllocaInst &AI);
   /// Private arrays the optimised IR keeps in memory, in the kernel and the
   /// device functions it calls that were not inlined, into P.LocalArrays

@@ -125,6 +125,7 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
     for (const GuardedWork &W : PTX.Guarded) {
       GuardedWork Kept;
       Kept.Share = W.Share;
+      Kept.MemShare = W.MemShare;
       for (unsigned GI : W.Guards)
         if (GI < PTX.Guards.size() && PerThread(GI))
           Kept.Guards.push_back(GI);

@@ -285,7 +285,7 @@ public:
   FunctionAnalysis(const Function &F, const PTXParseOptions &Opts,
                    unsigned TargetSM = 0,
                    const StringMap<VarDecl> *Globals = nullptr)
-      : F(F), Opts(Opts), TargetSM(TargetSM), Globals(Globals) {}
+      : F(F), Opts(Opts), Globals(Globals), TargetSM(TargetSM) {}
   FuncSummary run();
 
 private:
@@ -314,6 +314,8 @@ private:
     /// Several exits: the trip count is the smallest counted one (an upper
     /// bound when another exit is not counted).
     bool MultiExit = false;
+    /// Index in S.Guesses of its guess (guessTrip), -1 when none.
+    int GuessAt = -1;
     /// Run by a flag (flagTrip): a register set before the loop and set
     /// again in a latch is Start on the first pass and the latch's value
     /// after it.

@@ -1328,11 +1328,6 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   LoopRecord &R = L.Rec;
   const Block &H = Blocks[L.Header];
   R.Trip = Opts.DefaultTripCount;
-  // Only a rare branch's side runs it (weight 0): no count weighs.
-  if (L.Header < RareOnly.size() && RareOnly[L.Header]) {
-    R.Symbolic = "on the rare side of a magnitude test: not weighed";
-    return;
-  }
   R.Guessed = true;
   // Describe the bound and look at the step's dependences.
   unsigned StepTaint = 0;
@@ -1426,6 +1421,7 @@ void FunctionAnalysis::guessTrip(Loop &L) {
                        .str();
       return;
     }
+    L.GuessAt = int(S.Guesses.size());
     S.Guesses.push_back(Where + ": a grid-stride loop, its passes the problem "
                                 "size over the launched threads");
     return;
@@ -1465,6 +1461,7 @@ void FunctionAnalysis::guessTrip(Loop &L) {
                              : std::string("a remainder loop"))
                   .str();
   }
+  L.GuessAt = int(S.Guesses.size());
   S.Guesses.push_back(formatv("{0}: trip count unknown{1}, assumed {2}",
                               Where,
                               R.DependsOnBlockDim ? " (block-stride)" : "",
@@ -2343,6 +2340,22 @@ FuncSummary FunctionAnalysis::run() {
     B.Weight = B.Reachable && !RareOnly[BI] ? 1.0 : 0.0;
     for (unsigned LI : B.Loops)
       B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
+  }
+  // A loop that never runs (only a rare branch's side or a skipped loop
+  // reaches it) is no guess.
+  std::vector<bool> DropGuess(S.Guesses.size(), false);
+  for (Loop &L : Loops)
+    if (L.Rec.Guessed && Blocks[L.Header].Weight <= 0) {
+      L.Rec.Guessed = false;
+      if (L.GuessAt >= 0 && size_t(L.GuessAt) < DropGuess.size())
+        DropGuess[L.GuessAt] = true;
+    }
+  if (llvm::is_contained(DropGuess, true)) {
+    std::vector<std::string> Kept;
+    for (size_t I = 0; I < S.Guesses.size(); ++I)
+      if (!DropGuess[I])
+        Kept.push_back(std::move(S.Guesses[I]));
+    S.Guesses = std::move(Kept);
   }
   estimateRegisters(); // After the trips: ptxas's unrolling needs them.
   for (unsigned BI = 0; BI < BlockPeak.size() && BI < Blocks.size(); ++BI)

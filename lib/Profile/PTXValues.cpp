@@ -1594,7 +1594,14 @@ std::vector<bool> FunctionAnalysis::rareOnlyBlocks() const {
     if (!HoldsRare)
       continue;
     // The branch is taken where the predicate (negated by '!') holds.
-    RareSucc[BI] = int(*HoldsRare != Br.GuardNeg ? Taken->second : BI + 1);
+    unsigned Succ = *HoldsRare != Br.GuardNeg ? Taken->second : BI + 1;
+    // A loop that ends leaves by one of its exits: an edge out of a loop
+    // is never rare.
+    if (Succ >= Blocks.size() ||
+        llvm::any_of(B.Loops,
+                     [&](unsigned LI) { return !Loops[LI].Body.test(Succ); }))
+      continue;
+    RareSucc[BI] = int(Succ);
     Any = true;
   }
   std::vector<bool> Rare(Blocks.size(), false);
@@ -1673,8 +1680,31 @@ void FunctionAnalysis::analyseGuards() {
     return;
   // Guard sets down the dominator tree (RPO visits a block after its idom).
   std::vector<SmallVector<unsigned, 4>> Set(Blocks.size());
-  std::map<SmallVector<unsigned, 4>, double> Shares;
-  double Total = 0;
+  std::map<SmallVector<unsigned, 4>, std::pair<double, double>> Shares;
+  // A block's global (and generic) memory bytes a thread: the guarded
+  // share of the traffic, apart from that of the instructions (a loop of
+  // loads behind `blockIdx.x == 0` holds all of a kernel's bytes but not
+  // all of its instructions).
+  auto GlobalBytes = [&](unsigned BI) {
+    double Bytes = 0;
+    for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+      const Instr &I = *Instrs[K];
+      StringRef Base = I.Mods[0];
+      if ((Base != "ld" && Base != "ldu" && Base != "st" && Base != "atom" &&
+           Base != "red") ||
+          llvm::any_of(I.Mods, [](StringRef M) {
+            return M.starts_with("shared") || M == "local" || M == "param" ||
+                   M == "const";
+          }))
+        continue;
+      unsigned Vec = I.hasMod("v8") ? 8 : I.hasMod("v4") ? 4
+                     : I.hasMod("v2")                    ? 2
+                                                         : 1;
+      Bytes += double(Vec * std::max(8u, typeBits(I.Mods.back()))) / 8;
+    }
+    return Bytes;
+  };
+  double Total = 0, TotalMem = 0;
   for (unsigned BI : RPO) {
     if (int D = idom(BI); D >= 0)
       Set[BI] = Set[D];
@@ -1682,16 +1712,21 @@ void FunctionAnalysis::analyseGuards() {
       if (Set[BI].size() < MaxPerBlock)
         Set[BI].push_back(G);
     double W = Blocks[BI].Weight * (Blocks[BI].End - Blocks[BI].Begin);
+    double M = Blocks[BI].Weight * GlobalBytes(BI);
     Total += W;
-    if (!Set[BI].empty())
-      Shares[Set[BI]] += W;
+    TotalMem += M;
+    if (!Set[BI].empty()) {
+      Shares[Set[BI]].first += W;
+      Shares[Set[BI]].second += M;
+    }
   }
   if (Total <= 0)
     return;
-  for (auto &[Gs, W] : Shares) {
+  for (auto &[Gs, WM] : Shares) {
     GuardedWork GW;
     GW.Guards.assign(Gs.begin(), Gs.end());
-    GW.Share = W / Total;
+    GW.Share = WM.first / Total;
+    GW.MemShare = TotalMem > 0 ? WM.second / TotalMem : -1;
     S.Guarded.push_back(std::move(GW));
   }
 }

@@ -180,7 +180,10 @@ void printGuards(const KernelProfile &P, raw_ostream &OS) {
        << (G.Strict ? " < 0" : " <= 0") << " line=" << G.Line << "\n";
   }
   for (const GuardedWork &W : P.Guarded) {
-    OS << "  guarded: share=" << Num{W.Share} << " guards=";
+    OS << "  guarded: share=" << Num{W.Share};
+    if (W.MemShare >= 0)
+      OS << " mem-share=" << Num{W.MemShare};
+    OS << " guards=";
     for (size_t I = 0; I < W.Guards.size(); ++I)
       OS << (I ? "," : "") << W.Guards[I];
     OS << "\n";

@@ -57,3 +57,42 @@ __global__ void in_range(const float *in, float *out, int n) {
     a = in[i + n] * a;
   out[i] = a;
 }
+
+// A loop that ends leaves by one of its exits: the exit on the rare side of
+// a magnitude test is no rare edge, and the stores after it run (review:
+// they had no weight in both front ends).
+// CHECK-LABEL: kernel _Z4growPfS_
+// CHECK-COUNT-2: access: global store bytes=4 count=1
+// CHECK:       memory: global-read=4 global-written=8
+__global__ void grow(float *a, float *o) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = a[t];
+  float s = 0;
+  do {
+    x = x * 1.5f + 1.0f;
+    s += x;
+  } while (__builtin_fabsf(x) < 65536.0f);
+  o[t] = s;
+  o[t + 1000000] = x;
+}
+
+// A function called on the rare side and on the common path: its loop is
+// guessed once (the IR front end memoises loops: the rare call came first
+// and hid the guess).
+// CHECK-LABEL: kernel _Z6calledPKfPfi
+// CHECK:       guess: {{.*}}sum{{.*}} assumed 16
+__device__ __noinline__ float sum(const float *a, int n) {
+  float s = 0;
+  for (int i = 0; i < n; ++i)
+    s += a[i * 7];
+  return s;
+}
+__global__ void called(const float *a, float *o, int n) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = a[t];
+  float r = 0;
+  if (__builtin_fabsf(x) > 1e6f)
+    r = sum(a + t, n);
+  r += sum(a + 2 * t, n);
+  o[t] = r;
+}

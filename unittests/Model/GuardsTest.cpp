@@ -162,6 +162,39 @@ TEST(Guards, AStragglerBlockEndsTheLaunch) {
   ASSERT_TRUE(P1.Valid && P100.Valid);
   EXPECT_NEAR(P100.ActiveFraction, 0.01, 1e-9);
   EXPECT_GE(P100.TimeS, P1.TimeS * 0.99);
+  // The index arithmetic outside the check: 1% of the instructions, none
+  // of the bytes. Block 0 still ends the launch, its bytes and its round
+  // trips its own (BlockClass::Mem, ChainMem).
+  K.Guarded[0].Share = 0.99;
+  K.Guarded[0].MemShare = 1;
+  Prediction Q1 = predict(K, Gpu, One), Q100 = predict(K, Gpu, Many);
+  ASSERT_TRUE(Q1.Valid && Q100.Valid);
+  EXPECT_NEAR(Q100.DramBytes, Q1.DramBytes, Q1.DramBytes * 1e-9);
+  EXPECT_NEAR(Q100.TimeS, Q1.TimeS, Q1.TimeS * 0.02);
+}
+
+// `if (i < n)` after the index arithmetic: the check holds 40% of the
+// instructions but all the bytes (GuardedWork::MemShare). A launch 10x the
+// work moves the exact launch's bytes; by the instruction share alone it
+// moved 0.6 + 0.4 x 0.1 = 64% of the larger launch's, 6.4x.
+TEST(Guards, BytesBehindTheCheckScaleByTheirOwnShare) {
+  GPUSpec G = handGPU();
+  KernelProfile K = boundedCopy(1 << 20);
+  K.Guarded[0].Share = 0.4;
+  K.Guarded[0].MemShare = 1;
+  LaunchConfig Exact, Over;
+  Exact.Block = Over.Block = {256, 1, 1};
+  Exact.Grid = {(1 << 20) / 256, 1, 1};
+  Over.Grid = {10 * (1 << 20) / 256, 1, 1};
+  Prediction PE = predict(K, G, Exact), PO = predict(K, G, Over);
+  ASSERT_TRUE(PE.Valid && PO.Valid);
+  EXPECT_NEAR(PO.ActiveFraction, 0.64, 1e-9);
+  EXPECT_NEAR(activeMemoryFraction(K, Over.Block, Over.Grid), 0.1, 1e-9);
+  EXPECT_NEAR(PO.DramBytes, PE.DramBytes, PE.DramBytes * 1e-9);
+  // Without the memory share the instructions' share scales the bytes.
+  K.Guarded[0].MemShare = -1;
+  EXPECT_NEAR(predict(K, G, Over).DramBytes, 6.4 * PE.DramBytes,
+              PE.DramBytes * 1e-9);
 }
 
 TEST(Guards, SampledBlocksOfALongGrid) {

@@ -181,12 +181,20 @@ void predictLockedClocks(const KernelProfile &K, const GPUSpec &GPU,
 double activeFraction(const KernelProfile &K,
                       const std::array<unsigned, 3> &Block,
                       const std::array<unsigned, 3> &Grid);
+/// The same share of the kernel's global-memory bytes (GuardedWork::
+/// MemShare where the front end counted it).
+double activeMemoryFraction(const KernelProfile &K,
+                            const std::array<unsigned, 3> &Block,
+                            const std::array<unsigned, 3> &Grid);
 
 /// A class of a launch's blocks by the work they do past the bounds checks.
 struct BlockShare {
   double Weight = 1;  ///< Share of the grid's blocks.
   double Active = 1;  ///< Work share of the block's average thread.
   double Busiest = 1; ///< Work share of its busiest thread (>= Active).
+  /// Share of the average thread's global-memory bytes (GuardedWork::
+  /// MemShare; Active where the front end did not count them).
+  double ActiveMem = 1;
 };
 
 /// The launch's blocks in classes of equal work past the bounds checks

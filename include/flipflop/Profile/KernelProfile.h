@@ -405,6 +405,10 @@ struct AffineGuard {
 struct GuardedWork {
   std::vector<unsigned> Guards;
   double Share = 0;
+  /// Share of the kernel's (loop-weighted) global-memory bytes behind the
+  /// same guards, which scales the memory traffic where Share scales the
+  /// instructions; -1 when the front end did not count it (Share then).
+  double MemShare = -1;
 };
 
 /// Everything FlipFlop knows of one kernel.
