@@ -168,7 +168,20 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
   if (GridStride) {
     N = GivenGrid ? double(GivenGrid)
                   : std::min(std::ceil(T / B), double(G.SMCount) * R);
-    double Iter = T / (N * B);
+    // The threads the step spans; those along the other dimensions repeat
+    // the range (LoopRecord::GridStrideDims).
+    double Stride = N * B;
+    if (unsigned Dims = gridStrideDims(K); Dims && Dims != 7u) {
+      std::array<double, 3> Blocks = {N, 1, 1};
+      if (GivenGrid)
+        for (unsigned D = 0; D < 3; ++D)
+          Blocks[D] = std::max(1u, Cfg.Grid[D]);
+      Stride = 1;
+      for (unsigned D = 0; D < 3; ++D)
+        if (Dims & (1u << D))
+          Stride *= Blocks[D] * std::max(1u, Cfg.Block[D]);
+    }
+    double Iter = T / Stride;
     Useful = std::min(1.0, Iter);
     WorkScale = std::max(1.0, Iter) / TripRef;
   } else if (BlockScaled) {

@@ -245,6 +245,24 @@ static SmallPtrSet<const BasicBlock *, 16> rareOnlyBlocks(Function &F,
   return Rare;
 }
 
+/// The dimensions whose launched threads (blockDim.d * gridDim.d) a
+/// grid-stride loop's step spans (LoopRecord::GridStrideDims); 0 unknown.
+static unsigned gridStrideDims(const Loop &L, ScalarEvolution &SE) {
+  for (PHINode &PN : L.getHeader()->phis()) {
+    const SCEV *Step = headerPhiStep(PN, L, SE);
+    if (!Step || !scevMentions(Step, SReg::NTid) ||
+        !scevMentions(Step, SReg::NCtaId))
+      continue;
+    unsigned Dims = 0;
+    for (unsigned D = 0; D < 3; ++D)
+      if (scevMentions(Step, SReg::NTid, D) ||
+          scevMentions(Step, SReg::NCtaId, D))
+        Dims |= 1u << D;
+    return Dims;
+  }
+  return 0;
+}
+
 /// A pass count as the guesses say it: whole, or to one decimal.
 static std::string tripText(double T) {
   return T == std::floor(T) ? std::to_string(static_cast<long long>(T))
@@ -537,6 +555,8 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
     P.Shape.WorkScalesWithBlock = true;
   if (R.GridStride)
     P.Shape.GridStrideLoop = true;
+  if (R.GridStride)
+    R.GridStrideDims = gridStrideDims(*L, SE);
   LoopIndex[L] = P.Loops.size();
   P.Loops.push_back(R);
   return LoopMemo.try_emplace(L, R).first->second;

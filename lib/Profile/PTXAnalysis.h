@@ -297,6 +297,9 @@ private:
   /// indexes (its address polynomial has that symbol once, at coefficient
   /// 1); 0 when not known.
   uint64_t tableBytes(unsigned R) const;
+  /// The dimensions d whose %ntid.d or %nctaid.d register \p R's value is
+  /// computed from (bit d), through every definition.
+  unsigned launchDims(unsigned R) const;
   /// The module's .target (80 for sm_80; 0 when not known).
   unsigned TargetSM = 0;
   std::vector<const Instr *> Instrs;

@@ -1332,6 +1332,7 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   // Describe the bound and look at the step's dependences.
   unsigned StepTaint = 0;
   int64_t StepAtRef = 0;
+  int StepReg = -1;
   R.Symbolic = L.ExitDesc;
   for (unsigned BI : L.Body.members())
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
@@ -1347,6 +1348,8 @@ void FunctionAnalysis::guessTrip(Loop &L) {
               (Self.Name == I.Ops[0].Name ||
                loopCopyOf(L, Self, regId(I.Ops[0].Name)) >= 0)) {
             StepTaint |= taintOf(I.Ops[3 - Side]);
+            if (I.Ops[3 - Side].Kind == Operand::Reg && StepReg < 0)
+              StepReg = regId(I.Ops[3 - Side].Name);
             // The step at the reference block (`48 * blockDim.x`: 48
             // blocks' worth), when it is a constant there.
             if (I.Ops[3 - Side].Kind == Operand::Reg && StepAtRef == 0)
@@ -1370,6 +1373,8 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   if ((StepTaint & TNTid) && (StepTaint & TNCtaId)) {
     R.GridStride = true;
     S.Shape.GridStrideLoop = true;
+    if (StepReg >= 0)
+      R.GridStrideDims = launchDims(unsigned(StepReg));
     // Its elements: the count with one thread in the grid.
     UnitGrid = true;
     if (ConstMemo)
@@ -2103,6 +2108,30 @@ FunctionAnalysis::addressPoly(unsigned R, unsigned Depth) const {
   }
   return AddressPolys.try_emplace(R, P ? std::move(*P) : std::move(Opaque))
       .first->second;
+}
+
+unsigned FunctionAnalysis::launchDims(unsigned R) const {
+  unsigned Dims = 0;
+  std::vector<bool> Seen(DefSites.size(), false);
+  SmallVector<unsigned, 8> Work{R};
+  Seen[R] = true;
+  while (!Work.empty()) {
+    unsigned X = Work.pop_back_val();
+    for (unsigned K : DefSites[X])
+      for (const Operand &O : Instrs[K]->Ops) {
+        if (O.Kind != Operand::Reg || &O == &Instrs[K]->Ops[0])
+          continue;
+        StringRef N = O.Name;
+        if ((N.starts_with("%ntid.") || N.starts_with("%nctaid.")) &&
+            N.back() >= 'x' && N.back() <= 'z')
+          Dims |= 1u << (N.back() - 'x');
+        else if (int Id = regId(N); Id >= 0 && !Seen[Id] && Work.size() < 64) {
+          Seen[Id] = true;
+          Work.push_back(unsigned(Id));
+        }
+      }
+  }
+  return Dims;
 }
 
 uint64_t FunctionAnalysis::tableBytes(unsigned R) const {

@@ -157,6 +157,12 @@ void printLoop(const LoopRecord &L, raw_ostream &OS) {
     OS << " mem-share=" << Num{L.MemShare};
   if (!L.Symbolic.empty())
     OS << " symbolic=\"" << L.Symbolic << '"';
+  if (L.GridStride && L.GridStrideDims) {
+    OS << " stride-dims=";
+    for (unsigned D = 0; D < 3; ++D)
+      if (L.GridStrideDims & (1u << D))
+        OS << "xyz"[D];
+  }
   OS << "\n";
 }
 

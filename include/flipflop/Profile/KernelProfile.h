@@ -184,6 +184,11 @@ struct LoopRecord {
   /// when the grid is one thread (0 when not known). The model takes it
   /// for the problem size in threads where none is stated.
   double GridStrideElements = 0;
+  /// A grid-stride loop's step spans the launched threads of these
+  /// dimensions (bit d: blockDim.d * gridDim.d in the step); 0 when not
+  /// known (all). Threads along the others repeat the range: `o[y * N +
+  /// i]` with i stepped by blockDim.x * gridDim.x runs N elements per row.
+  unsigned GridStrideDims = 0;
   /// The trip count follows a block dimension: TripPerBlockDim *
   /// blockDim[TripBlockDim] + TripBlockOffset (e.g. for (j = 0; j <
   /// blockDim.y; ++j), also once unrolled); -1 when it does not. Trip then
@@ -547,6 +552,19 @@ inline bool sameInEveryBlock(double T0, double T1, double T8) {
 /// (LoopRecord::GridStrideElements), the problem size in threads where none
 /// is stated; 0 when unknown or when several loops stride the grid (a 2-D
 /// nest over rows and columns: each knows only its own extent).
+/// The dimensions the kernel's one grid-stride loop strides over
+/// (LoopRecord::GridStrideDims); 0 when unknown or when several loops
+/// stride the grid.
+inline unsigned gridStrideDims(const KernelProfile &K) {
+  unsigned Dims = 0, Strided = 0;
+  for (const LoopRecord &L : K.Loops)
+    if (L.GridStride) {
+      ++Strided;
+      Dims = L.GridStrideDims;
+    }
+  return Strided == 1 ? Dims : 0;
+}
+
 inline double gridStrideElements(const KernelProfile &K) {
   double E = 0;
   unsigned Strided = 0;
