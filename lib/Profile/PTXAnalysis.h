@@ -674,6 +674,9 @@ private:
   /// The one instruction in loop \p L that defines register \p Reg; -1
   /// when none or several do.
   int soleLoopDef(const Loop &L, int Reg) const;
+  /// Increments that step their IV through a chain of adds (traceIV): the
+  /// adds in the chain and the operand index of the added value.
+  mutable std::map<unsigned, std::pair<unsigned, unsigned>> ChainedSteps;
   /// \p OffsetCopy: the compared value may also be a copied counter plus
   /// an offset (`add %c, %i, 2; setp %c, 5; ... mov %i, %n` with `add %n,
   /// %i, 1`), tried when neither side is a counter otherwise (the other

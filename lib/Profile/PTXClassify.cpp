@@ -1340,13 +1340,17 @@ void FunctionAnalysis::guessTrip(Loop &L) {
       // A step: an integer `add R, R, X`, or `add R, C, X` with C a copy
       // of R made in the loop (clang's round trip through 64 bits); a float
       // accumulator is no counter.
+      // Or the last add of an unrolled step's chain (traceIV).
+      auto Chained = ChainedSteps.find(K);
       if (I.Mods[0] == "add" && I.Ops.size() == 3 &&
           I.Ops[0].Kind == Operand::Reg && !isFloatType(I.Mods.back()))
         for (unsigned Side = 1; Side <= 2; ++Side) {
           const Operand &Self = I.Ops[Side];
-          if (Self.Kind == Operand::Reg &&
-              (Self.Name == I.Ops[0].Name ||
-               loopCopyOf(L, Self, regId(I.Ops[0].Name)) >= 0)) {
+          if (Chained != ChainedSteps.end()
+                  ? Chained->second.second == 3 - Side
+                  : Self.Kind == Operand::Reg &&
+                        (Self.Name == I.Ops[0].Name ||
+                         loopCopyOf(L, Self, regId(I.Ops[0].Name)) >= 0)) {
             StepTaint |= taintOf(I.Ops[3 - Side]);
             if (I.Ops[3 - Side].Kind == Operand::Reg && StepReg < 0)
               StepReg = regId(I.Ops[3 - Side].Name);
@@ -1370,18 +1374,39 @@ void FunctionAnalysis::guessTrip(Loop &L) {
                                  : I.Ops[2].Name.str())
                          .str();
     }
+  // The remainder is said with its main loop: one guess per source loop
+  // (a grid-stride loop's too: its counter steps by the grid).
+  // A loop of that form that no main loop claims (the user's own `for (j =
+  // m & 3; j; --j)`) is guessed as any other.
+  if (std::optional<int64_t> M = remainderMask(L)) {
+    auto [Prev, Next] = siblingsAround(L);
+    for (const Loop *N : {Prev, Next})
+      if (N && unrolledBy(*N) == *M + 1) {
+        R.Trip = std::min(Opts.DefaultTripCount, double(*M) / 2);
+        R.UnrollRemainder = true;
+        return;
+      }
+  }
   if ((StepTaint & TNTid) && (StepTaint & TNCtaId)) {
     R.GridStride = true;
     S.Shape.GridStrideLoop = true;
     if (StepReg >= 0)
       R.GridStrideDims = launchDims(unsigned(StepReg));
     // Its elements: the count with one thread in the grid.
+    // The branches one thread decides too (nvcc's test of the unrolled
+    // loop's remainder, `count & 3`, ahead of it).
     UnitGrid = true;
     if (ConstMemo)
       ConstMemo->clear();
+    std::vector<int> Decided = ConstSucc;
+    for (unsigned B = 0; B < Blocks.size(); ++B)
+      if (ConstSucc[B] < 0)
+        if (std::optional<unsigned> S = branchGoes(B, 0))
+          ConstSucc[B] = int(*S);
     Loop Try = L;
     if (std::optional<double> E = countedTrip(Try); E && *E > 0)
       R.GridStrideElements = *E;
+    ConstSucc = std::move(Decided);
     UnitGrid = false;
     if (ConstMemo)
       ConstMemo->clear();
@@ -1441,18 +1466,6 @@ void FunctionAnalysis::guessTrip(Loop &L) {
     return V == std::floor(V) ? std::to_string((long long)V)
                               : formatv("{0:f1}", V).str();
   };
-  // The remainder is said with its main loop: one guess per source loop.
-  // A loop of that form that no main loop claims (the user's own `for (j =
-  // m & 3; j; --j)`) is guessed as any other.
-  if (std::optional<int64_t> M = remainderMask(L)) {
-    auto [Prev, Next] = siblingsAround(L);
-    for (const Loop *N : {Prev, Next})
-      if (N && unrolledBy(*N) == *M + 1) {
-        R.Trip = std::min(Opts.DefaultTripCount, double(*M) / 2);
-        R.UnrollRemainder = true;
-        return;
-      }
-  }
   std::string Assumed = Num(R.Trip);
   bool Peeled = false;
   if (std::optional<int64_t> U = unrolledBy(L, &Peeled)) {

@@ -273,6 +273,42 @@ bool FunctionAnalysis::traceIV(const Loop &L, const Operand &O, int &IV,
         IncIdx = ChangeIdx = InLoopDefs[0];
         return true;
       }
+      // An unrolled step: R = A + X, A = A' + X, ... back to R through k
+      // adds of the same X (nvcc's grid-stride loop unrolled 4 times,
+      // `%r22 = %r27 + %r2; ...; %r27 = %r24 + %r2`): R steps by k X.
+      if (B == "add" && Hop == 0 && Offset == 0)
+        for (unsigned K = 1; K <= 2; ++K) {
+          const Operand &X = D.Ops[3 - K];
+          if (D.Ops[K].Kind != Operand::Reg ||
+              (X.Kind != Operand::Reg && X.Kind != Operand::Imm))
+            continue;
+          auto SameX = [&](const Operand &O) {
+            return O.Kind == X.Kind &&
+                   (X.Kind == Operand::Imm ? O.Value == X.Value
+                                           : O.Name == X.Name);
+          };
+          unsigned Steps = 1;
+          int Cur = regId(D.Ops[K].Name);
+          while (Cur >= 0 && Cur != R && Steps < 16) {
+            int CD = soleLoopDef(L, Cur);
+            if (CD < 0 || Instrs[CD]->Mods[0] != "add" ||
+                Instrs[CD]->Ops.size() != 3 || !Instrs[CD]->Guard.empty())
+              break;
+            const Instr &C = *Instrs[CD];
+            int Next = -1;
+            for (unsigned J = 1; J <= 2 && Next < 0; ++J)
+              if (SameX(C.Ops[3 - J]) && C.Ops[J].Kind == Operand::Reg)
+                Next = regId(C.Ops[J].Name);
+            Cur = Next;
+            ++Steps;
+          }
+          if (Cur == R && Steps > 1) {
+            IV = R;
+            IncIdx = ChangeIdx = InLoopDefs[0];
+            ChainedSteps[unsigned(IncIdx)] = {Steps, 3 - K};
+            return true;
+          }
+        }
       // R = Other + C (or Other - C) with C constant outside the loop.
       bool Moved = false;
       for (unsigned K = 1; K <= 2; ++K) {
@@ -775,8 +811,11 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   };
   StringRef Shift = Inc.Mods[0] == "shr" || Inc.Mods[0] == "shl"
                         ? Inc.Mods[0] : StringRef();
+  auto Chained = ChainedSteps.find(unsigned(IncIdx));
   const Operand &StepOp =
-      !Shift.empty() || IsIV(Inc.Ops[1]) ? Inc.Ops[2] : Inc.Ops[1];
+      Chained != ChainedSteps.end() ? Inc.Ops[Chained->second.second]
+      : !Shift.empty() || IsIV(Inc.Ops[1]) ? Inc.Ops[2]
+                                           : Inc.Ops[1];
   auto Step = constOutside(L, StepOp);
   bool StepAtRef = false;
   if (!Step && At0) {
@@ -785,6 +824,8 @@ std::optional<double> FunctionAnalysis::countedTripThrough(Loop &L,
   }
   if (!Step || *Step == 0)
     return std::nullopt;
+  if (Chained != ChainedSteps.end())
+    *Step *= int64_t(Chained->second.first);
   int64_t StepV = Inc.Mods[0] == "sub" ? -*Step : *Step;
   if ((!Bound && !BoundFollows) || (!Shift.empty() && BoundFollows))
     return std::nullopt;
