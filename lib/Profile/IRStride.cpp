@@ -182,8 +182,15 @@ Stride StrideAnalysis::compute(const Value *V, unsigned Depth) {
       return *Most ? T : F;
     return Stride::varying();
   }
-  case Instruction::PHI:
+  case Instruction::PHI: {
+    // A lane-invariant cycle (`n >>= 1` each pass, `n * gridDim.x +
+    // threadIdx.x` a coalesced row whatever n is): stride 0, where the
+    // cycle's non-affine step left it varying.
+    SmallPtrSet<const Value *, 8> Open;
+    if (laneInvariant(I, Open, 0))
+      return Stride::known(0);
     return phiStride(I, Depth);
+  }
   case Instruction::Load:
     return loadStride(I, Depth);
   case Instruction::Call:
@@ -371,6 +378,33 @@ Stride StrideAnalysis::gepStride(const Instruction *I, unsigned Depth) {
     R = addStrides(R, scaleStride(get(Idx, Depth + 1), Size));
   }
   return R;
+}
+
+bool StrideAnalysis::laneInvariant(const Value *V,
+                                   SmallPtrSetImpl<const Value *> &Open,
+                                   unsigned Depth) const {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  unsigned D = 0;
+  switch (specialRegister(V, D)) {
+  case SReg::NTid:
+  case SReg::CtaId:
+  case SReg::NCtaId:
+    return true;
+  case SReg::None:
+    break;
+  default:
+    return false;
+  }
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 12 || I->mayReadOrWriteMemory() || isa<CallBase>(I) ||
+      I->getType()->isPointerTy())
+    return false;
+  if (isa<PHINode>(I) && !Open.insert(I).second)
+    return true; // Round a cycle: what it adds is checked on the way.
+  return llvm::all_of(I->operands(), [&](const Use &U) {
+    return laneInvariant(U.get(), Open, Depth + 1);
+  });
 }
 
 Stride StrideAnalysis::phiStride(const Instruction *I, unsigned Depth) {

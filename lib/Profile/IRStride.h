@@ -9,6 +9,7 @@
 #define FLIPFLOP_LIB_PROFILE_IRSTRIDE_H
 
 #include "flipflop/Profile/LaneSplit.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -228,6 +229,13 @@ private:
   Stride remStride(const llvm::Instruction *I, unsigned Depth);
   Stride gepStride(const llvm::Instruction *I, unsigned Depth);
   Stride phiStride(const llvm::Instruction *I, unsigned Depth);
+  /// \p V is the same on every lane: computed without loads or calls from
+  /// constants, arguments and block-wide special registers only, through
+  /// PHIs (a cycle that adds nothing lane-dependent stays lane-invariant:
+  /// `n >>= 1` each pass). \p Open holds the PHIs being visited.
+  bool laneInvariant(const llvm::Value *V,
+                     llvm::SmallPtrSetImpl<const llvm::Value *> &Open,
+                     unsigned Depth) const;
   Stride loadStride(const llvm::Instruction *I, unsigned Depth);
   Stride callStride(const llvm::Instruction *I, unsigned Depth);
 };
