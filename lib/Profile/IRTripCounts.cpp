@@ -76,6 +76,21 @@ static std::optional<APInt> foldBinary(Instruction::BinaryOps Op,
   }
 }
 
+/// A bit count of \p X (ctlz, cttz, ctpop: `1 << (32 - __clz(n - 1))`,
+/// the next power of two); none for other intrinsics.
+static std::optional<APInt> foldBitCount(Intrinsic::ID ID, const APInt &X) {
+  switch (ID) {
+  case Intrinsic::ctlz:
+    return APInt(X.getBitWidth(), X.countl_zero());
+  case Intrinsic::cttz:
+    return APInt(X.getBitWidth(), X.countr_zero());
+  case Intrinsic::ctpop:
+    return APInt(X.getBitWidth(), X.popcount());
+  default:
+    return std::nullopt;
+  }
+}
+
 /// An integer instruction ScalarEvolution keeps opaque, through its
 /// operands' SCEVs (EvalPoint::SE).
 static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
@@ -95,6 +110,9 @@ static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
       return std::nullopt;
     return foldBinary(B->getOpcode(), *X, *Y);
   }
+  if (const auto *II = dyn_cast<IntrinsicInst>(I))
+    if (auto X = Op(0))
+      return foldBitCount(II->getIntrinsicID(), *X);
   if (const auto *Sel = dyn_cast<SelectInst>(I)) {
     const auto *C = dyn_cast<ICmpInst>(Sel->getCondition());
     if (!C)
@@ -406,6 +424,11 @@ private:
     }
     if (const auto *II = dyn_cast<IntrinsicInst>(&I)) {
       Intrinsic::ID ID = II->getIntrinsicID();
+      if (ID == Intrinsic::ctlz || ID == Intrinsic::cttz ||
+          ID == Intrinsic::ctpop) {
+        auto X = Op(0);
+        return X ? foldBitCount(ID, *X) : std::nullopt;
+      }
       if (ID != Intrinsic::smin && ID != Intrinsic::smax &&
           ID != Intrinsic::umin && ID != Intrinsic::umax)
         return std::nullopt;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "PTXAnalysis.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
@@ -1414,6 +1415,16 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     return -*X;
   if (B == "not")
     return Ty == "pred" ? int64_t(*X == 0) : ~*X;
+  // Bit counts of a 32- or 64-bit value (`clz.b32`: the next power of two
+  // as `1 << (32 - clz(n - 1))`).
+  if ((B == "clz" || B == "popc") && D.Ops.size() == 2 &&
+      (Bits == 32 || Bits == 64)) {
+    uint64_t V = Bits == 32 ? uint64_t(uint32_t(*X)) : uint64_t(*X);
+    if (B == "popc")
+      return int64_t(llvm::popcount(V));
+    return int64_t(Bits == 32 ? llvm::countl_zero(uint32_t(V))
+                              : llvm::countl_zero(V));
+  }
   auto Y = Op(2);
   if (!Y)
     return std::nullopt;
