@@ -389,6 +389,21 @@ private:
   /// plus \p Offset bytes (`[%r+Offset]`).
   AddrForm addressForm(unsigned R, unsigned BI, int64_t Offset) const;
   void analyseGuards();
+  /// For block \p BI that ends in a predicated `bra LABEL` with two
+  /// successors: the taken block (the other is BI + 1); none otherwise.
+  std::optional<unsigned> conditionalTaken(unsigned BI) const {
+    const Block &B = Blocks[BI];
+    if (!B.Reachable || B.End == B.Begin || B.Succs.size() != 2)
+      return std::nullopt;
+    const Instr &Br = *Instrs[B.End - 1];
+    if (Br.Mods[0] != "bra" || Br.Guard.empty() || Br.Ops.empty() ||
+        Br.Ops[0].Kind != Operand::Sym)
+      return std::nullopt;
+    auto Taken = LabelBlock.find(Br.Ops[0].Name);
+    if (Taken == LabelBlock.end() || Taken->second == BI + 1)
+      return std::nullopt;
+    return Taken->second;
+  }
   /// Whether the predicate \p Reg, read at instruction \p At, holds on the
   /// rare side of a magnitude test (rareWhenHolds), fails there, or is no
   /// such test.

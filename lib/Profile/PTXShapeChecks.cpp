@@ -87,17 +87,13 @@ void FunctionAnalysis::analyseShapeChecks() {
   }
   ShapeInfo &SI = S.Shape;
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    std::optional<unsigned> Taken = conditionalTaken(BI);
+    if (!Taken)
+      continue;
     const Block &B = Blocks[BI];
-    if (!B.Reachable || B.End == B.Begin || B.Succs.size() != 2)
-      continue;
     const Instr &Br = *Instrs[B.End - 1];
-    if (Br.Mods[0] != "bra" || Br.Guard.empty() || Br.Ops.empty() ||
-        Br.Ops[0].Kind != Operand::Sym)
-      continue;
-    auto Taken = LabelBlock.find(Br.Ops[0].Name);
     int P = regId(Br.Guard);
-    if (Taken == LabelBlock.end() || Taken->second == BI + 1 || P < 0 ||
-        DefSites[P].size() != 1)
+    if (P < 0 || DefSites[P].size() != 1)
       continue;
     const Instr &D = *Instrs[DefSites[P][0]];
     if (D.Mods[0] != "setp" || D.Mods.size() != 3 || D.Ops.size() != 3 ||
@@ -124,7 +120,7 @@ void FunctionAnalysis::analyseShapeChecks() {
     if (Dim < 0 || Other)
       continue;
     // The taken side runs where the predicate (negated by '!') holds.
-    Idle T = idleFrom(Taken->second, Instrs, Begin, End, Succs);
+    Idle T = idleFrom(*Taken, Instrs, Begin, End, Succs);
     Idle N = idleFrom(BI + 1, Instrs, Begin, End, Succs);
     if ((T == Idle::No) == (N == Idle::No))
       continue;

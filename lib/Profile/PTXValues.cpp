@@ -1591,21 +1591,16 @@ std::vector<bool> FunctionAnalysis::rareOnlyBlocks() const {
   std::vector<int> RareSucc(Blocks.size(), -1);
   bool Any = false;
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    std::optional<unsigned> Taken = conditionalTaken(BI);
+    if (!Taken)
+      continue;
     const Block &B = Blocks[BI];
-    if (!B.Reachable || B.End == B.Begin || B.Succs.size() != 2)
-      continue;
     const Instr &Br = *Instrs[B.End - 1];
-    if (Br.Mods[0] != "bra" || Br.Guard.empty() || Br.Ops.empty() ||
-        Br.Ops[0].Kind != Operand::Sym)
-      continue;
-    auto Taken = LabelBlock.find(Br.Ops[0].Name);
-    if (Taken == LabelBlock.end() || Taken->second == BI + 1)
-      continue;
     std::optional<bool> HoldsRare = rareWhenPredicate(Br.Guard, B.End - 1);
     if (!HoldsRare)
       continue;
     // The branch is taken where the predicate (negated by '!') holds.
-    unsigned Succ = *HoldsRare != Br.GuardNeg ? Taken->second : BI + 1;
+    unsigned Succ = *HoldsRare != Br.GuardNeg ? *Taken : BI + 1;
     // A loop that ends leaves by one of its exits: an edge out of a loop
     // is never rare.
     if (Succ >= Blocks.size() ||
@@ -1646,20 +1641,14 @@ void FunctionAnalysis::analyseGuards() {
   constexpr unsigned MaxGuards = 32, MaxPerBlock = 8;
   std::vector<SmallVector<unsigned, 2>> Own(Blocks.size());
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    std::optional<unsigned> Taken = conditionalTaken(BI);
+    if (!Taken || S.Guards.size() >= MaxGuards)
+      continue;
     const Block &B = Blocks[BI];
-    if (!B.Reachable || B.End == B.Begin || B.Succs.size() != 2 ||
-        S.Guards.size() >= MaxGuards)
-      continue;
     const Instr &Br = *Instrs[B.End - 1];
-    if (Br.Mods[0] != "bra" || Br.Guard.empty() || Br.Ops.empty() ||
-        Br.Ops[0].Kind != Operand::Sym)
-      continue;
-    auto Taken = LabelBlock.find(Br.Ops[0].Name);
-    if (Taken == LabelBlock.end() || Taken->second == BI + 1)
-      continue;
     // The taken side runs where the predicate (negated by '!') holds.
     for (auto [Succ, Want] :
-         {std::pair<unsigned, bool>(Taken->second, !Br.GuardNeg),
+         {std::pair<unsigned, bool>(*Taken, !Br.GuardNeg),
           {BI + 1, Br.GuardNeg}}) {
       // The edge BI -> Succ dominates what Succ dominates when Succ's other
       // predecessors are its own back edges (a loop right behind the check).
