@@ -1669,6 +1669,19 @@ void FunctionAnalysis::analyseGuards() {
       if (!predicateGuards(Br.Guard, Want, Gs, 0))
         continue;
       for (AffineGuard &G : Gs) {
+        // The same check again (nvcc repeats a bounds check in each copy
+        // of an unrolled or peeled loop): one guard, so the limit holds
+        // distinct checks.
+        auto Same = llvm::find_if(S.Guards, [&](const AffineGuard &O) {
+          return O.Coef == G.Coef && O.Const == G.Const &&
+                 O.Strict == G.Strict && O.IterTrip == G.IterTrip;
+        });
+        if (Same != S.Guards.end()) {
+          unsigned I = unsigned(Same - S.Guards.begin());
+          if (!llvm::is_contained(Own[Succ], I))
+            Own[Succ].push_back(I);
+          continue;
+        }
         if (S.Guards.size() >= MaxGuards)
           break;
         Own[Succ].push_back(S.Guards.size());
@@ -1709,7 +1722,7 @@ void FunctionAnalysis::analyseGuards() {
     if (int D = idom(BI); D >= 0)
       Set[BI] = Set[D];
     for (unsigned G : Own[BI])
-      if (Set[BI].size() < MaxPerBlock)
+      if (Set[BI].size() < MaxPerBlock && !llvm::is_contained(Set[BI], G))
         Set[BI].push_back(G);
     double W = Blocks[BI].Weight * (Blocks[BI].End - Blocks[BI].Begin);
     double M = Blocks[BI].Weight * GlobalBytes(BI);

@@ -28,3 +28,6 @@ done
 "$CLANGXX" -x cuda --cuda-device-only -S --cuda-gpu-arch="$ARCH" \
   --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version -O2 -fno-unroll-loops \
   -w -o two-exits.clang.ptx two-exits.cu
+# A bounds check nvcc repeats in an unrolled loop: repeated-checks.test.
+"$NVCC" -ptx -arch="$ARCH" -lineinfo -o repeated-checks.nvcc.ptx repeated-checks.cu
+sed -i -e "s|$HERE/||g" repeated-checks.nvcc.ptx
