@@ -566,12 +566,10 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
                     (LocalHit * mc::LatL1 + (1 - LocalHit) * mc::LatL2Cycles) / ILP;
   LP.BarrierCycles = K.op(OpClass::Barrier) * S *
                      (mc::LatBarrier + 2.0 * Sc.WarpsPerBlock);
-  double Chain = Alu + LocalLat + LP.BarrierCycles +
-                 MemRounds * (DramFrac * mc::LatDramCycles +
-                              (1 - DramFrac) * mc::LatL2Cycles);
-  LP.ChainCycles = std::max(Chain, ChainMin);
   LP.ChainMemCycles = MemRounds * (DramFrac * mc::LatDramCycles +
                                    (1 - DramFrac) * mc::LatL2Cycles);
+  double Chain = Alu + LocalLat + LP.BarrierCycles + LP.ChainMemCycles;
+  LP.ChainCycles = std::max(Chain, ChainMin);
   LP.ChainDramNs = MemRounds * DramFrac * mc::LatDramNs;
   return LP;
 }

@@ -172,30 +172,26 @@ static std::optional<bool> rareWhenTrue(const Value *Cond,
   APFloat V = K->getValueAPF();
   bool Lost = false;
   V.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &Lost);
+  // Unordered variants (ult, uge, ...) differ only for NaN.
   std::optional<MagnitudeTest> T;
-  switch (Mirror ? C->getSwappedPredicate() : C->getPredicate()) {
+  switch (FCmpInst::getOrderedPredicate(Mirror ? C->getSwappedPredicate()
+                                               : C->getPredicate())) {
   case FCmpInst::FCMP_OLT:
-  case FCmpInst::FCMP_ULT:
     T = MagnitudeTest::Less;
     break;
   case FCmpInst::FCMP_OLE:
-  case FCmpInst::FCMP_ULE:
     T = MagnitudeTest::LessEq;
     break;
   case FCmpInst::FCMP_OGT:
-  case FCmpInst::FCMP_UGT:
     T = MagnitudeTest::Greater;
     break;
   case FCmpInst::FCMP_OGE:
-  case FCmpInst::FCMP_UGE:
     T = MagnitudeTest::GreaterEq;
     break;
   case FCmpInst::FCMP_OEQ:
-  case FCmpInst::FCMP_UEQ:
     T = MagnitudeTest::Equal;
     break;
   case FCmpInst::FCMP_ONE:
-  case FCmpInst::FCMP_UNE:
     T = MagnitudeTest::NotEqual;
     break;
   default:
