@@ -411,7 +411,6 @@ private:
                                         unsigned Depth = 0) const;
   /// Blocks that only the rare side of a magnitude test reaches: weight 0.
   std::vector<bool> rareOnlyBlocks() const;
-  std::vector<bool> RareOnly; ///< rareOnlyBlocks(), set before the trips.
   /// Checks of %ntid against constants whose failing side does no work
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
   void analyseShapeChecks();

@@ -2375,8 +2375,8 @@ FuncSummary FunctionAnalysis::run() {
   buildBlocks();
   computeLoops();
   analyseValues();
-  RareOnly = rareOnlyBlocks();
   computeTripCounts();
+  std::vector<bool> RareOnly = rareOnlyBlocks();
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
     Block &B = Blocks[BI];
     B.Weight = B.Reachable && !RareOnly[BI] ? 1.0 : 0.0;
