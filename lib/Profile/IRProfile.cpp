@@ -85,10 +85,17 @@ std::optional<double> ProfileBuilder::tripOverEnclosing(
     // A header PHI of an enclosing loop that SCEV keeps opaque (its
     // constants folded: evaluateSCEV).
     if (const auto *U = dyn_cast<SCEVUnknown>(X))
-      if (const auto *PN = dyn_cast<PHINode>(U->getValue()))
+      if (const auto *PN = dyn_cast<PHINode>(U->getValue())) {
         for (const Loop *E = L->getParentLoop(); E; E = E->getParentLoop())
           if (PN->getParent() == E->getHeader())
             Note(E);
+        // A merge inside an enclosing loop (the counter a peeled prologue
+        // leaves, evaluated along the way each pass takes: evaluateSCEV).
+        if (const Loop *E = Ref.LI ? Ref.LI->getLoopFor(PN->getParent())
+                                   : nullptr;
+            E && E != L && E->contains(L) && E->getHeader() != PN->getParent())
+          Note(E);
+      }
     return false;
   });
   if (!Outer || Other || Outer == L || !Outer->contains(L))
@@ -352,6 +359,8 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       Ref.Facts = &Facts;
       Ref.Actual = &ArgActual;
       Ref.SE = &SE;
+        Ref.DT = &FAM.getResult<DominatorTreeAnalysis>(F);
+        Ref.LI = &FAM.getResult<LoopAnalysis>(F);
       Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
       std::optional<double> T;
       if (R.GridStride) {
@@ -459,6 +468,8 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         Ref.Facts = &Facts;
         Ref.Actual = &ArgActual;
         Ref.SE = &SE;
+        Ref.DT = &FAM.getResult<DominatorTreeAnalysis>(F);
+        Ref.LI = &FAM.getResult<LoopAnalysis>(F);
         Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
         auto Conds =
             entryConditions(L, FAM.getResult<DominatorTreeAnalysis>(F));

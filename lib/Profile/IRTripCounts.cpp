@@ -91,6 +91,62 @@ static std::optional<APInt> foldBitCount(Intrinsic::ID ID, const APInt &X) {
   }
 }
 
+/// A PHI that merges the ways out of a branch \p At decides (the guard
+/// that skips a peeled prologue, `if (c) x = ...;`): the value along the
+/// way taken. The branch is the nearest dominator of the merge whose
+/// condition \p Compare evaluates; the merge's incoming blocks that only
+/// the other way reaches are dead, and the one left is evaluated, at the
+/// merge's scope (a loop's exit value when it comes out of a loop).
+static std::optional<APInt>
+evaluateMerge(const PHINode &PN, const EvalPoint &At, unsigned Depth,
+              function_ref<std::optional<bool>(const Value *)> Compare) {
+  if (!At.DT || !At.LI || PN.getNumIncomingValues() < 2)
+    return std::nullopt;
+  const BasicBlock *B = PN.getParent();
+  const Loop *Scope = At.LI->getLoopFor(B);
+  if (Scope && Scope->getHeader() == B)
+    return std::nullopt; // A recurrence, not a merge.
+  constexpr unsigned MaxDominators = 8;
+  const DomTreeNode *N = At.DT->getNode(B);
+  N = N ? N->getIDom() : nullptr;
+  for (unsigned Seen = 0; N && Seen < MaxDominators; N = N->getIDom(), ++Seen) {
+    const BasicBlock *D = N->getBlock();
+    // Not past the header of the merge's loop: each pass decides anew.
+    if (Scope && !Scope->contains(D))
+      return std::nullopt;
+    const auto *Br = dyn_cast<BranchInst>(D->getTerminator());
+    if (!Br || !Br->isConditional() ||
+        Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    std::optional<bool> C = Compare(Br->getCondition());
+    if (!C)
+      continue;
+    const BasicBlock *Taken = Br->getSuccessor(*C ? 0 : 1);
+    const BasicBlock *Other = Br->getSuccessor(*C ? 1 : 0);
+    // The incoming blocks the taken way can still reach: not D's edge
+    // to the merge unless that edge is the one taken, not a block only
+    // the other way reaches (Other dominates it, entered from D alone).
+    const Value *Live =
+        Taken == B ? PN.getIncomingValueForBlock(D) : nullptr;
+    for (unsigned K = 0; Taken != B && K < PN.getNumIncomingValues(); ++K) {
+      const BasicBlock *P = PN.getIncomingBlock(K);
+      bool Dead = P == D || (Other != B && Other->getSinglePredecessor() == D &&
+                             At.DT->dominates(Other, P));
+      if (Dead)
+        continue;
+      if (Live && Live != PN.getIncomingValue(K))
+        return std::nullopt;
+      Live = PN.getIncomingValue(K);
+    }
+    if (!Live || !Live->getType()->isIntegerTy())
+      return std::nullopt;
+    return evaluateSCEV(
+        At.SE->getSCEVAtScope(const_cast<Value *>(Live), Scope), At,
+        Depth + 1);
+  }
+  return std::nullopt;
+}
+
 /// An integer instruction ScalarEvolution keeps opaque, through its
 /// operands' SCEVs (EvalPoint::SE).
 static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
@@ -113,19 +169,29 @@ static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
   if (const auto *II = dyn_cast<IntrinsicInst>(I))
     if (auto X = Op(0))
       return foldBitCount(II->getIntrinsicID(), *X);
-  if (const auto *Sel = dyn_cast<SelectInst>(I)) {
-    const auto *C = dyn_cast<ICmpInst>(Sel->getCondition());
+  // An integer comparison at the evaluation point (thread 0's, as the
+  // values it compares are).
+  auto Compare = [&](const Value *Cond) -> std::optional<bool> {
+    const auto *C = dyn_cast<ICmpInst>(Cond);
     if (!C)
       return std::nullopt;
     const Value *A = C->getOperand(0), *B = C->getOperand(1);
-    if (!A->getType()->isIntegerTy())
+    if (!A->getType()->isIntegerTy() || !At.SE->isSCEVable(A->getType()))
       return std::nullopt;
     auto X = evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(A)), At, Depth + 1);
     auto Y = evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(B)), At, Depth + 1);
     if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
       return std::nullopt;
-    return Op(ICmpInst::compare(*X, *Y, C->getPredicate()) ? 1 : 2);
+    return ICmpInst::compare(*X, *Y, C->getPredicate());
+  };
+  if (const auto *Sel = dyn_cast<SelectInst>(I)) {
+    std::optional<bool> C = Compare(Sel->getCondition());
+    if (!C)
+      return std::nullopt;
+    return Op(*C ? 1 : 2);
   }
+  if (const auto *PN = dyn_cast<PHINode>(I))
+    return evaluateMerge(*PN, At, Depth, Compare);
   return std::nullopt;
 }
 

@@ -59,6 +59,10 @@ struct EvalPoint {
   /// evaluated through its operands' SCEVs (`n / 256` of an int is an
   /// `sdiv`, which ScalarEvolution does not model).
   llvm::ScalarEvolution *SE = nullptr;
+  /// With SE, where given: a PHI merging the ways out of a branch the
+  /// point decides is evaluated along the way taken.
+  const llvm::DominatorTree *DT = nullptr;
+  const llvm::LoopInfo *LI = nullptr;
 };
 
 /// Evaluates \p S at \p At in the SCEV's own integer width: casts truncate

@@ -1302,7 +1302,9 @@ std::optional<int64_t> FunctionAnalysis::counterAtPass(unsigned R, unsigned At,
                                                    : nullptr;
   if (!C)
     return std::nullopt;
-  auto By = constOutside(P, *C);
+  // A block-stride counter steps by blockDim: its value at the reference
+  // block when the substitutions say so.
+  auto By = constOutside(P, *C, At0);
   if (!By)
     return std::nullopt;
   // The pass's own step is taken once R has changed before At.

@@ -31,3 +31,6 @@ done
 # A bounds check nvcc repeats in an unrolled loop: repeated-checks.test.
 "$NVCC" -ptx -arch="$ARCH" -lineinfo -o repeated-checks.nvcc.ptx repeated-checks.cu
 sed -i -e "s|$HERE/||g" repeated-checks.nvcc.ptx
+# An inner loop from an outer block-stride counter: nested-start.test.
+"$NVCC" -ptx -arch="$ARCH" -lineinfo -o nested-start.nvcc.ptx nested-start.cu
+sed -i -e "s|$HERE/||g" nested-start.nvcc.ptx
