@@ -397,4 +397,11 @@ double activeMemoryFraction(const KernelProfile &K,
   return passingShare(K, Block, Grid, true);
 }
 
+double guardsPassShare(const KernelProfile &K,
+                       const std::vector<unsigned> &Guards,
+                       const std::array<unsigned, 3> &Block,
+                       const std::array<unsigned, 3> &Grid) {
+  return Guards.empty() ? 1.0 : setShare(K, Guards, Block, Grid);
+}
+
 } // namespace flipflop

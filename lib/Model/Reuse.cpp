@@ -400,6 +400,11 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
     if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
         A.IsAtomic)
       continue;
+    // Behind bounds checks, the threads that pass make the access: what a
+    // family saves is what its members charge beyond its union after the
+    // checks (a halo load that 7 of 256 threads make saves their bytes,
+    // not all threads'); the checks scale the rest (activeMemoryFraction).
+    double Pass = guardsPassShare(K, A.Guards, C.Block, C.Grid);
     if (A.IsStore) {
       // Stores of one array and form: the L2 writes back whole sectors,
       // so what the block's stores fill between them goes to DRAM once.
@@ -407,7 +412,7 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
       Out.StoreDram += Charged;
       if (A.Form.Known && A.Form.Array && !(A.BlockDims & AddrDependsOnData)) {
         auto &[Dram, Members] = StoreFamilies[familyKey(A)];
-        Dram += Charged;
+        Dram += Charged * Pass;
         Members.push_back(I);
       }
       continue;
@@ -423,9 +428,9 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
         (A.BlockDims & AddrDependsOnData))
       continue;
     auto &[Dram, Members] = Families[familyKey(A)];
-    Dram += Charged;
+    Dram += Charged * Pass;
     Members.push_back(I);
-    FamilyL2[familyKey(A)] += T.L2;
+    FamilyL2[familyKey(A)] += T.L2 * Pass;
   }
   // Per family, the DRAM bytes per thread with reuse across blocks along
   // none, x, x and y, all of the grid's dimensions: Bytes[0] >= ... >=

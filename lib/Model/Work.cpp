@@ -486,7 +486,8 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
                                    const LaunchConfig &Cfg,
                                    const RegisterBudget &RB,
                                    const OccupancyResult &Occ, double Lanes,
-                                   double SpillAccesses, double Blocks) {
+                                   double SpillAccesses, double Blocks,
+                                   double SGlobal) {
   ThreadTraffic Tr;
   Tr.Global = globalTraffic(K, Cfg);
   const unsigned R = Occ.BlocksPerSM;
@@ -499,6 +500,17 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
   double L1Avail = std::max(16384.0, double(G.SharedPerSM) + mc::L1ExtraBytes -
                                          double(Occ.SharedPerSMConfigured));
   OverlapDram Ov = overlapDram(K, G, Cfg, Resident, L1Avail / std::max(1u, R));
+  // Its savings are bytes after the bounds checks (the threads that pass
+  // make a guarded access), and the checks scale what is charged here by
+  // SGlobal: so the savings come off at that scale.
+  if (SGlobal > 0 && SGlobal < 1) {
+    Ov.Saving /= SGlobal;
+    Ov.Kept /= SGlobal;
+    Ov.StoreSaving /= SGlobal;
+    Ov.L2Saving /= SGlobal;
+  } else if (SGlobal <= 0) {
+    Ov.Saving = Ov.StoreSaving = Ov.L2Saving = 0;
+  }
   // The L1 hits among a block's warps (plugin: scaled as the DRAM saving
   // below), applied once the DRAM bytes are final (what goes to DRAM
   // passed through the L2).
@@ -679,7 +691,8 @@ static LaunchWork launchWork(const KernelProfile &K, const GPUSpec &G,
   W.SharedLeads = Is.SharedLeads;
   W.SharedBytes = K.SharedBytes * S * Lanes;
 
-  ThreadTraffic Tr = threadTraffic(K, G, Cfg, RB, Occ, Lanes, Spill, N);
+  ThreadTraffic Tr =
+      threadTraffic(K, G, Cfg, RB, Occ, Lanes, Spill, N, Sc.SGlobal);
   const double LocalHit = Tr.LocalHit;
   W.L2Bytes = (Tr.Global.L2 * Sc.SGlobal +
                Tr.LocalPerThread * (1 - LocalHit) * S) *

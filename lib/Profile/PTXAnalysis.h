@@ -389,6 +389,9 @@ private:
   /// plus \p Offset bytes (`[%r+Offset]`).
   AddrForm addressForm(unsigned R, unsigned BI, int64_t Offset) const;
   void analyseGuards();
+  /// Each block's bounds checks (indices into S.Guards), by analyseGuards:
+  /// the accesses it makes run behind them (MemAccess::Guards).
+  std::vector<SmallVector<unsigned, 4>> BlockGuards;
   /// For block \p BI that ends in a predicated `bra LABEL` with two
   /// successors: the taken block (the other is BI + 1); none otherwise.
   std::optional<unsigned> conditionalTaken(unsigned BI) const {

@@ -929,6 +929,9 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
   }
   if (Sp == AddrSpace::Shared)
     A.BankConflictWays = bankConflictWays(A.Bytes, A.StrideBytes, A.Pattern);
+  if (X.BlockIdx < BlockGuards.size())
+    A.Guards.assign(BlockGuards[X.BlockIdx].begin(),
+                    BlockGuards[X.BlockIdx].end());
   S.Accesses.push_back(A);
 }
 

@@ -1694,7 +1694,8 @@ void FunctionAnalysis::analyseGuards() {
   if (S.Guards.empty())
     return;
   // Guard sets down the dominator tree (RPO visits a block after its idom).
-  std::vector<SmallVector<unsigned, 4>> Set(Blocks.size());
+  std::vector<SmallVector<unsigned, 4>> &Set = BlockGuards;
+  Set.assign(Blocks.size(), {});
   std::map<SmallVector<unsigned, 4>, std::pair<double, double>> Shares;
   // A block's global (and generic) memory bytes a thread: the guarded
   // share of the traffic, apart from that of the instructions (a loop of

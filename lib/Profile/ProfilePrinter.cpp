@@ -217,6 +217,11 @@ void printGlobalAddress(const MemAccess &A, raw_ostream &OS) {
     OS << " reused";
   if (A.FootprintBytes)
     OS << " table=" << A.FootprintBytes;
+  if (!A.Guards.empty()) {
+    OS << " behind=";
+    for (size_t I = 0; I < A.Guards.size(); ++I)
+      OS << (I ? "," : "") << A.Guards[I];
+  }
   if (A.BaseId)
     OS << " base=" << A.BaseId << (A.Offset < 0 ? "" : "+") << A.Offset;
 }

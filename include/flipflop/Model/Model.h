@@ -186,6 +186,12 @@ double activeFraction(const KernelProfile &K,
 double activeMemoryFraction(const KernelProfile &K,
                             const std::array<unsigned, 3> &Block,
                             const std::array<unsigned, 3> &Grid);
+/// Share of a launch's threads that pass every check of \p Guards
+/// (indices into KernelProfile::Guards; 1 when empty).
+double guardsPassShare(const KernelProfile &K,
+                       const std::vector<unsigned> &Guards,
+                       const std::array<unsigned, 3> &Block,
+                       const std::array<unsigned, 3> &Grid);
 
 /// A class of a launch's blocks by the work they do past the bounds checks.
 struct BlockShare {

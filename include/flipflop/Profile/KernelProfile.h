@@ -143,6 +143,9 @@ struct MemAccess {
   /// more of its sectors, and a small one stays in L1 and L2 (docs/MODEL.md,
   /// "Small tables").
   uint64_t FootprintBytes = 0;
+  /// The bounds checks (KernelProfile::Guards) it runs behind, where the
+  /// front end knows them (the PTX's): the threads that pass them make it.
+  std::vector<unsigned> Guards;
   unsigned Line = 0;         ///< Source line (0 unknown).
   /// Accesses with the same nonzero BaseId address BaseId's pointer plus
   /// their constant Offset (bytes): siblings that fill each other's stride
