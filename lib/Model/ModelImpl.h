@@ -202,6 +202,10 @@ GlobalTraffic accessTraffic(const MemAccess &A, const LaunchConfig &C,
 /// within a warp's run) do not already bring into L1.
 std::vector<double> neighbourShares(const std::vector<MemAccess> &As,
                                     const LaunchConfig &C);
+/// Per store of \p As, the share of its DRAM bytes that its sibling stores
+/// (one base, stride and count; offsets filling the stride's gaps) do not
+/// already write: the L2 merges their partial sectors. 1 for loads.
+std::vector<double> storeSiblingShares(const std::vector<MemAccess> &As);
 /// Global traffic per thread of \p K launched as \p C (docs/MODEL.md
 /// "Traffic"): sectors per request, rows of narrow blocks, in-block and
 /// inter-block reuse, sibling loads.

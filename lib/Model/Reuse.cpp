@@ -390,6 +390,7 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   }
   double Threads = BlockThreads * Grid[0] * Grid[1] * Grid[2];
   std::vector<double> Share = neighbourShares(As, C);
+  std::vector<double> StoreShare = storeSiblingShares(As);
   // Per family of loads (and of stores): the DRAM bytes per thread charged
   // to its members one by one, and its members.
   std::map<FamilyKey, std::pair<double, std::vector<size_t>>> Families,
@@ -408,7 +409,7 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
     if (A.IsStore) {
       // Stores of one array and form: the L2 writes back whole sectors,
       // so what the block's stores fill between them goes to DRAM once.
-      double Charged = accessTraffic(A, C, Share[I]).Dram;
+      double Charged = accessTraffic(A, C, Share[I]).Dram * StoreShare[I];
       Out.StoreDram += Charged;
       if (A.Form.Known && A.Form.Array && !(A.BlockDims & AddrDependsOnData)) {
         auto &[Dram, Members] = StoreFamilies[familyKey(A)];

@@ -19,15 +19,17 @@ using namespace flipflop::modelimpl;
 /// whose offsets fill the gaps of their lane stride: per access, the share
 /// of its lines that the group does not already bring into L1. A thread
 /// reading a contiguous row of N floats as N loads at lane stride 4N moves
-/// the row once, not N times the stride.
-static std::vector<double> siblingShare(const std::vector<MemAccess> &As) {
+/// the row once, not N times the stride. With \p Stores, the same of the
+/// stores: the L2 merges their partial sectors before it writes them back.
+static std::vector<double> siblingShare(const std::vector<MemAccess> &As,
+                                        bool Stores = false) {
   std::vector<double> Share(As.size(), 1.0);
   std::map<std::tuple<unsigned, int64_t, double, unsigned, int64_t>,
            std::vector<size_t>>
       Groups;
   for (size_t I = 0; I < As.size(); ++I) {
     const MemAccess &A = As[I];
-    if (!A.BaseId || A.IsStore || A.IsAtomic ||
+    if (!A.BaseId || A.IsStore != Stores || A.IsAtomic ||
         (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic))
       continue;
     if (A.Pattern == AccessPattern::Strided &&
@@ -38,7 +40,7 @@ static std::vector<double> siblingShare(const std::vector<MemAccess> &As) {
     // Fields of one gathered element (`p = pos[idx[j]]` of a float4 whose
     // x, y, z clang loads as a v2 and a scalar at +0 and +8): each lane's
     // sector once, windows of one sector.
-    else if (A.Pattern == AccessPattern::Unknown &&
+    else if (!Stores && A.Pattern == AccessPattern::Unknown &&
              (A.BlockDims & AddrDependsOnData) && A.Bytes < 32)
       Groups[{A.BaseId, 32, A.Count, 0, 0}].push_back(I);
   }
@@ -298,17 +300,27 @@ std::vector<double> modelimpl::neighbourShares(const std::vector<MemAccess> &As,
   return Share;
 }
 
+std::vector<double>
+modelimpl::storeSiblingShares(const std::vector<MemAccess> &As) {
+  return siblingShare(As, /*Stores=*/true);
+}
+
 GlobalTraffic modelimpl::globalTraffic(const KernelProfile &K,
                                        const LaunchConfig &C) {
   GlobalTraffic Sum;
   bool Any = false;
   std::vector<double> Share = neighbourShares(K.Accesses, C);
+  std::vector<double> StoreShare = storeSiblingShares(K.Accesses);
   for (size_t AI = 0; AI < K.Accesses.size(); ++AI) {
     const MemAccess &A = K.Accesses[AI];
     if (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic)
       continue;
     Any = true;
     GlobalTraffic T = accessTraffic(A, C, Share[AI]);
+    // Each store request goes to L2 with its own sectors; DRAM is written
+    // their union.
+    if (A.IsStore && !A.IsAtomic)
+      T.Dram *= StoreShare[AI];
     Sum.L2 += T.L2;
     Sum.Dram += T.Dram;
     if (!A.IsStore && !A.IsAtomic)
