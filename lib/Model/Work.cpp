@@ -132,6 +132,29 @@ static size_t sharedPerBlock(const KernelProfile &K, const LaunchConfig &Cfg) {
   return K.Res.StaticSharedBytes + DynShared;
 }
 
+/// A nest of grid-stride loops over disjoint dimensions (a column loop
+/// over x around a row loop over y), each with its elements and dimensions
+/// known: each divides its own elements by the threads along its own
+/// dimensions. Empty when there are fewer than two such loops or another
+/// grid-stride loop (gridStrideElements takes one alone).
+static std::vector<const LoopRecord *> gridStrideNest(const KernelProfile &K) {
+  std::vector<const LoopRecord *> Nest;
+  unsigned Dims = 0, Depth = 0;
+  for (const LoopRecord &L : K.Loops) {
+    if (!L.GridStride)
+      continue;
+    if (!(L.GridStrideElements > 0) || !L.GridStrideDims ||
+        (L.GridStrideDims & Dims) || L.Depth <= Depth)
+      return {};
+    Dims |= L.GridStrideDims;
+    Depth = L.Depth;
+    Nest.push_back(&L);
+  }
+  if (Nest.size() < 2)
+    Nest.clear();
+  return Nest;
+}
+
 /// The grid of \p Cfg (given, or derived from the problem size) and the
 /// per-thread work: grid-stride loops conserve the total work, counts
 /// resolved at the reference block scale with the block, and loops bounded
@@ -146,7 +169,13 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
   if (!Cfg.Grid[0])
     GP.GivenGrid = 0;
   const uint64_t GivenGrid = GP.GivenGrid;
+  std::vector<const LoopRecord *> Nest = gridStrideNest(K);
   double Elements = gridStrideElements(K);
+  if (!Nest.empty()) {
+    Elements = 1;
+    for (const LoopRecord *L : Nest)
+      Elements *= L->GridStrideElements;
+  }
   double T = Cfg.TotalThreads ? double(Cfg.TotalThreads)
              : Elements       ? Elements
              : GivenGrid      ? double(GivenGrid) * B
@@ -184,6 +213,24 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
     double Iter = T / Stride;
     Useful = std::min(1.0, Iter);
     WorkScale = std::max(1.0, Iter) / TripRef;
+    if (!Nest.empty() && !Cfg.TotalThreads) {
+      // Each loop of the nest over its own elements and dimensions.
+      std::array<double, 3> Blocks = {N, 1, 1};
+      if (GivenGrid)
+        for (unsigned D = 0; D < 3; ++D)
+          Blocks[D] = std::max(1u, Cfg.Grid[D]);
+      Useful = 1;
+      WorkScale = 1;
+      for (const LoopRecord *L : Nest) {
+        double Along = 1;
+        for (unsigned D = 0; D < 3; ++D)
+          if (L->GridStrideDims & (1u << D))
+            Along *= Blocks[D] * std::max(1u, Cfg.Block[D]);
+        double It = L->GridStrideElements / Along;
+        Useful *= std::min(1.0, It);
+        WorkScale *= std::max(1.0, It) / std::max(1.0, L->Trip);
+      }
+    }
   } else if (BlockScaled) {
     double B0 = Opts.ReferenceBlockThreads ? Opts.ReferenceBlockThreads : 256;
     N = GivenGrid ? double(GivenGrid) : std::ceil(T / B0);

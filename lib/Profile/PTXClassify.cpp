@@ -1335,9 +1335,17 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   // Describe the bound and look at the step's dependences.
   unsigned StepTaint = 0;
   int64_t StepAtRef = 0;
-  int StepReg = -1;
+  int OwnStepReg = -1;
   R.Symbolic = L.ExitDesc;
-  for (unsigned BI : L.Body.members())
+  int InnerStepReg = -1;
+  for (unsigned BI : L.Body.members()) {
+    // The step register from its own blocks: an inner loop's step is that
+    // loop's (a column loop over x around a row loop over y strides x,
+    // not y). Its taint still makes the nest a grid-stride one (rows over
+    // gridDim.y around columns over the grid's threads along x).
+    bool Own = !Blocks[BI].Loops.empty() &&
+               Loops[Blocks[BI].Loops.back()].Header == L.Header;
+    int &StepReg = Own ? OwnStepReg : InnerStepReg;
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
       const Instr &I = *Instrs[K];
       // A step: an integer `add R, R, X`, or `add R, C, X` with C a copy
@@ -1377,6 +1385,8 @@ void FunctionAnalysis::guessTrip(Loop &L) {
                                  : I.Ops[2].Name.str())
                          .str();
     }
+  }
+  int StepReg = OwnStepReg >= 0 ? OwnStepReg : InnerStepReg;
   // The remainder is said with its main loop: one guess per source loop
   // (a grid-stride loop's too: its counter steps by the grid).
   // A loop of that form that no main loop claims (the user's own `for (j =
