@@ -248,6 +248,105 @@ static SmallPtrSet<const BasicBlock *, 16> rareOnlyBlocks(Function &F,
   return Rare;
 }
 
+/// Shrinking thread checks (docs/MODEL.md), as the PTX front end's
+/// shrinkingCheckShares: a branch inside a loop on `icmp` of threadIdx.x
+/// with a value each pass changes, the loop run pass by pass at the
+/// reference block (steppedTrip); what only one side reaches runs on the
+/// warps with a thread there, the mean over the passes (sampled evenly
+/// beyond 64) of their share.
+DenseMap<const BasicBlock *, double>
+ProfileBuilder::shrinkingCheckShares(Function &F, const LoopInfo &LI,
+                                     ScalarEvolution &SE,
+                                     const DominatorTree &DT) {
+  DenseMap<const BasicBlock *, double> Share;
+  constexpr unsigned MaxSamples = 64, WarpLanes = 32, MaxPasses = 4096;
+  EvalPoint Ref;
+  Ref.Facts = &Facts;
+  Ref.Actual = &ArgActual;
+  Ref.SE = &SE;
+  Ref.DT = &DT;
+  Ref.LI = &LI;
+  Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
+  const unsigned Threads = unsigned(std::min<uint64_t>(Ref.Block[0], 1024));
+  const unsigned Warps = (Threads + WarpLanes - 1) / WarpLanes;
+  for (BasicBlock &BB : F) {
+    const auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
+    const Loop *L = LI.getLoopFor(&BB);
+    if (!L || !Br || !Br->isConditional() ||
+        Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+    if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
+      continue;
+    // threadIdx.x on one side (through casts), the bound on the other.
+    auto IsTidX = [](const Value *V) {
+      while (const auto *C = dyn_cast<CastInst>(V))
+        V = C->getOperand(0);
+      unsigned Dim;
+      return specialRegister(V, Dim) == SReg::Tid && Dim == 0;
+    };
+    int Side = IsTidX(Cmp->getOperand(0)) ? 0 : IsTidX(Cmp->getOperand(1)) ? 1 : -1;
+    if (Side < 0)
+      continue;
+    const Value *Bound = Cmp->getOperand(1 - Side);
+    const auto *BI = dyn_cast<Instruction>(Bound);
+    if (!BI || !L->contains(BI) || !SE.isSCEVable(Bound->getType()) ||
+        scevMentions(SE.getSCEV(const_cast<Value *>(Bound)), SReg::Tid))
+      continue;
+    CmpInst::Predicate Pred =
+        Side == 0 ? Cmp->getPredicate() : Cmp->getSwappedPredicate();
+    std::vector<SmallVector<APInt, 2>> ByPass;
+    if (!steppedTrip(L, SE, entryConditions(L, DT), Ref, MaxPasses, nullptr,
+                     {Bound}, &ByPass) ||
+        ByPass.size() < 2)
+      continue;
+    size_t N = ByPass.size(), Samples = std::min<size_t>(N, MaxSamples);
+    double Holds = 0, Fails = 0;
+    bool Varies = false;
+    for (size_t K = 0; K < Samples; ++K) {
+      const APInt &V = ByPass[Samples == N ? K : K * (N - 1) / (Samples - 1)][0];
+      Varies |= V != ByPass[0][0];
+      unsigned WarpsHold = 0, WarpsFail = 0;
+      for (unsigned W = 0; W < Warps; ++W) {
+        bool AnyHold = false, AnyFail = false;
+        for (unsigned T = W * WarpLanes; T < std::min(Threads, (W + 1) * WarpLanes); ++T)
+          (ICmpInst::compare(APInt(V.getBitWidth(), T), V, Pred) ? AnyHold
+                                                                  : AnyFail) = true;
+        WarpsHold += AnyHold;
+        WarpsFail += AnyFail;
+      }
+      Holds += double(WarpsHold) / Warps;
+      Fails += double(WarpsFail) / Warps;
+    }
+    if (!Varies)
+      continue;
+    std::pair<const BasicBlock *, double> Sides[2] = {
+        {Br->getSuccessor(0), Holds / double(Samples)},
+        {Br->getSuccessor(1), Fails / double(Samples)}};
+    for (auto [Succ, Sh] : Sides) {
+      // Not the loop's exit, nor a side every warp runs.
+      if (!L->contains(Succ) || Sh >= 1)
+        continue;
+      // The blocks that only this edge reaches from the entry.
+      SmallPtrSet<const BasicBlock *, 32> Seen;
+      SmallVector<const BasicBlock *, 16> Work{&F.getEntryBlock()};
+      Seen.insert(&F.getEntryBlock());
+      while (!Work.empty()) {
+        const BasicBlock *X = Work.pop_back_val();
+        for (const BasicBlock *S : successors(X))
+          if (!(X == &BB && S == Succ) && Seen.insert(S).second)
+            Work.push_back(S);
+      }
+      for (BasicBlock &X : F)
+        if (DT.isReachableFromEntry(&X) && !Seen.count(&X)) {
+          auto [It, New] = Share.try_emplace(&X, 1.0);
+          It->second *= Sh;
+        }
+    }
+  }
+  return Share;
+}
+
 /// The dimensions whose launched threads (blockDim.d * gridDim.d) a
 /// grid-stride loop's step spans (LoopRecord::GridStrideDims); 0 unknown.
 static unsigned gridStrideDims(const Loop &L, ScalarEvolution &SE) {
@@ -664,12 +763,16 @@ void ProfileBuilder::walk(Function &F, double Weight, unsigned Depth) {
   }
 
   SmallPtrSet<const BasicBlock *, 16> Rare = rareOnlyBlocks(F, LI);
+  DenseMap<const BasicBlock *, double> Shrunk =
+      shrinkingCheckShares(F, LI, SE, DT);
   for (BasicBlock &BB : F) {
     if (!DT.isReachableFromEntry(&BB))
       continue;
     double W = std::min(MaxWeight, Weight * blockWeight(BB, LI, SE, F, Depth));
     if (Rare.count(&BB))
       W = 0;
+    if (auto It = Shrunk.find(&BB); It != Shrunk.end())
+      W *= It->second;
     if (W > 0)
       for (const Loop *L = LI.getLoopFor(&BB); L; L = L->getParentLoop())
         LoopsThatRun.insert(L);

@@ -138,6 +138,13 @@ private:
                     llvm::ScalarEvolution &SE, llvm::Function &F,
                     unsigned Depth, llvm::ArrayRef<EntryCondition> Conds,
                     const EvalPoint &Ref);
+  /// Per block of \p F, the share of the reference block's warps that
+  /// run it past shrinking thread checks (`if (tid < s)` of a tree
+  /// reduction); blocks not listed run on every warp.
+  llvm::DenseMap<const llvm::BasicBlock *, double>
+  shrinkingCheckShares(llvm::Function &F, const llvm::LoopInfo &LI,
+                       llvm::ScalarEvolution &SE,
+                       const llvm::DominatorTree &DT);
   double blockWeight(const llvm::BasicBlock &BB, llvm::LoopInfo &LI,
                      llvm::ScalarEvolution &SE, llvm::Function &F,
                      unsigned Depth);

@@ -580,7 +580,9 @@ private:
 std::optional<double> steppedTrip(const Loop *L, ScalarEvolution &SE,
                                   ArrayRef<EntryCondition> Conds,
                                   const EvalPoint &At, unsigned MaxPasses,
-                                  SmallPtrSetImpl<const SCEV *> *Read) {
+                                  SmallPtrSetImpl<const SCEV *> *Read,
+                                  ArrayRef<const Value *> Watch,
+                                  std::vector<SmallVector<APInt, 2>> *Watched) {
   BasicBlock *Exiting = L->getExitingBlock();
   BasicBlock *Latch = L->getLoopLatch();
   BasicBlock *Pre = L->getLoopPredecessor();
@@ -602,6 +604,7 @@ std::optional<double> steppedTrip(const Loop *L, ScalarEvolution &SE,
   SmallPtrSet<const PHINode *, 4> Relevant;
   {
     SmallVector<const Value *, 16> Work{Br->getCondition()};
+    Work.append(Watch.begin(), Watch.end());
     SmallPtrSet<const Value *, 32> Seen;
     while (!Work.empty()) {
       const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
@@ -630,6 +633,15 @@ std::optional<double> steppedTrip(const Loop *L, ScalarEvolution &SE,
     std::optional<APInt> C = Now.get(Br->getCondition());
     if (!C)
       return std::nullopt;
+    if (Watched) {
+      Watched->emplace_back();
+      for (const Value *V : Watch) {
+        std::optional<APInt> X = Now.get(V);
+        if (!X)
+          return std::nullopt;
+        Watched->back().push_back(*X);
+      }
+    }
     if (C->isOne() == ExitOnTrue)
       return double(Pass);
     DenseMap<const PHINode *, APInt> Next;

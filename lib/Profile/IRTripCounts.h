@@ -113,12 +113,15 @@ std::optional<double> tripAt(const llvm::Loop *L, const llvm::SCEV *BTC,
 /// std::nullopt when a value the test reads is unknown or the loop runs
 /// more than \p MaxPasses passes. Counted as tripAt counts: header
 /// executions. \p Read, when given, receives the loop-invariant values
-/// read (for describeDependence).
+/// read (for describeDependence). \p Watched, when given, receives the
+/// values of \p Watch (integers of the loop) at each pass that runs.
 std::optional<double>
 steppedTrip(const llvm::Loop *L, llvm::ScalarEvolution &SE,
             llvm::ArrayRef<EntryCondition> Conds, const EvalPoint &At,
             unsigned MaxPasses = 4096,
-            llvm::SmallPtrSetImpl<const llvm::SCEV *> *Read = nullptr);
+            llvm::SmallPtrSetImpl<const llvm::SCEV *> *Read = nullptr,
+            llvm::ArrayRef<const llvm::Value *> Watch = {},
+            std::vector<llvm::SmallVector<llvm::APInt, 2>> *Watched = nullptr);
 
 /// How a trip count that reads blockDim varies with it, from samples at
 /// blockDim.d = 16, 32, 64 (the other dimensions at \p At; blockDim.z is

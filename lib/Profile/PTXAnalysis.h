@@ -414,6 +414,9 @@ private:
                                         unsigned Depth = 0) const;
   /// Blocks that only the rare side of a magnitude test reaches: weight 0.
   std::vector<bool> rareOnlyBlocks() const;
+  /// Per block, the share of the reference block's warps that run it past
+  /// shrinking thread checks (`if (tid < s)` of a tree reduction).
+  std::vector<double> shrinkingCheckShares();
   /// Checks of %ntid against constants whose failing side does no work
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
   void analyseShapeChecks();

@@ -2390,9 +2390,10 @@ FuncSummary FunctionAnalysis::run() {
   analyseValues();
   computeTripCounts();
   std::vector<bool> RareOnly = rareOnlyBlocks();
+  std::vector<double> Shrunk = shrinkingCheckShares();
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
     Block &B = Blocks[BI];
-    B.Weight = B.Reachable && !RareOnly[BI] ? 1.0 : 0.0;
+    B.Weight = B.Reachable && !RareOnly[BI] ? Shrunk[BI] : 0.0;
     for (unsigned LI : B.Loops)
       B.Weight = std::min(B.Weight * Loops[LI].Trip, MaxBlockWeight);
   }

@@ -1312,6 +1312,40 @@ std::optional<int64_t> FunctionAnalysis::counterAtPass(unsigned R, unsigned At,
   return *Start + Passes * (B == "sub" ? -*By : *By);
 }
 
+/// \p V read in \p Bits bits (8, 16, 32; 64 as it is), unsigned or not.
+static int64_t narrowTo(int64_t V, unsigned Bits, bool Unsigned) {
+  switch (Bits) {
+  case 8:
+    return Unsigned ? int64_t(uint8_t(V)) : int64_t(int8_t(V));
+  case 16:
+    return Unsigned ? int64_t(uint16_t(V)) : int64_t(int16_t(V));
+  case 32:
+    return Unsigned ? int64_t(uint32_t(V)) : int64_t(int32_t(V));
+  default:
+    return V;
+  }
+}
+
+/// `setp.CMP.TY X, Y` as the type and the comparison read the bits.
+static std::optional<bool> setpHolds(StringRef Cmp, StringRef Ty, int64_t X,
+                                     int64_t Y) {
+  unsigned Bits = typeBits(Ty);
+  if (Bits < 8 || Bits > 64)
+    return std::nullopt;
+  bool U = Ty.starts_with("u") || Ty.starts_with("b") || Cmp == "lo" ||
+           Cmp == "ls" || Cmp == "hi" || Cmp == "hs";
+  int64_t A = narrowTo(X, Bits, U), C = narrowTo(Y, Bits, U);
+  bool Lt = Bits == 64 && U ? uint64_t(A) < uint64_t(C) : A < C;
+  bool Eq = A == C;
+  return Cmp == "eq"                  ? std::optional<bool>(Eq)
+         : Cmp == "ne"                ? std::optional<bool>(!Eq)
+         : Cmp == "lt" || Cmp == "lo" ? std::optional<bool>(Lt)
+         : Cmp == "le" || Cmp == "ls" ? std::optional<bool>(Lt || Eq)
+         : Cmp == "gt" || Cmp == "hi" ? std::optional<bool>(!Lt && !Eq)
+         : Cmp == "ge" || Cmp == "hs" ? std::optional<bool>(!Lt)
+                                      : std::nullopt;
+}
+
 std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
                                                  unsigned At0) const {
   const Instr &D = *Instrs[Def];
@@ -1388,18 +1422,7 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
   // unwrapped, as before (divisions by a constant: `mul.wide.u32 %rd, %r,
   // -1431655765; shr.u64 %rd, %rd, 33; cvt.u32.u64 %r, %rd`, the
   // remainder of a loop unrolled 3 times).
-  auto Narrow = [](int64_t V, unsigned Bits, bool Unsigned) -> int64_t {
-    switch (Bits) {
-    case 8:
-      return Unsigned ? int64_t(uint8_t(V)) : int64_t(int8_t(V));
-    case 16:
-      return Unsigned ? int64_t(uint16_t(V)) : int64_t(int16_t(V));
-    case 32:
-      return Unsigned ? int64_t(uint32_t(V)) : int64_t(int32_t(V));
-    default:
-      return V;
-    }
-  };
+  auto Narrow = narrowTo;
   StringRef Ty = D.Mods.back();
   unsigned Bits = typeBits(Ty);
   bool Unsigned = Ty.starts_with("u") || Ty.starts_with("b");
@@ -1441,20 +1464,7 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     return Short ? Held(*X - *Y) : *X - *Y;
   // A comparison (1 or 0), as the type and the comparison read the bits.
   if (B == "setp" && D.Mods.size() == 3 && Bits >= 8 && Bits <= 64) {
-    StringRef Cmp = D.Mods[1];
-    bool U = Unsigned || Cmp == "lo" || Cmp == "ls" || Cmp == "hi" ||
-             Cmp == "hs";
-    int64_t A = Narrow(*X, Bits, U), C = Narrow(*Y, Bits, U);
-    bool Lt = Bits == 64 && U ? uint64_t(A) < uint64_t(C) : A < C;
-    bool Eq = A == C;
-    std::optional<bool> R =
-        Cmp == "eq"                  ? std::optional<bool>(Eq)
-        : Cmp == "ne"                ? std::optional<bool>(!Eq)
-        : Cmp == "lt" || Cmp == "lo" ? std::optional<bool>(Lt)
-        : Cmp == "le" || Cmp == "ls" ? std::optional<bool>(Lt || Eq)
-        : Cmp == "gt" || Cmp == "hi" ? std::optional<bool>(!Lt && !Eq)
-        : Cmp == "ge" || Cmp == "hs" ? std::optional<bool>(!Lt)
-                                     : std::nullopt;
+    std::optional<bool> R = setpHolds(D.Mods[1], Ty, *X, *Y);
     if (!R)
       return std::nullopt;
     return int64_t(*R);
@@ -1629,6 +1639,140 @@ std::vector<bool> FunctionAnalysis::rareOnlyBlocks() const {
   for (unsigned BI = 0; BI < Blocks.size(); ++BI)
     Rare[BI] = Blocks[BI].Reachable && !Seen[BI];
   return Rare;
+}
+
+/// Shrinking thread checks (docs/MODEL.md): a branch inside a counted loop
+/// on `setp` comparing threadIdx.x (plus terms the same for every thread)
+/// with a value each pass changes (a tree reduction's `if (tid < s)` with
+/// `s >>= 1`). The warps with a thread on a side run what only that side
+/// reaches: per block, the mean over the loop's passes (sampled evenly
+/// beyond 64) of that share of the block's warps, at the reference block
+/// (PTXReferenceBlockThreads x 1 x 1). 1 for the other blocks.
+std::vector<double> FunctionAnalysis::shrinkingCheckShares() {
+  std::vector<double> Factor(Blocks.size(), 1.0);
+  constexpr unsigned MaxSamples = 64, WarpLanes = 32;
+  const unsigned T0 = AtThread0 | AtRefBlock;
+  const unsigned RefThreads = PTXReferenceBlockThreads;
+  const unsigned Warps = (RefThreads + WarpLanes - 1) / WarpLanes;
+  // The blocks that only the edge BI -> Succ reaches from the entry.
+  auto OnlyThrough = [&](unsigned BI, unsigned Succ) {
+    std::vector<bool> Seen(Blocks.size(), false);
+    SmallVector<unsigned, 16> Work{0};
+    Seen[0] = true;
+    while (!Work.empty()) {
+      unsigned X = Work.pop_back_val();
+      for (unsigned S : Blocks[X].Succs)
+        if (S < Blocks.size() && !Seen[S] && !(X == BI && S == Succ)) {
+          Seen[S] = true;
+          Work.push_back(S);
+        }
+    }
+    return Seen;
+  };
+  ConstMemo.emplace();
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    std::optional<unsigned> Taken = conditionalTaken(BI);
+    const Block &B = Blocks[BI];
+    if (!Taken || B.Loops.empty() || !B.Reachable)
+      continue;
+    const Loop &L = Loops[B.Loops.back()];
+    if (L.Rec.Guessed || !(L.Trip >= 2) || L.Trip > 1e6)
+      continue;
+    const Instr &Br = *Instrs[B.End - 1];
+    int P = regId(Br.Guard);
+    if (P < 0)
+      continue;
+    int DefK = reachingDef(unsigned(P), B.End - 1);
+    if (DefK < 0)
+      continue;
+    const Instr &D = *Instrs[DefK];
+    if (D.Mods[0] != "setp" || D.Mods.size() != 3 || D.Ops.size() != 3 ||
+        !D.Ops[0].Regs.empty() || isFloatType(D.Mods[2]))
+      continue;
+    auto Value = [&](const Operand &O, unsigned At0) -> std::optional<int64_t> {
+      if (O.Kind == Operand::Imm)
+        return O.Value;
+      int R = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+      return R >= 0 ? constAt(unsigned(R), unsigned(DefK), 0, At0)
+                    : std::nullopt;
+    };
+    // Per pass: each side at thread 0, and whether it follows threadIdx.x
+    // one for one (the thread's side) or not at all (the bound).
+    int64_t N = int64_t(L.Trip);
+    int64_t Samples = std::min<int64_t>(N, MaxSamples);
+    double Holds = 0, Fails = 0;
+    int ThreadSide = 0;
+    bool Varies = false, Ok = true;
+    std::optional<int64_t> First;
+    for (int64_t K = 0; K < Samples && Ok; ++K) {
+      PinLoop = &L;
+      PinPass = Samples == N ? K : K * (N - 1) / std::max<int64_t>(1, Samples - 1);
+      ConstMemo->clear();
+      std::array<std::optional<int64_t>, 2> At0V, At1V, AtYV;
+      for (unsigned S = 0; S < 2; ++S) {
+        At0V[S] = Value(D.Ops[1 + S], T0);
+        At1V[S] = Value(D.Ops[1 + S], T0 | AtTid1X);
+        AtYV[S] = Value(D.Ops[1 + S], T0 | (AtTid1X << 1));
+      }
+      int Side = -1;
+      for (unsigned S = 0; S < 2 && Ok; ++S) {
+        if (!At0V[S] || !At1V[S] || !AtYV[S] || *AtYV[S] != *At0V[S])
+          Ok = false;
+        else if (*At1V[S] == *At0V[S] + 1)
+          Side = Side < 0 ? int(S) : 2;
+        else if (*At1V[S] != *At0V[S])
+          Ok = false;
+      }
+      if (!Ok || Side < 0 || Side > 1 || (ThreadSide && ThreadSide != Side + 1)) {
+        Ok = false;
+        break;
+      }
+      ThreadSide = Side + 1;
+      int64_t Bound = *At0V[1 - Side];
+      if (First && *First != Bound)
+        Varies = true;
+      First = Bound;
+      // Warps with a thread where the predicate holds, and where it fails.
+      unsigned WarpsHold = 0, WarpsFail = 0;
+      for (unsigned W = 0; W < Warps && Ok; ++W) {
+        bool AnyHold = false, AnyFail = false;
+        for (unsigned T = W * WarpLanes; T < std::min(RefThreads, (W + 1) * WarpLanes); ++T) {
+          int64_t X = *At0V[Side] + int64_t(T);
+          std::optional<bool> H = Side == 0 ? setpHolds(D.Mods[1], D.Mods[2], X, Bound)
+                                            : setpHolds(D.Mods[1], D.Mods[2], Bound, X);
+          if (!H) {
+            Ok = false;
+            break;
+          }
+          (*H ? AnyHold : AnyFail) = true;
+        }
+        WarpsHold += AnyHold;
+        WarpsFail += AnyFail;
+      }
+      Holds += double(WarpsHold) / Warps;
+      Fails += double(WarpsFail) / Warps;
+    }
+    PinLoop = nullptr;
+    if (!Ok || !Varies || Samples <= 0)
+      continue;
+    Holds /= double(Samples);
+    Fails /= double(Samples);
+    // The branch is taken where the predicate (negated by '!') holds.
+    std::pair<unsigned, double> Sides[2] = {
+        {*Taken, Br.GuardNeg ? Fails : Holds},
+        {BI + 1, Br.GuardNeg ? Holds : Fails}};
+    for (auto [Succ, Share] : Sides) {
+      // Not an edge out of the loop (its exit), nor a side every warp runs.
+      if (Succ >= Blocks.size() || !L.Body.test(Succ) || Share >= 1)
+        continue;
+      std::vector<bool> Seen = OnlyThrough(BI, Succ);
+      for (unsigned X = 0; X < Blocks.size(); ++X)
+        if (Blocks[X].Reachable && !Seen[X])
+          Factor[X] *= Share;
+    }
+  }
+  ConstMemo.reset();
+  return Factor;
 }
 
 /// Bounds checks: a conditional branch on `setp` comparing two affine forms
