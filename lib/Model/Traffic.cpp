@@ -202,6 +202,21 @@ double modelimpl::l1PassShare(const MemAccess &A, const LaunchConfig &C) {
   // together move the union of their runs (docs/MODEL.md "Overlapping
   // windows").
   double Passes = std::floor(A.InnerLoopTrip);
+  // Lanes a sector or more apart, or scattered by the data (a CSR row's
+  // run, a thread's own chunk): each lane's sector holds the next passes'
+  // elements while it moves less than a sector a pass, so the passes move
+  // each lane's run once.
+  bool OwnSectors =
+      A.Pattern == AccessPattern::Unknown ||
+      (A.Pattern == AccessPattern::Strided && !A.LaneMod &&
+       std::llabs(A.StrideBytes) >= 32);
+  if (OwnSectors && !A.IsStore && !A.IsAtomic && A.InnerLoopStep != 0 &&
+      std::llabs(A.InnerLoopStep) < 32 && Passes >= 2) {
+    double Step = double(std::llabs(A.InnerLoopStep));
+    double Own = runSectors(0, std::max(1u, A.Bytes));
+    return std::min(1.0, runSectors(0, A.Bytes + (Passes - 1) * Step) /
+                             (Passes * Own));
+  }
   if (A.IsStore || A.IsAtomic || A.Pattern != AccessPattern::Coalesced ||
       A.LaneMod || A.StrideBytes == 0 ||
       std::llabs(A.StrideBytes) > int64_t(A.Bytes) ||

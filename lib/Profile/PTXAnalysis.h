@@ -694,6 +694,13 @@ private:
   /// The one instruction in loop \p L that defines register \p Reg; -1
   /// when none or several do.
   int soleLoopDef(const Loop &L, int Reg) const;
+  /// The bytes (units) register \p R moves per pass of \p L: 0 when no
+  /// instruction of L defines it; the sum of steps of its one definition
+  /// there (the loop's counter `add R, R, C`, copies, sums, products and
+  /// shifts by constants); none otherwise. A start the data sets (a CSR
+  /// row's first element) does not matter.
+  std::optional<int64_t> stepPerPass(unsigned R, const Loop &L,
+                                     unsigned Depth = 0) const;
   /// Increments that step their IV through a chain of adds (traceIV): the
   /// adds in the chain and the operand index of the added value.
   mutable std::map<unsigned, std::pair<unsigned, unsigned>> ChainedSteps;

@@ -892,6 +892,15 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       if (A.Form.Known && A.Form.NumLoops > 0) {
         A.InnerLoopStep = A.Form.LoopStep[0];
         A.InnerLoopTrip = A.Form.LoopTrip[0];
+      } else if (!Blocks[X.BlockIdx].Loops.empty()) {
+        // Without a form (an address the data or a division sets): the
+        // step of its register per pass of the innermost loop.
+        const Loop &In = Loops[Blocks[X.BlockIdx].Loops.back()];
+        if (std::optional<int64_t> St = stepPerPass(unsigned(R), In);
+            St && *St) {
+          A.InnerLoopStep = *St;
+          A.InnerLoopTrip = In.Trip;
+        }
       }
       const AbsVal &V = Vals[R];
       if (V.known()) {

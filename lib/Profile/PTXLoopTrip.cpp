@@ -208,6 +208,76 @@ int FunctionAnalysis::loopCopyOf(const Loop &L, const Operand &Op,
   return -1;
 }
 
+std::optional<int64_t> FunctionAnalysis::stepPerPass(unsigned R, const Loop &L,
+                                                     unsigned Depth) const {
+  if (Depth > 12 || R >= DefSites.size())
+    return std::nullopt;
+  int K = soleLoopDef(L, int(R));
+  if (K < 0)
+    return llvm::any_of(DefSites[R],
+                        [&](unsigned D) { return L.Body.test(InstrBlock[D]); })
+               ? std::nullopt
+               : std::optional<int64_t>(0); // Defined outside: the same.
+  const Instr &I = *Instrs[K];
+  StringRef B = I.Mods[0];
+  if (isFloatType(I.Mods.back()))
+    return std::nullopt;
+  auto Of = [&](size_t X) -> std::optional<int64_t> {
+    if (X >= I.Ops.size())
+      return std::nullopt;
+    const Operand &O = I.Ops[X];
+    if (O.Kind == Operand::Imm)
+      return 0;
+    if (O.Kind != Operand::Reg)
+      return std::nullopt;
+    int Id = regId(O.Name);
+    if (Id < 0) // A special register: the same on every pass.
+      return 0;
+    return stepPerPass(unsigned(Id), L, Depth + 1);
+  };
+  auto Const = [&](size_t X) -> std::optional<int64_t> {
+    return X < I.Ops.size() ? constOutside(L, I.Ops[X]) : std::nullopt;
+  };
+  // The loop's counter: `add R, R, C` (either side), its one definition in
+  // the loop.
+  if (B == "add" && I.Ops.size() == 3)
+    for (unsigned Side = 1; Side <= 2; ++Side)
+      if (I.Ops[Side].Kind == Operand::Reg && regId(I.Ops[Side].Name) == int(R))
+        return Const(3 - Side);
+  if (B == "sub" && I.Ops.size() == 3 && I.Ops[1].Kind == Operand::Reg &&
+      regId(I.Ops[1].Name) == int(R))
+    if (auto C = Const(2))
+      return -*C;
+  if (B == "mov" || B == "cvta" || B == "cvt")
+    return I.Ops.size() == 2 ? Of(1) : std::nullopt;
+  if ((B == "add" || B == "sub") && I.Ops.size() == 3) {
+    auto X = Of(1), Y = Of(2);
+    if (!X || !Y)
+      return std::nullopt;
+    return B == "add" ? *X + *Y : *X - *Y;
+  }
+  if (B == "shl" && I.Ops.size() == 3 && I.Ops[2].Kind == Operand::Imm &&
+      I.Ops[2].Value >= 0 && I.Ops[2].Value < 32)
+    if (auto X = Of(1))
+      return *X * (int64_t(1) << I.Ops[2].Value);
+  if ((B == "mul" || B == "mad") && (I.hasMod("lo") || I.hasMod("wide")) &&
+      I.Ops.size() >= 3) {
+    // One factor the same on every pass and known: the other's step times it.
+    std::optional<int64_t> P;
+    if (auto C = Const(2); C && (P = Of(1)))
+      P = *P * *C;
+    else if (auto C1 = Const(1); C1 && (P = Of(2)))
+      P = *P * *C1;
+    else
+      P = std::nullopt;
+    if (!P || B == "mul")
+      return P;
+    if (auto Z = Of(3))
+      return *P + *Z;
+  }
+  return std::nullopt;
+}
+
 int FunctionAnalysis::soleLoopDef(const Loop &L, int Reg) const {
   int Def = -1;
   for (unsigned K : DefSites[Reg])

@@ -224,6 +224,8 @@ void printGlobalAddress(const MemAccess &A, raw_ostream &OS) {
   }
   if (A.BaseId)
     OS << " base=" << A.BaseId << (A.Offset < 0 ? "" : "+") << A.Offset;
+  if (A.InnerLoopStep)
+    OS << " walk=" << A.InnerLoopStep;
 }
 
 void printAccess(const MemAccess &A, raw_ostream &OS) {

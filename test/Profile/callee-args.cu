@@ -41,10 +41,10 @@ __global__ void kern(const float *a, float *out, int K) {
 // CHECK: ops: fp32=2049 {{.*}}load.global=512 store.global=1 load.shared=4096 store.shared=512 load.local=257 store.local=2049 branch
 // CHECK: flops: fp32=4097
 // CHECK: loop: depth=2 {{.*}}trip=128 exact=no guessed=no
-// CHECK: access: global load bytes=4 count=128 {{.*}} base=[[A:[0-9]+]]+0{{$}}
-// CHECK-NEXT: access: global load bytes=4 count=128 {{.*}} base=[[A]]+4{{$}}
-// CHECK-NEXT: access: global load bytes=4 count=128 {{.*}} base=[[A]]+8{{$}}
-// CHECK-NEXT: access: global load bytes=4 count=128 {{.*}} base=[[A]]+12{{$}}
+// CHECK: access: global load bytes=4 count=128 {{.*}} base=[[A:[0-9]+]]+0{{( walk=-?[0-9]+)?$}}
+// CHECK-NEXT: access: global load bytes=4 count=128 {{.*}} base=[[A]]+4{{( walk=-?[0-9]+)?$}}
+// CHECK-NEXT: access: global load bytes=4 count=128 {{.*}} base=[[A]]+8{{( walk=-?[0-9]+)?$}}
+// CHECK-NEXT: access: global load bytes=4 count=128 {{.*}} base=[[A]]+12{{( walk=-?[0-9]+)?$}}
 // CHECK-COUNT-4: access: shared store bytes=4 count=128 pattern=strided
 // CHECK-NEXT: access: local load bytes=4 count=128
 // CHECK: access: shared load bytes=4 count=128 pattern=strided stride=16 bank-ways=4
