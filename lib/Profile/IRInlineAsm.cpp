@@ -134,13 +134,21 @@ struct AsmMemRef {
   int64_t Offset = 0;
   unsigned Bytes = 4;
   bool IsStore = false, IsAtomic = false, ReadOnly = false;
+  /// A texture or surface access (`tex`, `tld4`, `suld`, `sust`, `sured`):
+  /// no pointer operand; the parsed text's own access stands for it.
+  bool Texture = false;
+  /// A texture fetch's destination operands and its x coordinate's ($N;
+  /// ~0u where a constant or not read).
+  SmallVector<unsigned, 4> Dests;
+  unsigned CoordX = ~0u;
   std::optional<AddrSpace> Space;
 };
 
 /// The memory references of the substituted text \p Asm's statements
 /// `ld/ldu/st/atom/red [$N]` or `[$N+off]`, `ldmatrix ... [$N]` and
 /// `cp.async ... [$D], [$S], size` ($N as substitute() names it, so that a
-/// copy's size passed as an operand is already its value).
+/// copy's size passed as an operand is already its value), and its texture
+/// and surface statements (Texture), in the order of the text.
 std::vector<AsmMemRef> memoryRefs(StringRef Asm) {
   static const Regex Addr("\\[[[:space:]]*%ffasm([0-9]+)[[:space:]]*(\\+[[:space:]]*"
                           "(-?[0-9]+))?[[:space:]]*\\]");
@@ -161,6 +169,35 @@ std::vector<AsmMemRef> memoryRefs(StringRef Asm) {
                   llvm::is_contained(Mods, "shared") &&
                   llvm::is_contained(Mods, "global");
     bool IsMatrix = Base == "ldmatrix";
+    if (Base == "tex" || Base == "tld4" || Base == "suld" || Base == "sust" ||
+        Base == "sured") {
+      AsmMemRef T;
+      T.Texture = true;
+      // A component's bytes: the destination type, the first after vN.
+      for (StringRef M : ArrayRef<StringRef>(Mods).drop_front())
+        if (unsigned Bits = ptx::typeBits(M); Bits >= 8) {
+          T.Bytes = Bits / 8;
+          break;
+        }
+      // `{$d0, $d1, ...}, [$h, {$x, $y}]`.
+      static const Regex Fetch(
+          "\\{([^}]*)\\}[[:space:]]*,[[:space:]]*\\[[^{]*\\{[[:space:]]*"
+          "%ffasm([0-9]+)");
+      SmallVector<StringRef, 3> M;
+      if (Fetch.match(S, &M)) {
+        SmallVector<StringRef, 4> Ds;
+        M[1].split(Ds, ',');
+        for (StringRef D : Ds) {
+          unsigned N;
+          D = D.trim();
+          if (D.consume_front("%ffasm") && !D.getAsInteger(10, N))
+            T.Dests.push_back(N);
+        }
+        M[2].getAsInteger(10, T.CoordX);
+      }
+      Refs.push_back(T);
+      continue;
+    }
     if (Base != "ld" && Base != "ldu" && Base != "st" && Base != "atom" &&
         Base != "red" && !IsCopy && !IsMatrix)
       continue;
@@ -231,6 +268,70 @@ Value *addressOf(Value *V) {
   return nullptr;
 }
 
+/// A texture fetch's texel and lanes, as the PTX front end reads them
+/// (docs/MODEL.md "Texture fetches"): the components the kernel reads
+/// (the call's results it extracts) times their size, and the lanes'
+/// pattern along the x coordinate, an integer converted to float (plus a
+/// constant such as 0.5).
+void readTextureFetch(const CallBase &CB, ArrayRef<AsmOperand> Ops,
+                      const AsmMemRef &R, MemAccess &A, StrideAnalysis &SA,
+                      BlockDepAnalysis &BlockDeps,
+                      BlockDepAnalysis &ThreadDeps) {
+  if (R.Dests.empty() || R.CoordX >= Ops.size() || !Ops[R.CoordX].Arg)
+    return;
+  unsigned Elem = std::max(1u, R.Bytes);
+  unsigned Used = 0;
+  auto *ST = dyn_cast<StructType>(CB.getType());
+  for (unsigned D : R.Dests) {
+    bool Read = false;
+    if (!ST)
+      Read = D == 0 && !CB.use_empty();
+    else
+      for (const User *U : CB.users())
+        if (const auto *EV = dyn_cast<ExtractValueInst>(U))
+          Read |= EV->getNumIndices() >= 1 && EV->getIndices()[0] == D;
+    Used += Read;
+  }
+  A.Bytes = std::max(1u, Used) * Elem;
+  A.SectorsPerRequest = 0; // Of the pattern found here (finalizeProfile).
+  // The coordinates' block indices; the x coordinate's integer.
+  // The indices every coordinate reads: threads of other rows read other
+  // texels (the y coordinate), blocks read apart.
+  unsigned Blocks = 0, Threads = 0;
+  for (unsigned N = R.CoordX; N < Ops.size() && N < R.CoordX + 3; ++N)
+    if (Ops[N].Arg && !Ops[N].Arg->getType()->isPointerTy()) {
+      Blocks |= BlockDeps.get(Ops[N].Arg) & 7u;
+      Threads |= ThreadDeps.get(Ops[N].Arg) & 7u;
+    }
+  A.BlockDims = Blocks;
+  const Value *X = Ops[R.CoordX].Arg;
+  for (unsigned Hop = 0; Hop < 4 && X && !X->getType()->isIntegerTy(); ++Hop) {
+    if (const auto *C = dyn_cast<CastInst>(X))
+      X = C->getOperand(0);
+    else if (const auto *B = dyn_cast<BinaryOperator>(X);
+             B && B->getOpcode() == Instruction::FAdd)
+      X = isa<Constant>(B->getOperand(1)) ? B->getOperand(0)
+          : isa<Constant>(B->getOperand(0)) ? B->getOperand(1)
+                                            : nullptr;
+    else
+      X = nullptr;
+  }
+  if (!X || !X->getType()->isIntegerTy())
+    return;
+  A.ThreadDims = Threads;
+  A.ThreadDimsKnown = true;
+  Stride St = SA.get(X);
+  if (St.Kind != Stride::Known || St.Mod)
+    return;
+  if (St.S == 0) {
+    A.Pattern = AccessPattern::Uniform;
+    return;
+  }
+  A.StrideBytes = St.S * int64_t(A.Bytes);
+  A.Pattern = std::llabs(St.S) == 1 ? AccessPattern::Coalesced
+                                    : AccessPattern::Strided;
+}
+
 } // namespace
 
 void ProfileBuilder::classifyInlineAsm(Instruction &I, CallBase &CB, double W,
@@ -287,7 +388,24 @@ void ProfileBuilder::classifyInlineAsm(Instruction &I, CallBase &CB, double W,
   P.Shape.ReadsGridDim = P.Shape.ReadsGridDim || Work.Shape.ReadsGridDim;
   // Its memory instructions through the call's pointers: accesses, their
   // instructions already counted above.
-  for (const AsmMemRef &R : Read ? memoryRefs(Body) : std::vector<AsmMemRef>()) {
+  std::vector<AsmMemRef> Refs =
+      Read ? memoryRefs(Body) : std::vector<AsmMemRef>();
+  // A texture fetch has no pointer: the parsed text's access, as the PTX
+  // front end reads it in the emitted PTX (each memory statement is one
+  // access there, in order).
+  if (Work.Accesses.size() == Refs.size())
+    for (size_t K = 0; K < Refs.size(); ++K)
+      if (Refs[K].Texture) {
+        MemAccess A = Work.Accesses[K];
+        A.Count *= W;
+        A.BaseId = 0; // The wrapper's registers: no siblings here.
+        A.Line = I.getDebugLoc() ? I.getDebugLoc().getLine() : 0;
+        readTextureFetch(CB, Ops, Refs[K], A, SA, BlockDeps, ThreadDeps);
+        P.Accesses.push_back(A);
+      }
+  for (const AsmMemRef &R : Refs) {
+    if (R.Texture)
+      continue;
     Value *Ptr = R.Operand < Ops.size() ? addressOf(Ops[R.Operand].Arg)
                                         : nullptr;
     if (!Ptr)

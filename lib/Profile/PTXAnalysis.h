@@ -602,6 +602,8 @@ public:
   };
 
 private:
+  /// The texel and lane pattern of texture fetch \p X's access \p A.
+  void readTextureFetch(const InstrCtx &X, MemAccess &A);
   void addOp(const InstrCtx &X, OpClass C, double N = 1);
   void addAccess(const InstrCtx &X, AddrSpace Sp, bool Store, bool Atomic,
                  unsigned Bytes, const Operand *AddrOp);

@@ -1257,6 +1257,95 @@ static bool isKnownOther(StringRef Base) {
          Base == "ld";
 }
 
+/// A texture fetch's texel and lanes (docs/MODEL.md "Texture fetches"):
+/// the components the kernel reads of the fetched vector times their size,
+/// and the lanes' pattern along the x coordinate, an integer converted to
+/// float (`cvt.rn.f32.s32`, plus a constant such as 0.5) or an integer
+/// coordinate: adjacent texels for adjacent lanes are a coalesced run.
+/// The coordinates' block indices say whether blocks read apart.
+void FunctionAnalysis::readTextureFetch(const InstrCtx &X, MemAccess &A) {
+  const Instr &I = X.I;
+  if (I.Ops.size() < 2 || I.Ops[0].Kind != Operand::Vec ||
+      I.Ops[1].Kind != Operand::Addr || I.Ops[1].Regs.empty() ||
+      X.Types.empty())
+    return;
+  // Components read: a destination register some instruction reads.
+  unsigned Elem = std::max(1u, typeBits(X.Types.front()) / 8);
+  unsigned Used = 0;
+  for (StringRef D : I.Ops[0].Regs) {
+    bool Read = false;
+    for (const Instr *J : Instrs) {
+      for (size_t K = 1; K < J->Ops.size() && !Read; ++K) {
+        const Operand &O = J->Ops[K];
+        Read = (O.Kind == Operand::Reg && O.Name == D) ||
+               ((O.Kind == Operand::Vec || O.Kind == Operand::Addr) &&
+                llvm::is_contained(O.Regs, D));
+      }
+      if (Read)
+        break;
+    }
+    Used += Read;
+  }
+  A.Bytes = std::max(1u, Used) * Elem;
+  // The integer behind a coordinate.
+  auto IntOf = [&](StringRef Name) -> int {
+    int R = regId(Name);
+    for (unsigned Hop = 0; R >= 0 && Hop < 4; ++Hop) {
+      if (DefSites[R].size() != 1)
+        return -1;
+      const Instr &D = *Instrs[DefSites[R][0]];
+      StringRef B = D.Mods[0];
+      bool FloatDest = D.Mods.size() >= 2 && isFloatType(D.Mods[1]);
+      if (B == "cvt" && D.Ops.size() == 2 && D.Ops[1].Kind == Operand::Reg &&
+          !isFloatType(D.Mods.back()))
+        return regId(D.Ops[1].Name);
+      if (!FloatDest && !isFloatType(D.Mods.back()))
+        return R; // An integer coordinate.
+      // x + 0.5 (a texel's centre): the other operand.
+      if (B == "add" && D.Ops.size() == 3 &&
+          (D.Ops[2].Kind == Operand::FImm || D.Ops[1].Kind == Operand::FImm)) {
+        const Operand &O = D.Ops[2].Kind == Operand::FImm ? D.Ops[1] : D.Ops[2];
+        R = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+        continue;
+      }
+      if (B == "mov" && D.Ops.size() == 2 && D.Ops[1].Kind == Operand::Reg) {
+        R = regId(D.Ops[1].Name);
+        continue;
+      }
+      return -1;
+    }
+    return -1;
+  };
+  // The indices every coordinate reads: threads of other rows read other
+  // texels (the y coordinate), blocks read apart.
+  unsigned Taint = 0;
+  bool AllKnown = true;
+  for (StringRef C : I.Ops[1].Regs) {
+    int R = IntOf(C);
+    if (R < 0)
+      AllKnown = false;
+    else
+      Taint |= Taints[R];
+  }
+  int RX = IntOf(I.Ops[1].Regs.front());
+  if (!AllKnown || RX < 0)
+    return;
+  A.BlockDims = blockDimsOf(Taint);
+  A.ThreadDims = ((Taint & (TTidX | TLane)) ? 1u : 0u) |
+                 ((Taint & TTidY) ? 2u : 0u) | ((Taint & TTidZ) ? 4u : 0u);
+  A.ThreadDimsKnown = true;
+  const AbsVal &V = Vals[RX];
+  if (!V.known() || V.Mod)
+    return;
+  if (V.uniformV()) {
+    A.Pattern = AccessPattern::Uniform;
+    return;
+  }
+  A.StrideBytes = V.Coef * int64_t(A.Bytes);
+  A.Pattern = std::llabs(V.Coef) == 1 ? AccessPattern::Coalesced
+                                      : AccessPattern::Strided;
+}
+
 /// Textures and surfaces, branches, calls and everything else.
 void FunctionAnalysis::classifyOther(const InstrCtx &X) {
   const Instr &I = X.I;
@@ -1265,6 +1354,8 @@ void FunctionAnalysis::classifyOther(const InstrCtx &X) {
     addOp(X, OpClass::LoadGlobal);
     addAccess(X, AddrSpace::Global, false, false, memBytes(X), nullptr);
     S.Accesses.back().ReadOnly = Base != "suld";
+    if (Base != "suld")
+      readTextureFetch(X, S.Accesses.back());
   } else if (Base == "sust" || Base == "sured") {
     addOp(X, OpClass::StoreGlobal);
     addAccess(X, AddrSpace::Global, true, Base == "sured", memBytes(X),

@@ -539,6 +539,13 @@ Error Parser::parseOperand(size_t B, size_t E, Operand &Op) {
         if (auto V = parseInt(Toks[I].Text))
           Op.Value = Neg ? -*V : *V;
     }
+    // A texture's coordinates after its handle: `[%rd, {%f1, %f2}]`.
+    while (I < E && !Toks[I].is('{') && !Toks[I].is(']'))
+      ++I;
+    if (I < E && Toks[I].is('{'))
+      for (++I; I < E && !Toks[I].is('}'); ++I)
+        if (Toks[I].isWord())
+          Op.Regs.push_back(Toks[I].Text);
     return Error::success();
   }
   if (T.is('{') || T.is('(')) {
