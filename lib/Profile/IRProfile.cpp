@@ -249,17 +249,19 @@ static SmallPtrSet<const BasicBlock *, 16> rareOnlyBlocks(Function &F,
 }
 
 /// Shrinking thread checks (docs/MODEL.md), as the PTX front end's
-/// shrinkingCheckShares: a branch inside a loop on `icmp` of threadIdx.x
-/// with a value each pass changes, the loop run pass by pass at the
-/// reference block (steppedTrip); what only one side reaches runs on the
-/// warps with a thread there, the mean over the passes (sampled evenly
-/// beyond 64) of their share.
+/// shrinkingCheckShares: a branch in a loop on a predicate of threadIdx.x
+/// that is no bounds check, each thread's predicate at each pass of the
+/// loop run pass by pass at the reference block (steppedTrip, thread by
+/// thread); where the passes move it (`if (tid < s)` with `s >>= 1`, `if
+/// (tid % (2 * s) == 0)`), what only one side reaches runs on the warps
+/// with a thread there: the mean over the passes (sampled evenly beyond
+/// 64) of their share.
 DenseMap<const BasicBlock *, double>
 ProfileBuilder::shrinkingCheckShares(Function &F, const LoopInfo &LI,
                                      ScalarEvolution &SE,
                                      const DominatorTree &DT) {
   DenseMap<const BasicBlock *, double> Share;
-  constexpr unsigned MaxSamples = 64, WarpLanes = 32, MaxPasses = 4096;
+  constexpr unsigned MaxSamples = 64, WarpLanes = 32, MaxPasses = 1024;
   EvalPoint Ref;
   Ref.Facts = &Facts;
   Ref.Actual = &ArgActual;
@@ -276,49 +278,67 @@ ProfileBuilder::shrinkingCheckShares(Function &F, const LoopInfo &LI,
         Br->getSuccessor(0) == Br->getSuccessor(1))
       continue;
     const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-    if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
+    if (!Cmp || !L->contains(Cmp) ||
+        Cmp->getOperand(0)->getType()->getIntegerBitWidth() < 16)
       continue;
-    // threadIdx.x on one side (through casts), the bound on the other.
-    auto IsTidX = [](const Value *V) {
-      while (const auto *C = dyn_cast<CastInst>(V))
-        V = C->getOperand(0);
-      unsigned Dim;
-      return specialRegister(V, Dim) == SReg::Tid && Dim == 0;
+    // A predicate of threadIdx.x alone among the thread indices, that is
+    // no bounds check (those are the PTX's guards, the model's per launch).
+    unsigned TD = ThreadDeps.get(Cmp) & 7u;
+    if (TD != 1u || (BlockDeps.get(Cmp) & (7u | AddrDependsOnData)))
+      continue;
+    if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
+      continue;
+    // Affine in the indices, the arguments and the loops' counters: a
+    // bounds check (clang's `tid + k * 256 < n`), not followed here.
+    auto Opaque = [](const SCEV *X) {
+      const auto *U = dyn_cast<SCEVUnknown>(X);
+      return U && isa<Instruction>(U->getValue()) &&
+             !isa<CallInst>(U->getValue());
     };
-    int Side = IsTidX(Cmp->getOperand(0)) ? 0 : IsTidX(Cmp->getOperand(1)) ? 1 : -1;
-    if (Side < 0)
+    bool Affine = true;
+    for (const Value *O : Cmp->operands()) {
+      const SCEV *S = SE.getSCEV(const_cast<Value *>(O));
+      Affine &= !isa<SCEVCouldNotCompute>(S) && !SCEVExprContains(S, Opaque);
+    }
+    if (Affine)
       continue;
-    const Value *Bound = Cmp->getOperand(1 - Side);
-    const auto *BI = dyn_cast<Instruction>(Bound);
-    if (!BI || !L->contains(BI) || !SE.isSCEVable(Bound->getType()) ||
-        scevMentions(SE.getSCEV(const_cast<Value *>(Bound)), SReg::Tid))
+    auto Conds = entryConditions(L, DT);
+    // Each thread's predicate at each pass.
+    std::vector<std::vector<bool>> ByThread(Threads);
+    size_t N = 0;
+    bool Ok = true;
+    for (unsigned T = 0; T < Threads && Ok; ++T) {
+      EvalPoint At = Ref;
+      At.TidX = T;
+      std::vector<SmallVector<APInt, 2>> ByPass;
+      Ok = steppedTrip(L, SE, Conds, At, MaxPasses, nullptr, {Cmp}, &ByPass)
+               .has_value() &&
+           ByPass.size() >= 2 && (T == 0 || ByPass.size() == N);
+      N = ByPass.size();
+      for (const auto &V : ByPass)
+        ByThread[T].push_back(V[0].getBoolValue());
+    }
+    if (!Ok)
       continue;
-    CmpInst::Predicate Pred =
-        Side == 0 ? Cmp->getPredicate() : Cmp->getSwappedPredicate();
-    std::vector<SmallVector<APInt, 2>> ByPass;
-    if (!steppedTrip(L, SE, entryConditions(L, DT), Ref, MaxPasses, nullptr,
-                     {Bound}, &ByPass) ||
-        ByPass.size() < 2)
-      continue;
-    size_t N = ByPass.size(), Samples = std::min<size_t>(N, MaxSamples);
+    size_t Samples = std::min<size_t>(N, MaxSamples);
     double Holds = 0, Fails = 0;
-    bool Varies = false;
+    bool Moves = false;
     for (size_t K = 0; K < Samples; ++K) {
-      const APInt &V = ByPass[Samples == N ? K : K * (N - 1) / (Samples - 1)][0];
-      Varies |= V != ByPass[0][0];
+      size_t Pass = Samples == N ? K : K * (N - 1) / (Samples - 1);
       unsigned WarpsHold = 0, WarpsFail = 0;
       for (unsigned W = 0; W < Warps; ++W) {
         bool AnyHold = false, AnyFail = false;
-        for (unsigned T = W * WarpLanes; T < std::min(Threads, (W + 1) * WarpLanes); ++T)
-          (ICmpInst::compare(APInt(V.getBitWidth(), T), V, Pred) ? AnyHold
-                                                                  : AnyFail) = true;
+        for (unsigned T = W * WarpLanes; T < std::min(Threads, (W + 1) * WarpLanes); ++T) {
+          (ByThread[T][Pass] ? AnyHold : AnyFail) = true;
+          Moves |= ByThread[T][Pass] != ByThread[T][0];
+        }
         WarpsHold += AnyHold;
         WarpsFail += AnyFail;
       }
       Holds += double(WarpsHold) / Warps;
       Fails += double(WarpsFail) / Warps;
     }
-    if (!Varies)
+    if (!Moves)
       continue;
     std::pair<const BasicBlock *, double> Sides[2] = {
         {Br->getSuccessor(0), Holds / double(Samples)},

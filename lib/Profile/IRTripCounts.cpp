@@ -246,7 +246,15 @@ std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
       return APInt(64, At.Block[Dim]).zextOrTrunc(Width);
     case SReg::Tid:
     case SReg::LaneId:
-      return APInt(Width, 0); // Thread 0, a representative thread.
+      // Thread 0, a representative thread; or the thread a per-thread
+      // evaluation names along x.
+      if (At.TidX && (Dim == 0 || specialRegister(U->getValue(), Dim) ==
+                                      SReg::LaneId))
+        return APInt(64, specialRegister(U->getValue(), Dim) == SReg::LaneId
+                             ? *At.TidX % 32
+                             : *At.TidX)
+            .zextOrTrunc(Width);
+      return APInt(Width, 0);
     case SReg::CtaId:
       if (At.CtaId)
         return APInt(64, (*At.CtaId)[Dim]).zextOrTrunc(Width);

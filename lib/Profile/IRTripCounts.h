@@ -63,6 +63,10 @@ struct EvalPoint {
   /// point decides is evaluated along the way taken.
   const llvm::DominatorTree *DT = nullptr;
   const llvm::LoopInfo *LI = nullptr;
+  /// threadIdx.x (the lane: its remainder by 32) where a predicate is
+  /// evaluated thread by thread (ProfileBuilder::shrinkingCheckShares);
+  /// thread 0 otherwise.
+  std::optional<uint64_t> TidX;
 };
 
 /// Evaluates \p S at \p At in the SCEV's own integer width: casts truncate

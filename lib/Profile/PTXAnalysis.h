@@ -415,7 +415,8 @@ private:
   /// Blocks that only the rare side of a magnitude test reaches: weight 0.
   std::vector<bool> rareOnlyBlocks() const;
   /// Per block, the share of the reference block's warps that run it past
-  /// shrinking thread checks (`if (tid < s)` of a tree reduction).
+  /// thread checks that are no bounds checks (`if (tid < s)` of a tree
+  /// reduction, `if (tid % (2 * s) == 0)`).
   std::vector<double> shrinkingCheckShares();
   /// Checks of %ntid against constants whose failing side does no work
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
@@ -445,8 +446,14 @@ private:
     AtThread0 = 1,
     AtRefBlock = 2,
     AtTid1X = 4,
-    AtTidLastX = 32
+    AtTidLastX = 32,
+    /// threadIdx.x is TidX (the lane TidX % 32), the others 0, with
+    /// AtThread0.
+    AtTidSetX = 64,
+    /// blockIdx is 0 along every dimension.
+    AtBlock0 = 128
   };
+  int64_t TidX = 0;
   /// blockIdx along every dimension while tripOfFirstBlock counts a loop
   /// for one block (-1: not substituted).
   int64_t BlockIdx = -1;

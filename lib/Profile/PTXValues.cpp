@@ -1374,6 +1374,13 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     }
     if (Id < 0 && (At0 & AtThread0) && O.Kind == Operand::Reg &&
         (StringRef(O.Name).starts_with("%tid.") || O.Name == "%laneid")) {
+      if (At0 & AtTidSetX) {
+        if (O.Name == "%tid.x")
+          return TidX;
+        if (O.Name == "%laneid")
+          return TidX % 32;
+        return 0;
+      }
       for (unsigned Dm = 0; Dm < 3; ++Dm)
         if ((At0 & (AtTid1X << Dm)) && O.Name == std::string("%tid.") + "xyz"[Dm])
           return 1;
@@ -1384,6 +1391,9 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     if (Id < 0 && BlockIdx >= 0 && O.Kind == Operand::Reg &&
         StringRef(O.Name).starts_with("%ctaid."))
       return BlockIdx;
+    if (Id < 0 && (At0 & AtBlock0) && O.Kind == Operand::Reg &&
+        StringRef(O.Name).starts_with("%ctaid."))
+      return 0;
     if (Id < 0 && AtStatedGrid && O.Kind == Operand::Reg &&
         StringRef(O.Name).starts_with("%nctaid.") && O.Name.size() == 9) {
       unsigned Dm = unsigned(O.Name.back() - 'x');
@@ -1641,17 +1651,22 @@ std::vector<bool> FunctionAnalysis::rareOnlyBlocks() const {
   return Rare;
 }
 
-/// Shrinking thread checks (docs/MODEL.md): a branch inside a counted loop
-/// on `setp` comparing threadIdx.x (plus terms the same for every thread)
-/// with a value each pass changes (a tree reduction's `if (tid < s)` with
-/// `s >>= 1`). The warps with a thread on a side run what only that side
-/// reaches: per block, the mean over the loop's passes (sampled evenly
-/// beyond 64) of that share of the block's warps, at the reference block
-/// (PTXReferenceBlockThreads x 1 x 1). 1 for the other blocks.
+/// Thread checks that are no bounds checks (docs/MODEL.md "Shrinking
+/// thread checks"): a branch on a predicate of threadIdx.x that is not a
+/// conjunction of affine checks (those the model takes per launch), such
+/// as a tree reduction's `if (tid < s)` with `s >>= 1` in a counted loop,
+/// `if (tid % (2 * s) == 0)`, or `if ((tid & 63) < 32)`. The predicate is
+/// evaluated for each thread of the reference block (PTXReferenceBlock-
+/// Threads x 1 x 1, block 0's where no block index is read), at each pass
+/// of the innermost counted loop around it (sampled evenly beyond 64). The
+/// warps with a thread on a side run what only that side reaches: per
+/// block, the mean of that share of the block's warps. 1 elsewhere.
 std::vector<double> FunctionAnalysis::shrinkingCheckShares() {
   std::vector<double> Factor(Blocks.size(), 1.0);
+  if (!F.IsEntry)
+    return Factor;
   constexpr unsigned MaxSamples = 64, WarpLanes = 32;
-  const unsigned T0 = AtThread0 | AtRefBlock;
+  const unsigned Base = AtThread0 | AtRefBlock | AtTidSetX;
   const unsigned RefThreads = PTXReferenceBlockThreads;
   const unsigned Warps = (RefThreads + WarpLanes - 1) / WarpLanes;
   // The blocks that only the edge BI -> Succ reaches from the entry.
@@ -1669,105 +1684,120 @@ std::vector<double> FunctionAnalysis::shrinkingCheckShares() {
     }
     return Seen;
   };
+  bool AffineReady = false;
+  // The loops' counters (their registers, by their step).
+  std::set<unsigned> IVRegSet;
+  for (const Loop &L : Loops)
+    if (L.IVReg >= 0)
+      IVRegSet.insert(unsigned(L.IVReg));
   ConstMemo.emplace();
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
     std::optional<unsigned> Taken = conditionalTaken(BI);
     const Block &B = Blocks[BI];
-    if (!Taken || B.Loops.empty() || !B.Reachable)
-      continue;
-    const Loop &L = Loops[B.Loops.back()];
-    if (L.Rec.Guessed || !(L.Trip >= 2) || L.Trip > 1e6)
+    if (!Taken || !B.Reachable)
       continue;
     const Instr &Br = *Instrs[B.End - 1];
     int P = regId(Br.Guard);
-    if (P < 0)
+    // A predicate of threadIdx.x (or the lane) alone among the thread
+    // indices.
+    if (P < 0 || !(Taints[P] & (TTidX | TLane)) ||
+        (Taints[P] & (TTidY | TTidZ)))
       continue;
-    int DefK = reachingDef(unsigned(P), B.End - 1);
-    if (DefK < 0)
+    // Bounds checks are the model's, per launch.
+    if (!AffineReady) {
+      analyseAffine();
+      AffineReady = true;
+    }
+    SmallVector<AffineGuard, 2> Gs;
+    if (predicateGuards(Br.Guard, true, Gs, 0) ||
+        predicateGuards(Br.Guard, false, Gs, 0))
       continue;
-    const Instr &D = *Instrs[DefK];
-    if (D.Mods[0] != "setp" || D.Mods.size() != 3 || D.Ops.size() != 3 ||
-        !D.Ops[0].Regs.empty() || isFloatType(D.Mods[2]))
+    // In a counted loop of two passes or more, whose passes move the
+    // predicate (a check of the thread alone, or one decided before the
+    // loop, is not followed: a peeled prologue's per-thread choice is loop
+    // control, which the loops' counts take as thread 0's).
+    if (B.Loops.empty())
       continue;
-    auto Value = [&](const Operand &O, unsigned At0) -> std::optional<int64_t> {
-      if (O.Kind == Operand::Imm)
-        return O.Value;
-      int R = O.Kind == Operand::Reg ? regId(O.Name) : -1;
-      return R >= 0 ? constAt(unsigned(R), unsigned(DefK), 0, At0)
-                    : std::nullopt;
-    };
-    // Per pass: each side at thread 0, and whether it follows threadIdx.x
-    // one for one (the thread's side) or not at all (the bound).
-    int64_t N = int64_t(L.Trip);
+    const Loop *L = &Loops[B.Loops.back()];
+    if (L->Rec.Guessed || !(L->Trip >= 2) || L->Trip > 1e6)
+      continue;
+    int64_t N = int64_t(L->Trip);
     int64_t Samples = std::min<int64_t>(N, MaxSamples);
-    double Holds = 0, Fails = 0;
-    int ThreadSide = 0;
-    bool Varies = false, Ok = true;
-    std::optional<int64_t> First;
-    for (int64_t K = 0; K < Samples && Ok; ++K) {
-      PinLoop = &L;
-      PinPass = Samples == N ? K : K * (N - 1) / std::max<int64_t>(1, Samples - 1);
+    auto HoldsAt = [&](unsigned T) -> std::optional<bool> {
+      TidX = T;
       ConstMemo->clear();
-      std::array<std::optional<int64_t>, 2> At0V, At1V, AtYV;
-      for (unsigned S = 0; S < 2; ++S) {
-        At0V[S] = Value(D.Ops[1 + S], T0);
-        At1V[S] = Value(D.Ops[1 + S], T0 | AtTid1X);
-        AtYV[S] = Value(D.Ops[1 + S], T0 | (AtTid1X << 1));
-      }
-      int Side = -1;
-      for (unsigned S = 0; S < 2 && Ok; ++S) {
-        if (!At0V[S] || !At1V[S] || !AtYV[S] || *AtYV[S] != *At0V[S])
-          Ok = false;
-        else if (*At1V[S] == *At0V[S] + 1)
-          Side = Side < 0 ? int(S) : 2;
-        else if (*At1V[S] != *At0V[S])
-          Ok = false;
-      }
-      if (!Ok || Side < 0 || Side > 1 || (ThreadSide && ThreadSide != Side + 1)) {
-        Ok = false;
-        break;
-      }
-      ThreadSide = Side + 1;
-      int64_t Bound = *At0V[1 - Side];
-      if (First && *First != Bound)
-        Varies = true;
-      First = Bound;
-      // Warps with a thread where the predicate holds, and where it fails.
-      unsigned WarpsHold = 0, WarpsFail = 0;
+      std::optional<int64_t> V = constAt(unsigned(P), B.End - 1, 0, Base);
+      if (!V)
+        V = constAt(unsigned(P), B.End - 1, 0, Base | AtBlock0);
+      if (!V)
+        return std::nullopt;
+      return (*V != 0) != Br.GuardNeg; // The branch is taken.
+    };
+    double TakenShare = 0, FallShare = 0;
+    bool Ok = true, Moves = false;
+    std::vector<bool> First(RefThreads);
+    for (int64_t K = 0; K < Samples && Ok; ++K) {
+      PinLoop = L;
+      PinPass = Samples == N ? K : K * (N - 1) / std::max<int64_t>(1, Samples - 1);
+      unsigned WarpsTaken = 0, WarpsFall = 0;
       for (unsigned W = 0; W < Warps && Ok; ++W) {
-        bool AnyHold = false, AnyFail = false;
-        for (unsigned T = W * WarpLanes; T < std::min(RefThreads, (W + 1) * WarpLanes); ++T) {
-          int64_t X = *At0V[Side] + int64_t(T);
-          std::optional<bool> H = Side == 0 ? setpHolds(D.Mods[1], D.Mods[2], X, Bound)
-                                            : setpHolds(D.Mods[1], D.Mods[2], Bound, X);
+        bool AnyTaken = false, AnyFall = false;
+        for (unsigned T = W * WarpLanes;
+             T < std::min(RefThreads, (W + 1) * WarpLanes); ++T) {
+          std::optional<bool> H = HoldsAt(T);
           if (!H) {
             Ok = false;
             break;
           }
-          (*H ? AnyHold : AnyFail) = true;
+          (*H ? AnyTaken : AnyFall) = true;
+          if (K == 0)
+            First[T] = *H;
+          else
+            Moves |= First[T] != *H;
         }
-        WarpsHold += AnyHold;
-        WarpsFail += AnyFail;
+        WarpsTaken += AnyTaken;
+        WarpsFall += AnyFall;
       }
-      Holds += double(WarpsHold) / Warps;
-      Fails += double(WarpsFail) / Warps;
+      TakenShare += double(WarpsTaken) / Warps;
+      FallShare += double(WarpsFall) / Warps;
     }
     PinLoop = nullptr;
-    if (!Ok || !Varies || Samples <= 0)
+    TidX = 0;
+    if (!Ok || !Moves)
       continue;
-    Holds /= double(Samples);
-    Fails /= double(Samples);
-    // The branch is taken where the predicate (negated by '!') holds.
     std::pair<unsigned, double> Sides[2] = {
-        {*Taken, Br.GuardNeg ? Fails : Holds},
-        {BI + 1, Br.GuardNeg ? Holds : Fails}};
-    for (auto [Succ, Share] : Sides) {
-      // Not an edge out of the loop (its exit), nor a side every warp runs.
-      if (Succ >= Blocks.size() || !L.Body.test(Succ) || Share >= 1)
+        {*Taken, TakenShare / double(Samples)},
+        {BI + 1, FallShare / double(Samples)}};
+    // Each side's blocks; none where a side sets a loop's counter (a
+    // peeled prologue's copies, which the loop's count takes as run once
+    // each: loop control, decided per thread as thread 0's counts are).
+    std::vector<bool> Seen[2];
+    bool Control = false;
+    for (unsigned Sd = 0; Sd < 2 && !Control; ++Sd) {
+      unsigned Succ = Sides[Sd].first;
+      if (Succ >= Blocks.size())
         continue;
-      std::vector<bool> Seen = OnlyThrough(BI, Succ);
+      Seen[Sd] = OnlyThrough(BI, Succ);
+      for (unsigned X = 0; X < Blocks.size() && !Control; ++X)
+        if (Blocks[X].Reachable && !Seen[Sd][X])
+          for (unsigned K = Blocks[X].Begin; K < Blocks[X].End && !Control;
+               ++K)
+            for (const Operand &O : ArrayRef<Operand>(Instrs[K]->Ops).take_front(1))
+              if (O.Kind == Operand::Reg)
+                if (int R = regId(O.Name); R >= 0 && IVRegSet.count(unsigned(R)))
+                  Control = true;
+    }
+    if (Control)
+      continue;
+    for (unsigned Sd = 0; Sd < 2; ++Sd) {
+      auto [Succ, Share] = Sides[Sd];
+      // Not an edge out of a loop (its exit), nor a side every warp runs.
+      if (Succ >= Blocks.size() || Share >= 1 || Seen[Sd].empty() ||
+          llvm::any_of(B.Loops,
+                       [&](unsigned LI) { return !Loops[LI].Body.test(Succ); }))
+        continue;
       for (unsigned X = 0; X < Blocks.size(); ++X)
-        if (Blocks[X].Reachable && !Seen[X])
+        if (Blocks[X].Reachable && !Seen[Sd][X])
           Factor[X] *= Share;
     }
   }
@@ -1783,7 +1813,7 @@ std::vector<double> FunctionAnalysis::shrinkingCheckShares() {
 void FunctionAnalysis::analyseGuards() {
   if (!F.IsEntry || Blocks.empty())
     return;
-  analyseAffine();
+  analyseAffine(); // Again: shrinkingCheckShares may have run it before the weights.
   constexpr unsigned MaxGuards = 32, MaxPerBlock = 8;
   std::vector<SmallVector<unsigned, 2>> Own(Blocks.size());
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {

@@ -18,6 +18,15 @@
 // A check whose bound does not change is left to the bounds checks.
 // CHECK-LABEL: kernel _Z5fixedPKfPfi
 // CHECK:       ops: fp32=8
+// Interleaved addressing, `if (tid % (2 * s) == 0)` with s = 1 .. 128:
+// every warp has a thread there while 2s <= 32, then 4, 2, 1 of 8:
+// 5 + 0.5 + 0.25 + 0.125 adds. Each thread's predicate is evaluated.
+// CHECK-LABEL: kernel _Z7reduce0PKfPfi
+// CHECK:       ops: fp32=5.875
+// A check on the lane (`lane < s`, s = 16 .. 1): every warp has lanes on
+// both sides, so every warp runs the add on every pass.
+// CHECK-LABEL: kernel _Z4lanePf
+// CHECK:       ops: fp32=5
 __global__ void reduce(const float *in, float *out, int n) {
   extern __shared__ float sdata[];
   unsigned tid = threadIdx.x;
@@ -45,4 +54,30 @@ __global__ void fixed(const float *in, float *out, int n) {
   }
   if (tid == 0)
     out[blockIdx.x] = sdata[0];
+}
+__global__ void reduce0(const float *in, float *out, int n) {
+  extern __shared__ float sdata[];
+  unsigned tid = threadIdx.x;
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = i < n ? in[i] : 0.f;
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    if (tid % (2 * s) == 0)
+      sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+__global__ void lane(float *data) {
+  __shared__ float sh[256];
+  unsigned tid = threadIdx.x, l = tid & 31;
+  sh[tid] = data[tid];
+  __syncthreads();
+  for (unsigned s = 16; s > 0; s >>= 1) {
+    if (l < s)
+      sh[tid] += sh[tid + s];
+    __syncthreads();
+  }
+  data[tid] = sh[tid];
 }
