@@ -391,6 +391,7 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   double Threads = BlockThreads * Grid[0] * Grid[1] * Grid[2];
   std::vector<double> Share = neighbourShares(As, C);
   std::vector<double> StoreShare = storeSiblingShares(As);
+  std::vector<double> PassOf(As.size(), 1.0);
   // Per family of loads (and of stores): the DRAM bytes per thread charged
   // to its members one by one, and its members.
   std::map<FamilyKey, std::pair<double, std::vector<size_t>>> Families,
@@ -406,6 +407,7 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
     // checks (a halo load that 7 of 256 threads make saves their bytes,
     // not all threads'); the checks scale the rest (activeMemoryFraction).
     double Pass = guardsPassShare(K, A.Guards, C.Block, C.Grid);
+    PassOf[I] = Pass;
     if (A.IsStore) {
       // Stores of one array and form: the L2 writes back whole sectors,
       // so what the block's stores fill between them goes to DRAM once.
@@ -433,6 +435,12 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
     Members.push_back(I);
     FamilyL2[familyKey(A)] += T.L2 * Pass;
   }
+  auto familyPass = [&](const std::vector<size_t> &Members) {
+    double P = 0;
+    for (size_t M : Members)
+      P = std::max(P, PassOf[M]);
+    return P;
+  };
   // Per family, the DRAM bytes per thread with reuse across blocks along
   // none, x, x and y, all of the grid's dimensions: Bytes[0] >= ... >=
   // Bytes[3]; Charged is what its loads are charged one by one.
@@ -457,17 +465,21 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
     auto &[Dram, Members] = Fam;
     const AddrForm &F = As[Members.front()].Form;
     Lattice Box = blockLattice(As, Members, C);
+    // The footprints are every thread's; behind bounds checks, those of
+    // the threads that pass (at most the member that runs most).
+    double FP = familyPass(Members);
     // The block's own re-reads follow at once: the L2 holds them (loops
     // that sweep more than it holds are rereadDramBytes's).
-    Bound B{Dram, {}, FamilyL2[Key], Box.bytes() / BlockThreads};
-    BlockFootprint += Box.bytes();
-    B.Bytes[0] = std::min(Dram, Box.bytes() / BlockThreads);
+    Bound B{Dram, {}, FamilyL2[Key], Box.bytes() / BlockThreads * FP};
+    BlockFootprint += Box.bytes() * FP;
+    B.Bytes[0] = std::min(Dram, Box.bytes() / BlockThreads * FP);
     B.Bytes[1] = std::min(B.Bytes[0], blocksBytes(Box, F, C, {Grid[0], 1, 1}) *
-                                          Grid[1] * Grid[2] / Threads);
+                                          Grid[1] * Grid[2] / Threads * FP);
     B.Bytes[2] = std::min(B.Bytes[1],
                           blocksBytes(Box, F, C, {Grid[0], Grid[1], 1}) *
-                              Grid[2] / Threads);
-    B.Bytes[3] = std::min(B.Bytes[2], blocksBytes(Box, F, C, Grid) / Threads);
+                              Grid[2] / Threads * FP);
+    B.Bytes[3] =
+        std::min(B.Bytes[2], blocksBytes(Box, F, C, Grid) / Threads * FP);
     Bounds.push_back(B);
     for (unsigned D = 0; D < 3; ++D) {
       double W = std::min(Window[D], NB);
@@ -481,7 +493,8 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   // reuse across blocks to count).
   for (auto &[Key, Fam] : StoreFamilies) {
     auto &[Dram, Members] = Fam;
-    double Union = blockLattice(As, Members, C).bytes() / BlockThreads;
+    double Union = blockLattice(As, Members, C).bytes() / BlockThreads *
+                   familyPass(Members);
     Out.StoreSaving += std::max(0.0, Dram - Union);
   }
   // The neighbours' reads that miss: data swept through a cache of random

@@ -140,10 +140,13 @@ static size_t sharedPerBlock(const KernelProfile &K, const LaunchConfig &Cfg) {
 static std::vector<const LoopRecord *> gridStrideNest(const KernelProfile &K) {
   std::vector<const LoopRecord *> Nest;
   unsigned Dims = 0, Depth = 0;
+  bool Left = false; // Past the innermost member's loops (K.Loops: preorder).
   for (const LoopRecord &L : K.Loops) {
+    if (!Nest.empty() && L.Depth <= Depth)
+      Left = true;
     if (!L.GridStride)
       continue;
-    if (!(L.GridStrideElements > 0) || !L.GridStrideDims ||
+    if (Left || !(L.GridStrideElements > 0) || !L.GridStrideDims ||
         (L.GridStrideDims & Dims) || L.Depth <= Depth)
       return {};
     Dims |= L.GridStrideDims;

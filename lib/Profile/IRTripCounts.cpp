@@ -171,6 +171,7 @@ static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
       return foldBitCount(II->getIntrinsicID(), *X);
   // An integer comparison at the evaluation point (thread 0's, as the
   // values it compares are).
+  constexpr unsigned MergeDepth = 8;
   auto Compare = [&](const Value *Cond) -> std::optional<bool> {
     const auto *C = dyn_cast<ICmpInst>(Cond);
     if (!C)
@@ -178,8 +179,9 @@ static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
     const Value *A = C->getOperand(0), *B = C->getOperand(1);
     if (!A->getType()->isIntegerTy() || !At.SE->isSCEVable(A->getType()))
       return std::nullopt;
-    auto X = evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(A)), At, Depth + 1);
-    auto Y = evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(B)), At, Depth + 1);
+    unsigned D = Depth + (isa<SelectInst>(I) ? 1 : MergeDepth);
+    auto X = evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(A)), At, D);
+    auto Y = evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(B)), At, D);
     if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
       return std::nullopt;
     return ICmpInst::compare(*X, *Y, C->getPredicate());
@@ -190,8 +192,10 @@ static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
       return std::nullopt;
     return Op(*C ? 1 : 2);
   }
+  // A merge costs its branch's evaluation and its value's: deep enough
+  // for a few in a row, not for a chain of them (each doubles the work).
   if (const auto *PN = dyn_cast<PHINode>(I))
-    return evaluateMerge(*PN, At, Depth, Compare);
+    return evaluateMerge(*PN, At, Depth + MergeDepth, Compare);
   return std::nullopt;
 }
 

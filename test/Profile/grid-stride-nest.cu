@@ -14,6 +14,12 @@
 // RUN: flipflop-ptx --no-ptxas --kernel _Z11copy2d_flatPKfPfii --gpu RTX-A4000 --block 32,4 --grid 60,270 --arg 2=1920,3=1080 --csv %t.ptx | tail -1 | cut -d, -f14 > %t.flat
 // RUN: %python -c "import sys; a = float(open(r'%t.nest').read()); b = float(open(r'%t.flat').read()); print(a, b); sys.exit(0 if 0.9 * b <= a <= 1.4 * b else 1)"
 
+// Grid-stride loops one after the other are no nest (review: a loop over
+// repetitions around the second made one of 10^12 elements, 275 GB).
+// RUN: flipflop-ptx --no-ptxas --kernel _Z8withrepsPfS_iii --gpu RTX-A4000 --block 32,32 --grid 32,32 --arg 2=1048576,3=1048576,4=1 --csv %t.ptx | tail -1 | cut -d, -f14 > %t.reps
+// RUN: flipflop-ptx --no-ptxas --kernel _Z7flatseqPfS_iii --gpu RTX-A4000 --block 32,32 --grid 32,32 --arg 2=1048576,3=1048576,4=1 --csv %t.ptx | tail -1 | cut -d, -f14 > %t.seq
+// RUN: %python -c "import sys; a = float(open(r'%t.reps').read()); b = float(open(r'%t.seq').read()); print(a, b); sys.exit(0 if a <= 1.5 * b else 1)"
+
 // CHECK-LABEL: kernel _Z6copy2dPKfPfii
 // CHECK:       loop: depth=1 {{.*}} grid-stride elements=1920 {{.*}} stride-dims=x
 // CHECK-NEXT:  loop: depth=2 {{.*}} grid-stride elements=1080 {{.*}} stride-dims=y
@@ -32,4 +38,24 @@ __global__ void copy2d_flat(const float *in, float *out, int width, int height) 
   int row = blockIdx.y * blockDim.y + threadIdx.y;
   if (col < width && row < height)
     out[row * width + col] = in[row * width + col];
+}
+__global__ void flatseq(float *a, float *b, int n, int m, int reps) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    a[i] = 0.f;
+#pragma unroll 1
+  for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < m;
+       j += blockDim.y * gridDim.y)
+    b[j] += 1.f;
+}
+__global__ void withreps(float *a, float *b, int n, int m, int reps) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    a[i] = 0.f;
+#pragma unroll 1
+  for (int r = 0; r < reps; r++)
+#pragma unroll 1
+    for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < m;
+         j += blockDim.y * gridDim.y)
+      b[j] += 1.f;
 }
