@@ -139,8 +139,11 @@ struct AsmMemRef {
   bool Texture = false;
   /// A texture fetch's destination operands and its x coordinate's ($N;
   /// ~0u where a constant or not read).
-  SmallVector<unsigned, 4> Dests;
+  SmallVector<unsigned, 4> Dests, Coords;
   unsigned CoordX = ~0u;
+  /// `tex`/`tld4`: a fetch of texels by coordinates (surfaces address
+  /// bytes: not read here).
+  bool Fetch = false;
   std::optional<AddrSpace> Space;
 };
 
@@ -179,21 +182,37 @@ std::vector<AsmMemRef> memoryRefs(StringRef Asm) {
           T.Bytes = Bits / 8;
           break;
         }
-      // `{$d0, $d1, ...}, [$h, {$x, $y}]`.
+      // `{$d0, $d1, ...}, [$h, {$x, $y}]`; a layered texture's first
+      // coordinate is the layer.
+      T.Fetch = Base == "tex" || Base == "tld4";
+      bool Layered = llvm::is_contained(Mods, "a1d") ||
+                     llvm::is_contained(Mods, "a2d") ||
+                     llvm::is_contained(Mods, "acube");
       static const Regex Fetch(
-          "\\{([^}]*)\\}[[:space:]]*,[[:space:]]*\\[[^{]*\\{[[:space:]]*"
-          "%ffasm([0-9]+)");
+          "\\{([^}]*)\\}[[:space:]]*,[[:space:]]*\\[[^{]*\\{([^}]*)\\}");
       SmallVector<StringRef, 3> M;
-      if (Fetch.match(S, &M)) {
-        SmallVector<StringRef, 4> Ds;
-        M[1].split(Ds, ',');
-        for (StringRef D : Ds) {
+      auto Names = [](StringRef List) {
+        SmallVector<unsigned, 4> Out;
+        SmallVector<StringRef, 4> Parts;
+        List.split(Parts, ',');
+        for (StringRef D : Parts) {
           unsigned N;
           D = D.trim();
-          if (D.consume_front("%ffasm") && !D.getAsInteger(10, N))
-            T.Dests.push_back(N);
+          Out.push_back(D.consume_front("%ffasm") && !D.getAsInteger(10, N)
+                            ? N
+                            : ~0u);
         }
-        M[2].getAsInteger(10, T.CoordX);
+        return Out;
+      };
+      if (T.Fetch && Fetch.match(S, &M)) {
+        for (unsigned N : Names(M[1]))
+          if (N != ~0u)
+            T.Dests.push_back(N);
+        SmallVector<unsigned, 4> Coords = Names(M[2]);
+        if (Coords.size() > (Layered ? 1u : 0u)) {
+          T.Coords.assign(Coords.begin() + (Layered ? 1 : 0), Coords.end());
+          T.CoordX = T.Coords.front();
+        }
       }
       Refs.push_back(T);
       continue;
@@ -277,7 +296,8 @@ void readTextureFetch(const CallBase &CB, ArrayRef<AsmOperand> Ops,
                       const AsmMemRef &R, MemAccess &A, StrideAnalysis &SA,
                       BlockDepAnalysis &BlockDeps,
                       BlockDepAnalysis &ThreadDeps) {
-  if (R.Dests.empty() || R.CoordX >= Ops.size() || !Ops[R.CoordX].Arg)
+  if (!R.Fetch || R.Dests.empty() || R.CoordX >= Ops.size() ||
+      !Ops[R.CoordX].Arg)
     return;
   unsigned Elem = std::max(1u, R.Bytes);
   unsigned Used = 0;
@@ -298,8 +318,9 @@ void readTextureFetch(const CallBase &CB, ArrayRef<AsmOperand> Ops,
   // The indices every coordinate reads: threads of other rows read other
   // texels (the y coordinate), blocks read apart.
   unsigned Blocks = 0, Threads = 0;
-  for (unsigned N = R.CoordX; N < Ops.size() && N < R.CoordX + 3; ++N)
-    if (Ops[N].Arg && !Ops[N].Arg->getType()->isPointerTy()) {
+  for (unsigned N : R.Coords)
+    if (N < Ops.size() && Ops[N].Arg &&
+        !Ops[N].Arg->getType()->isPointerTy()) {
       Blocks |= BlockDeps.get(Ops[N].Arg) & 7u;
       Threads |= ThreadDeps.get(Ops[N].Arg) & 7u;
     }

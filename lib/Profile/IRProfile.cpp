@@ -248,6 +248,17 @@ static SmallPtrSet<const BasicBlock *, 16> rareOnlyBlocks(Function &F,
   return Rare;
 }
 
+EvalPoint ProfileBuilder::referencePoint(Function &F, ScalarEvolution &SE) {
+  EvalPoint Ref;
+  Ref.Facts = &Facts;
+  Ref.Actual = &ArgActual;
+  Ref.SE = &SE;
+  Ref.DT = &FAM.getResult<DominatorTreeAnalysis>(F);
+  Ref.LI = &FAM.getResult<LoopAnalysis>(F);
+  Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
+  return Ref;
+}
+
 /// Shrinking thread checks (docs/MODEL.md), as the PTX front end's
 /// shrinkingCheckShares: a branch in a loop on a predicate of threadIdx.x
 /// that is no bounds check, each thread's predicate at each pass of the
@@ -262,13 +273,7 @@ ProfileBuilder::shrinkingCheckShares(Function &F, const LoopInfo &LI,
                                      const DominatorTree &DT) {
   DenseMap<const BasicBlock *, double> Share;
   constexpr unsigned MaxSamples = 64, WarpLanes = 32, MaxPasses = 1024;
-  EvalPoint Ref;
-  Ref.Facts = &Facts;
-  Ref.Actual = &ArgActual;
-  Ref.SE = &SE;
-  Ref.DT = &DT;
-  Ref.LI = &LI;
-  Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
+  EvalPoint Ref = referencePoint(F, SE);
   const unsigned Threads = unsigned(std::min<uint64_t>(Ref.Block[0], 1024));
   const unsigned Warps = (Threads + WarpLanes - 1) / WarpLanes;
   for (BasicBlock &BB : F) {
@@ -474,13 +479,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       }
       auto Conds =
           entryConditions(L, FAM.getResult<DominatorTreeAnalysis>(F));
-      EvalPoint Ref;
-      Ref.Facts = &Facts;
-      Ref.Actual = &ArgActual;
-      Ref.SE = &SE;
-        Ref.DT = &FAM.getResult<DominatorTreeAnalysis>(F);
-        Ref.LI = &FAM.getResult<LoopAnalysis>(F);
-      Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
+      EvalPoint Ref = referencePoint(F, SE);
       std::optional<double> T;
       if (R.GridStride) {
         // Its elements: the count with one thread in the grid.
@@ -583,13 +582,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
       } else if (!ByThreads) {
         // A counter that is no add recurrence (`s /= 2`, `s *= 2`): run
         // the loop's integer steps pass by pass.
-        EvalPoint Ref;
-        Ref.Facts = &Facts;
-        Ref.Actual = &ArgActual;
-        Ref.SE = &SE;
-        Ref.DT = &FAM.getResult<DominatorTreeAnalysis>(F);
-        Ref.LI = &FAM.getResult<LoopAnalysis>(F);
-        Ref.Block = {Facts.AssumedBlockX ? Facts.AssumedBlockX : 256u, 1, 1};
+        EvalPoint Ref = referencePoint(F, SE);
         auto Conds =
             entryConditions(L, FAM.getResult<DominatorTreeAnalysis>(F));
         SmallPtrSet<const SCEV *, 8> Read;

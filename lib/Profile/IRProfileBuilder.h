@@ -145,6 +145,9 @@ private:
   shrinkingCheckShares(llvm::Function &F, const llvm::LoopInfo &LI,
                        llvm::ScalarEvolution &SE,
                        const llvm::DominatorTree &DT);
+  /// Where counts are taken: the launch facts, thread 0 of the reference
+  /// block (the stated block's x extent, else 256).
+  EvalPoint referencePoint(llvm::Function &F, llvm::ScalarEvolution &SE);
   double blockWeight(const llvm::BasicBlock &BB, llvm::LoopInfo &LI,
                      llvm::ScalarEvolution &SE, llvm::Function &F,
                      unsigned Depth);

@@ -611,6 +611,9 @@ public:
 private:
   /// The texel and lane pattern of texture fetch \p X's access \p A.
   void readTextureFetch(const InstrCtx &X, MemAccess &A);
+  /// The registers the function's instructions read (readTextureFetch's,
+  /// gathered at its first fetch).
+  std::optional<llvm::DenseSet<StringRef>> ReadRegs;
   void addOp(const InstrCtx &X, OpClass C, double N = 1);
   void addAccess(const InstrCtx &X, AddrSpace Sp, bool Store, bool Atomic,
                  unsigned Bytes, const Operand *AddrOp);

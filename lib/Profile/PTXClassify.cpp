@@ -1269,23 +1269,25 @@ void FunctionAnalysis::readTextureFetch(const InstrCtx &X, MemAccess &A) {
       I.Ops[1].Kind != Operand::Addr || I.Ops[1].Regs.empty() ||
       X.Types.empty())
     return;
-  // Components read: a destination register some instruction reads.
+  // Components read: a destination register some instruction reads (the
+  // registers read, gathered once a function).
+  if (!ReadRegs) {
+    ReadRegs.emplace();
+    for (const Instr *J : Instrs)
+      for (size_t K = 1; K < J->Ops.size(); ++K) {
+        const Operand &O = J->Ops[K];
+        if (O.Kind == Operand::Reg)
+          ReadRegs->insert(O.Name);
+        if (O.Kind == Operand::Vec || O.Kind == Operand::Addr)
+          ReadRegs->insert(O.Regs.begin(), O.Regs.end());
+        if (O.Kind == Operand::Addr && O.BaseIsReg)
+          ReadRegs->insert(O.Name);
+      }
+  }
   unsigned Elem = std::max(1u, typeBits(X.Types.front()) / 8);
   unsigned Used = 0;
-  for (StringRef D : I.Ops[0].Regs) {
-    bool Read = false;
-    for (const Instr *J : Instrs) {
-      for (size_t K = 1; K < J->Ops.size() && !Read; ++K) {
-        const Operand &O = J->Ops[K];
-        Read = (O.Kind == Operand::Reg && O.Name == D) ||
-               ((O.Kind == Operand::Vec || O.Kind == Operand::Addr) &&
-                llvm::is_contained(O.Regs, D));
-      }
-      if (Read)
-        break;
-    }
-    Used += Read;
-  }
+  for (StringRef D : I.Ops[0].Regs)
+    Used += ReadRegs->contains(D);
   A.Bytes = std::max(1u, Used) * Elem;
   // The integer behind a coordinate.
   auto IntOf = [&](StringRef Name) -> int {
@@ -1327,7 +1329,11 @@ void FunctionAnalysis::readTextureFetch(const InstrCtx &X, MemAccess &A) {
     else
       Taint |= Taints[R];
   }
-  int RX = IntOf(I.Ops[1].Regs.front());
+  // A layered texture's first coordinate is the layer.
+  bool Layered = I.hasMod("a1d") || I.hasMod("a2d") || I.hasMod("acube");
+  if (Layered && I.Ops[1].Regs.size() < 2)
+    return;
+  int RX = IntOf(I.Ops[1].Regs[Layered ? 1 : 0]);
   if (!AllKnown || RX < 0)
     return;
   A.BlockDims = blockDimsOf(Taint);

@@ -220,7 +220,10 @@ std::optional<int64_t> FunctionAnalysis::stepPerPass(unsigned R, const Loop &L,
                : std::optional<int64_t>(0); // Defined outside: the same.
   const Instr &I = *Instrs[K];
   StringRef B = I.Mods[0];
-  if (isFloatType(I.Mods.back()))
+  // A predicated definition, or one not on every pass (`if (c) p += 4`),
+  // moves the register by no fixed step.
+  if (isFloatType(I.Mods.back()) || !I.Guard.empty() ||
+      !runsOncePerPass(L, unsigned(K)))
     return std::nullopt;
   auto Of = [&](size_t X) -> std::optional<int64_t> {
     if (X >= I.Ops.size())

@@ -16,6 +16,10 @@
 // CHECK:       access: global load bytes=4 count=1 pattern=coalesced stride=4 sectors=4 readonly {{.*}}tid=xy ctaid=xy
 // CHECK-LABEL: kernel _Z4all4P6float4y
 // CHECK:       access: global load bytes=16 count=1 pattern=coalesced stride=16 sectors=16 readonly {{.*}}tid=xy ctaid=xy
+// A layered texture's first coordinate is the layer (review: read as x, a
+// uniform fetch of no bytes).
+// CHECK-LABEL: kernel _Z7layeredPfyi
+// CHECK:       access: global load bytes=4 count=1 pattern=coalesced stride=4 sectors=4 readonly {{.*}}tid=xy ctaid=xy
 // A coordinate the data sets stays a gather.
 // CHECK-LABEL: kernel _Z6gatherPjyPKi
 // CHECK:       access: global load bytes=4 count=1 pattern=unknown
@@ -43,6 +47,15 @@ __global__ void all4(float4 *out, unsigned long long t) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[y * 1024 + x] = fetch4(t, x, y);
+}
+__global__ void layered(float *out, unsigned long long t, int layer) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  float a, b, c, d, fx = x + 0.5f, fy = y + 0.5f;
+  asm("tex.a2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6, %7, %7}];"
+      : "=f"(a), "=f"(b), "=f"(c), "=f"(d)
+      : "l"(t), "r"(layer), "f"(fx), "f"(fy));
+  out[y * 1024 + x] = a;
 }
 __global__ void gather(unsigned *out, unsigned long long t, const int *idx) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
