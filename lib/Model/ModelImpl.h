@@ -184,6 +184,9 @@ struct GlobalTraffic {
   /// latency path's share of DRAM round trips (a store's bytes delay no
   /// load).
   double ReadL2 = 0, ReadDram = 0;
+  /// The loads' bytes the L1 serves between a loop's passes (l1PassShare:
+  /// off ReadL2), whose round trips are the L1's.
+  double ReadL1Pass = 0;
 };
 /// L2 bytes per thread of the global access \p A launched as \p C, and
 /// its DRAM bytes (before re-reads and overlapping blocks: Reuse.cpp):

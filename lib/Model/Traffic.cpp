@@ -274,7 +274,8 @@ GlobalTraffic modelimpl::accessTraffic(const MemAccess &A,
         InBlock *= Ext / InWarp;
     }
   }
-  Sibling *= l1PassShare(A, C);
+  const double Pass = l1PassShare(A, C);
+  Sibling *= Pass;
   if (smoothRun(A)) {
     // A data-scaled coordinate shifts the run by data: it starts anywhere
     // in a sector (1 + (run - 1) / 32 sectors on average), and its rows
@@ -303,6 +304,8 @@ GlobalTraffic modelimpl::accessTraffic(const MemAccess &A,
     T.Dram = T.L2 * (A.ReusedAcrossBlocks || SmallTable
                          ? 1 - mc::InterBlockL2HitRate
                          : 1.0);
+  if (Pass > 0 && Pass < 1 && !A.IsStore && !A.IsAtomic)
+    T.ReadL1Pass = T.L2 * (1 / Pass - 1);
   return T;
 }
 
@@ -343,6 +346,7 @@ GlobalTraffic modelimpl::globalTraffic(const KernelProfile &K,
     if (!A.IsStore || A.IsAtomic) {
       Sum.ReadL2 += T.L2;
       Sum.ReadDram += T.Dram;
+      Sum.ReadL1Pass += T.ReadL1Pass;
     }
   }
   if (!Any)

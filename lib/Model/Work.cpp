@@ -614,6 +614,12 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
                   K.op(OpClass::AtomicGlobal)) * Sc.SGlobal;
   double DramFrac = L2PerThread > 0 ? std::min(1.0, DramPerThread / L2PerThread)
                                     : 1.0;
+  // The round trips the L1 serves between a loop's passes (a lane's
+  // sector read again on the next passes): an L1 hit's latency.
+  double L1Frac = Tr.Global.ReadL1Pass > 0 && Tr.Global.ReadL2 > 0
+                      ? Tr.Global.ReadL1Pass /
+                            (Tr.Global.ReadL1Pass + Tr.Global.ReadL2)
+                      : 0.0;
   double MemRounds = Loads / MLP;
   double Alu = (K.op(OpClass::FP32) * mc::LatFP32 + K.op(OpClass::Int) * mc::LatInt +
                 K.op(OpClass::IntMul) * mc::LatIntMul +
@@ -628,11 +634,13 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
                     (LocalHit * mc::LatL1 + (1 - LocalHit) * mc::LatL2Cycles) / ILP;
   LP.BarrierCycles = K.op(OpClass::Barrier) * S *
                      (mc::LatBarrier + 2.0 * Sc.WarpsPerBlock);
-  LP.ChainMemCycles = MemRounds * (DramFrac * mc::LatDramCycles +
-                                   (1 - DramFrac) * mc::LatL2Cycles);
+  LP.ChainMemCycles =
+      MemRounds * (L1Frac * mc::LatL1 +
+                   (1 - L1Frac) * (DramFrac * mc::LatDramCycles +
+                                   (1 - DramFrac) * mc::LatL2Cycles));
   double Chain = Alu + LocalLat + LP.BarrierCycles + LP.ChainMemCycles;
   LP.ChainCycles = std::max(Chain, ChainMin);
-  LP.ChainDramNs = MemRounds * DramFrac * mc::LatDramNs;
+  LP.ChainDramNs = MemRounds * (1 - L1Frac) * DramFrac * mc::LatDramNs;
   return LP;
 }
 
