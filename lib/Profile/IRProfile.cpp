@@ -207,6 +207,23 @@ static std::optional<bool> rareWhenTrue(const Value *Cond,
   return rareWhenHolds(*T, V.convertToDouble());
 }
 
+/// The blocks of \p F reached from its entry without the edges \p Skip
+/// names.
+static SmallPtrSet<const BasicBlock *, 32> reachedWithout(
+    Function &F,
+    function_ref<bool(const BasicBlock *, const BasicBlock *)> Skip) {
+  SmallPtrSet<const BasicBlock *, 32> Seen;
+  SmallVector<const BasicBlock *, 16> Work{&F.getEntryBlock()};
+  Seen.insert(&F.getEntryBlock());
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    for (const BasicBlock *S : successors(BB))
+      if (!Skip(BB, S) && Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return Seen;
+}
+
 /// Rare branches (docs/MODEL.md): the blocks of \p F reachable from its
 /// entry only across the rare edge of a magnitude test (libdevice's slow
 /// paths of sinf/cosf/sin/cos, inlined): weight 0, as the PTX front end's
@@ -232,16 +249,10 @@ static SmallPtrSet<const BasicBlock *, 16> rareOnlyBlocks(Function &F,
   }
   if (RareSucc.empty() || F.empty())
     return Rare;
-  SmallPtrSet<const BasicBlock *, 32> Seen;
-  SmallVector<const BasicBlock *, 16> Work{&F.getEntryBlock()};
-  Seen.insert(&F.getEntryBlock());
-  while (!Work.empty()) {
-    const BasicBlock *BB = Work.pop_back_val();
-    const BasicBlock *Skip = RareSucc.lookup(BB);
-    for (const BasicBlock *S : successors(BB))
-      if (S != Skip && Seen.insert(S).second)
-        Work.push_back(S);
-  }
+  SmallPtrSet<const BasicBlock *, 32> Seen =
+      reachedWithout(F, [&](const BasicBlock *From, const BasicBlock *To) {
+        return To == RareSucc.lookup(From);
+      });
   for (BasicBlock &BB : F)
     if (!Seen.count(&BB))
       Rare.insert(&BB);
@@ -353,15 +364,10 @@ ProfileBuilder::shrinkingCheckShares(Function &F, const LoopInfo &LI,
       if (!L->contains(Succ) || Sh >= 1)
         continue;
       // The blocks that only this edge reaches from the entry.
-      SmallPtrSet<const BasicBlock *, 32> Seen;
-      SmallVector<const BasicBlock *, 16> Work{&F.getEntryBlock()};
-      Seen.insert(&F.getEntryBlock());
-      while (!Work.empty()) {
-        const BasicBlock *X = Work.pop_back_val();
-        for (const BasicBlock *S : successors(X))
-          if (!(X == &BB && S == Succ) && Seen.insert(S).second)
-            Work.push_back(S);
-      }
+      SmallPtrSet<const BasicBlock *, 32> Seen = reachedWithout(
+          F, [&](const BasicBlock *From, const BasicBlock *To) {
+            return From == &BB && To == Succ;
+          });
       for (BasicBlock &X : F)
         if (DT.isReachableFromEntry(&X) && !Seen.count(&X)) {
           auto [It, New] = Share.try_emplace(&X, 1.0);

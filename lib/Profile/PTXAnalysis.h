@@ -414,6 +414,9 @@ private:
                                         unsigned Depth = 0) const;
   /// Blocks that only the rare side of a magnitude test reaches: weight 0.
   std::vector<bool> rareOnlyBlocks() const;
+  /// The blocks reached from the entry without the edges \p Skip names.
+  std::vector<bool>
+  reachedWithout(llvm::function_ref<bool(unsigned, unsigned)> Skip) const;
   /// Per block, the share of the reference block's warps that run it past
   /// thread checks that are no bounds checks (`if (tid < s)` of a tree
   /// reduction, `if (tid % (2 * s) == 0)`).

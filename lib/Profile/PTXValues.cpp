@@ -1635,32 +1635,41 @@ std::vector<bool> FunctionAnalysis::rareOnlyBlocks() const {
   std::vector<bool> Rare(Blocks.size(), false);
   if (!Any)
     return Rare;
-  std::vector<bool> Seen(Blocks.size(), false);
-  SmallVector<unsigned, 16> Work{0};
-  Seen[0] = true;
-  while (!Work.empty()) {
-    unsigned BI = Work.pop_back_val();
-    for (unsigned S : Blocks[BI].Succs)
-      if (S < Blocks.size() && !Seen[S] && int(S) != RareSucc[BI]) {
-        Seen[S] = true;
-        Work.push_back(S);
-      }
-  }
+  std::vector<bool> Seen = reachedWithout(
+      [&](unsigned From, unsigned To) { return int(To) == RareSucc[From]; });
   for (unsigned BI = 0; BI < Blocks.size(); ++BI)
     Rare[BI] = Blocks[BI].Reachable && !Seen[BI];
   return Rare;
 }
 
+std::vector<bool> FunctionAnalysis::reachedWithout(
+    function_ref<bool(unsigned, unsigned)> Skip) const {
+  std::vector<bool> Seen(Blocks.size(), false);
+  if (Blocks.empty())
+    return Seen;
+  SmallVector<unsigned, 16> Work{0};
+  Seen[0] = true;
+  while (!Work.empty()) {
+    unsigned X = Work.pop_back_val();
+    for (unsigned S : Blocks[X].Succs)
+      if (S < Blocks.size() && !Seen[S] && !Skip(X, S)) {
+        Seen[S] = true;
+        Work.push_back(S);
+      }
+  }
+  return Seen;
+}
+
 /// Thread checks that are no bounds checks (docs/MODEL.md "Shrinking
-/// thread checks"): a branch on a predicate of threadIdx.x that is not a
-/// conjunction of affine checks (those the model takes per launch), such
-/// as a tree reduction's `if (tid < s)` with `s >>= 1` in a counted loop,
-/// `if (tid % (2 * s) == 0)`, or `if ((tid & 63) < 32)`. The predicate is
-/// evaluated for each thread of the reference block (PTXReferenceBlock-
-/// Threads x 1 x 1, block 0's where no block index is read), at each pass
-/// of the innermost counted loop around it (sampled evenly beyond 64). The
-/// warps with a thread on a side run what only that side reaches: per
-/// block, the mean of that share of the block's warps. 1 elsewhere.
+/// thread checks"): a branch in a counted loop on a predicate of
+/// threadIdx.x that is not a conjunction of affine checks (those the
+/// model takes per launch) and that the loop's passes move, such as a
+/// tree reduction's `if (tid < s)` with `s >>= 1` or `if (tid % (2 * s) ==
+/// 0)`. The predicate is evaluated for each thread of the reference block
+/// (PTXReferenceBlockThreads x 1 x 1, block 0's where a block index is
+/// read), at each pass of the loop (sampled evenly beyond 64). The warps
+/// with a thread on a side run what only that side reaches: per block,
+/// the mean of that share of the block's warps. 1 elsewhere.
 std::vector<double> FunctionAnalysis::shrinkingCheckShares() {
   std::vector<double> Factor(Blocks.size(), 1.0);
   if (!F.IsEntry)
@@ -1671,18 +1680,8 @@ std::vector<double> FunctionAnalysis::shrinkingCheckShares() {
   const unsigned Warps = (RefThreads + WarpLanes - 1) / WarpLanes;
   // The blocks that only the edge BI -> Succ reaches from the entry.
   auto OnlyThrough = [&](unsigned BI, unsigned Succ) {
-    std::vector<bool> Seen(Blocks.size(), false);
-    SmallVector<unsigned, 16> Work{0};
-    Seen[0] = true;
-    while (!Work.empty()) {
-      unsigned X = Work.pop_back_val();
-      for (unsigned S : Blocks[X].Succs)
-        if (S < Blocks.size() && !Seen[S] && !(X == BI && S == Succ)) {
-          Seen[S] = true;
-          Work.push_back(S);
-        }
-    }
-    return Seen;
+    return reachedWithout(
+        [&](unsigned From, unsigned To) { return From == BI && To == Succ; });
   };
   bool AffineReady = false;
   // The loops' counters (their registers, by their step).
