@@ -1,5 +1,6 @@
 //===- Merge.cpp - IR and PTX facts of one kernel into one profile --------===//
 #include "flipflop/Profile/KernelProfile.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 
@@ -122,6 +123,13 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
       return std::any_of(G.Coef.begin(), G.Coef.begin() + GVNtid,
                          [](int64_t X) { return X != 0; });
     };
+    // The form loads' and stores' checks: those kept here, as the sets
+    // below keep them (the rest is loop control the IR's counts hold).
+    for (std::vector<MemAccess> *Forms : {&Into.FormLoads, &Into.FormStores})
+      for (MemAccess &A : *Forms)
+        llvm::erase_if(A.Guards, [&](unsigned GI) {
+          return GI >= PTX.Guards.size() || !PerThread(GI);
+        });
     for (const GuardedWork &W : PTX.Guarded) {
       GuardedWork Kept;
       Kept.Share = W.Share;
