@@ -392,6 +392,8 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
   std::vector<double> Share = neighbourShares(As, C);
   std::vector<double> StoreShare = storeSiblingShares(As);
   std::vector<double> PassOf(As.size(), 1.0);
+  // Accesses of one block run behind one set of checks: each set once.
+  std::map<std::vector<unsigned>, double> SetPass;
   // Per family of loads (and of stores): the DRAM bytes per thread charged
   // to its members one by one, and its members.
   std::map<FamilyKey, std::pair<double, std::vector<size_t>>> Families,
@@ -406,8 +408,10 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
     // family saves is what its members charge beyond its union after the
     // checks (a halo load that 7 of 256 threads make saves their bytes,
     // not all threads'); the checks scale the rest (activeMemoryFraction).
-    double Pass = guardsPassShare(K, A.Guards, C.Block, C.Grid);
-    PassOf[I] = Pass;
+    auto [It, New] = SetPass.try_emplace(A.Guards, 1.0);
+    if (New)
+      It->second = guardsPassShare(K, A.Guards, C.Block, C.Grid);
+    double Pass = PassOf[I] = It->second;
     if (A.IsStore) {
       // Stores of one array and form: the L2 writes back whole sectors,
       // so what the block's stores fill between them goes to DRAM once.

@@ -202,34 +202,28 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
                   : std::min(std::ceil(T / B), double(G.SMCount) * R);
     // The threads the step spans; those along the other dimensions repeat
     // the range (LoopRecord::GridStrideDims).
-    double Stride = N * B;
-    if (unsigned Dims = gridStrideDims(K); Dims && Dims != 7u) {
-      std::array<double, 3> Blocks = {N, 1, 1};
-      if (GivenGrid)
-        for (unsigned D = 0; D < 3; ++D)
-          Blocks[D] = std::max(1u, Cfg.Grid[D]);
-      Stride = 1;
+    // The launched threads along dimensions Dims (the grid's blocks given,
+    // else N along x).
+    auto ThreadsAlong = [&](unsigned Dims) {
+      double Threads = 1;
       for (unsigned D = 0; D < 3; ++D)
         if (Dims & (1u << D))
-          Stride *= Blocks[D] * std::max(1u, Cfg.Block[D]);
-    }
+          Threads *= (GivenGrid ? std::max(1u, Cfg.Grid[D]) : D ? 1.0 : N) *
+                     std::max(1u, Cfg.Block[D]);
+      return Threads;
+    };
+    double Stride = N * B;
+    if (unsigned Dims = gridStrideDims(K); Dims && Dims != 7u)
+      Stride = ThreadsAlong(Dims);
     double Iter = T / Stride;
     Useful = std::min(1.0, Iter);
     WorkScale = std::max(1.0, Iter) / TripRef;
     if (!Nest.empty() && !Cfg.TotalThreads) {
       // Each loop of the nest over its own elements and dimensions.
-      std::array<double, 3> Blocks = {N, 1, 1};
-      if (GivenGrid)
-        for (unsigned D = 0; D < 3; ++D)
-          Blocks[D] = std::max(1u, Cfg.Grid[D]);
       Useful = 1;
       WorkScale = 1;
       for (const LoopRecord *L : Nest) {
-        double Along = 1;
-        for (unsigned D = 0; D < 3; ++D)
-          if (L->GridStrideDims & (1u << D))
-            Along *= Blocks[D] * std::max(1u, Cfg.Block[D]);
-        double It = L->GridStrideElements / Along;
+        double It = L->GridStrideElements / ThreadsAlong(L->GridStrideDims);
         Useful *= std::min(1.0, It);
         WorkScale *= std::max(1.0, It) / std::max(1.0, L->Trip);
       }

@@ -172,14 +172,13 @@ static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
   // An integer comparison at the evaluation point (thread 0's, as the
   // values it compares are).
   constexpr unsigned MergeDepth = 8;
-  auto Compare = [&](const Value *Cond) -> std::optional<bool> {
+  auto Compare = [&](const Value *Cond, unsigned D) -> std::optional<bool> {
     const auto *C = dyn_cast<ICmpInst>(Cond);
     if (!C)
       return std::nullopt;
     const Value *A = C->getOperand(0), *B = C->getOperand(1);
     if (!A->getType()->isIntegerTy() || !At.SE->isSCEVable(A->getType()))
       return std::nullopt;
-    unsigned D = Depth + (isa<SelectInst>(I) ? 1 : MergeDepth);
     auto X = evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(A)), At, D);
     auto Y = evaluateSCEV(At.SE->getSCEV(const_cast<Value *>(B)), At, D);
     if (!X || !Y || X->getBitWidth() != Y->getBitWidth())
@@ -187,7 +186,7 @@ static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
     return ICmpInst::compare(*X, *Y, C->getPredicate());
   };
   if (const auto *Sel = dyn_cast<SelectInst>(I)) {
-    std::optional<bool> C = Compare(Sel->getCondition());
+    std::optional<bool> C = Compare(Sel->getCondition(), Depth + 1);
     if (!C)
       return std::nullopt;
     return Op(*C ? 1 : 2);
@@ -195,7 +194,9 @@ static std::optional<APInt> evaluateOpaque(const Value *V, const EvalPoint &At,
   // A merge costs its branch's evaluation and its value's: deep enough
   // for a few in a row, not for a chain of them (each doubles the work).
   if (const auto *PN = dyn_cast<PHINode>(I))
-    return evaluateMerge(*PN, At, Depth + MergeDepth, Compare);
+    return evaluateMerge(*PN, At, Depth + MergeDepth, [&](const Value *C) {
+      return Compare(C, Depth + MergeDepth);
+    });
   return std::nullopt;
 }
 
@@ -248,17 +249,12 @@ std::optional<APInt> evaluateSCEV(const SCEV *S, const EvalPoint &At,
     switch (specialRegister(U->getValue(), Dim)) {
     case SReg::NTid:
       return APInt(64, At.Block[Dim]).zextOrTrunc(Width);
+    // Thread 0, a representative thread; or the thread a per-thread
+    // evaluation names along x.
     case SReg::Tid:
+      return APInt(64, At.TidX && Dim == 0 ? *At.TidX : 0).zextOrTrunc(Width);
     case SReg::LaneId:
-      // Thread 0, a representative thread; or the thread a per-thread
-      // evaluation names along x.
-      if (At.TidX && (Dim == 0 || specialRegister(U->getValue(), Dim) ==
-                                      SReg::LaneId))
-        return APInt(64, specialRegister(U->getValue(), Dim) == SReg::LaneId
-                             ? *At.TidX % 32
-                             : *At.TidX)
-            .zextOrTrunc(Width);
-      return APInt(Width, 0);
+      return APInt(64, At.TidX ? *At.TidX % 32 : 0).zextOrTrunc(Width);
     case SReg::CtaId:
       if (At.CtaId)
         return APInt(64, (*At.CtaId)[Dim]).zextOrTrunc(Width);

@@ -843,6 +843,13 @@ static unsigned blockDimsOf(unsigned T) {
          ((T & TCtaIdZ) ? 4u : 0u) | ((T & TMem) ? AddrDependsOnData : 0u);
 }
 
+/// MemAccess::ThreadDims of an address of taint \p T (the lane counts as
+/// x).
+static unsigned threadDimsOf(unsigned T) {
+  return ((T & (TTidX | TLane)) ? 1u : 0u) | ((T & TTidY) ? 2u : 0u) |
+         ((T & TTidZ) ? 4u : 0u);
+}
+
 /// Records a memory access: its lane pattern from the address register's
 /// abstract value, the thread/block dimensions it depends on, and whether
 /// the innermost loop around it changes the address.
@@ -867,8 +874,7 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
     } else if (int R = regId(AddrOp->Name); R >= 0) {
       const unsigned T = Taints[R];
       A.BlockDims = blockDimsOf(T);
-      A.ThreadDims = ((T & (TTidX | TLane)) ? 1u : 0u) |
-                     ((T & TTidY) ? 2u : 0u) | ((T & TTidZ) ? 4u : 0u);
+      A.ThreadDims = threadDimsOf(T);
       A.ThreadDimsKnown = true;
       A.BaseId = unsigned(R) + 1;
       A.Offset = AddrOp->Value;
@@ -1337,8 +1343,7 @@ void FunctionAnalysis::readTextureFetch(const InstrCtx &X, MemAccess &A) {
   if (!AllKnown || RX < 0)
     return;
   A.BlockDims = blockDimsOf(Taint);
-  A.ThreadDims = ((Taint & (TTidX | TLane)) ? 1u : 0u) |
-                 ((Taint & TTidY) ? 2u : 0u) | ((Taint & TTidZ) ? 4u : 0u);
+  A.ThreadDims = threadDimsOf(Taint);
   A.ThreadDimsKnown = true;
   const AbsVal &V = Vals[RX];
   if (!V.known() || V.Mod)
