@@ -283,10 +283,9 @@ ProfileBuilder::shrinkingCheckShares(Function &F, const LoopInfo &LI,
                                      ScalarEvolution &SE,
                                      const DominatorTree &DT) {
   DenseMap<const BasicBlock *, double> Share;
-  constexpr unsigned MaxSamples = 64, WarpLanes = 32, MaxPasses = 1024;
+  constexpr unsigned MaxPasses = 1024;
   EvalPoint Ref = referencePoint(F, SE);
   const unsigned Threads = unsigned(std::min<uint64_t>(Ref.Block[0], 1024));
-  const unsigned Warps = (Threads + WarpLanes - 1) / WarpLanes;
   for (BasicBlock &BB : F) {
     const auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
     const Loop *L = LI.getLoopFor(&BB);
@@ -336,29 +335,14 @@ ProfileBuilder::shrinkingCheckShares(Function &F, const LoopInfo &LI,
     }
     if (!Ok)
       continue;
-    size_t Samples = std::min<size_t>(N, MaxSamples);
-    double Holds = 0, Fails = 0;
-    bool Moves = false;
-    for (size_t K = 0; K < Samples; ++K) {
-      size_t Pass = Samples == N ? K : K * (N - 1) / (Samples - 1);
-      unsigned WarpsHold = 0, WarpsFail = 0;
-      for (unsigned W = 0; W < Warps; ++W) {
-        bool AnyHold = false, AnyFail = false;
-        for (unsigned T = W * WarpLanes; T < std::min(Threads, (W + 1) * WarpLanes); ++T) {
-          (ByThread[T][Pass] ? AnyHold : AnyFail) = true;
-          Moves |= ByThread[T][Pass] != ByThread[T][0];
-        }
-        WarpsHold += AnyHold;
-        WarpsFail += AnyFail;
-      }
-      Holds += double(WarpsHold) / Warps;
-      Fails += double(WarpsFail) / Warps;
-    }
-    if (!Moves)
+    std::optional<BranchSideShares> Sh = warpSideShares(
+        N, Threads, [&](uint64_t Pass, unsigned T) -> std::optional<bool> {
+          return ByThread[T][Pass];
+        });
+    if (!Sh)
       continue;
     std::pair<const BasicBlock *, double> Sides[2] = {
-        {Br->getSuccessor(0), Holds / double(Samples)},
-        {Br->getSuccessor(1), Fails / double(Samples)}};
+        {Br->getSuccessor(0), Sh->Taken}, {Br->getSuccessor(1), Sh->NotTaken}};
     for (auto [Succ, Sh] : Sides) {
       // Not the loop's exit, nor a side every warp runs.
       if (!L->contains(Succ) || Sh >= 1)

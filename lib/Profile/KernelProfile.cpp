@@ -808,6 +808,47 @@ std::optional<bool> rareWhenHolds(MagnitudeTest T, double Threshold) {
   }
 }
 
+std::optional<BranchSideShares> warpSideShares(
+    uint64_t Passes, unsigned Threads,
+    llvm::function_ref<std::optional<bool>(uint64_t, unsigned)> Taken) {
+  constexpr uint64_t MaxSamples = 64;
+  constexpr unsigned WarpLanes = 32;
+  if (Passes == 0 || Threads == 0)
+    return std::nullopt;
+  const unsigned Warps = (Threads + WarpLanes - 1) / WarpLanes;
+  uint64_t Samples = std::min(Passes, MaxSamples);
+  BranchSideShares Out;
+  bool Moves = false;
+  std::vector<bool> First(Threads);
+  for (uint64_t K = 0; K < Samples; ++K) {
+    uint64_t Pass = Samples == Passes ? K : K * (Passes - 1) / (Samples - 1);
+    unsigned WarpsTaken = 0, WarpsNot = 0;
+    for (unsigned W = 0; W < Warps; ++W) {
+      bool AnyTaken = false, AnyNot = false;
+      for (unsigned T = W * WarpLanes; T < std::min(Threads, (W + 1) * WarpLanes);
+           ++T) {
+        std::optional<bool> H = Taken(Pass, T);
+        if (!H)
+          return std::nullopt;
+        (*H ? AnyTaken : AnyNot) = true;
+        if (K == 0)
+          First[T] = *H;
+        else
+          Moves |= First[T] != *H;
+      }
+      WarpsTaken += AnyTaken;
+      WarpsNot += AnyNot;
+    }
+    Out.Taken += double(WarpsTaken) / Warps;
+    Out.NotTaken += double(WarpsNot) / Warps;
+  }
+  if (!Moves)
+    return std::nullopt;
+  Out.Taken /= double(Samples);
+  Out.NotTaken /= double(Samples);
+  return Out;
+}
+
 std::optional<double> meanOverFallingBlocks(
     llvm::function_ref<std::optional<double>(uint64_t)> CountAt,
     uint64_t *Blocks) {

@@ -1674,10 +1674,7 @@ std::vector<double> FunctionAnalysis::shrinkingCheckShares() {
   std::vector<double> Factor(Blocks.size(), 1.0);
   if (!F.IsEntry)
     return Factor;
-  constexpr unsigned MaxSamples = 64, WarpLanes = 32;
   const unsigned Base = AtThread0 | AtRefBlock | AtTidSetX;
-  const unsigned RefThreads = PTXReferenceBlockThreads;
-  const unsigned Warps = (RefThreads + WarpLanes - 1) / WarpLanes;
   // The blocks that only the edge BI -> Succ reaches from the entry.
   auto OnlyThrough = [&](unsigned BI, unsigned Succ) {
     return reachedWithout(
@@ -1720,53 +1717,26 @@ std::vector<double> FunctionAnalysis::shrinkingCheckShares() {
     const Loop *L = &Loops[B.Loops.back()];
     if (L->Rec.Guessed || !(L->Trip >= 2) || L->Trip > 1e6)
       continue;
-    int64_t N = int64_t(L->Trip);
-    int64_t Samples = std::min<int64_t>(N, MaxSamples);
-    auto HoldsAt = [&](unsigned T) -> std::optional<bool> {
-      TidX = T;
-      ConstMemo->clear();
-      std::optional<int64_t> V = constAt(unsigned(P), B.End - 1, 0, Base);
-      if (!V)
-        V = constAt(unsigned(P), B.End - 1, 0, Base | AtBlock0);
-      if (!V)
-        return std::nullopt;
-      return (*V != 0) != Br.GuardNeg; // The branch is taken.
-    };
-    double TakenShare = 0, FallShare = 0;
-    bool Ok = true, Moves = false;
-    std::vector<bool> First(RefThreads);
-    for (int64_t K = 0; K < Samples && Ok; ++K) {
-      PinLoop = L;
-      PinPass = Samples == N ? K : K * (N - 1) / std::max<int64_t>(1, Samples - 1);
-      unsigned WarpsTaken = 0, WarpsFall = 0;
-      for (unsigned W = 0; W < Warps && Ok; ++W) {
-        bool AnyTaken = false, AnyFall = false;
-        for (unsigned T = W * WarpLanes;
-             T < std::min(RefThreads, (W + 1) * WarpLanes); ++T) {
-          std::optional<bool> H = HoldsAt(T);
-          if (!H) {
-            Ok = false;
-            break;
-          }
-          (*H ? AnyTaken : AnyFall) = true;
-          if (K == 0)
-            First[T] = *H;
-          else
-            Moves |= First[T] != *H;
-        }
-        WarpsTaken += AnyTaken;
-        WarpsFall += AnyFall;
-      }
-      TakenShare += double(WarpsTaken) / Warps;
-      FallShare += double(WarpsFall) / Warps;
-    }
+    std::optional<BranchSideShares> Sh = warpSideShares(
+        uint64_t(L->Trip), PTXReferenceBlockThreads,
+        [&](uint64_t Pass, unsigned T) -> std::optional<bool> {
+          PinLoop = L;
+          PinPass = int64_t(Pass);
+          TidX = T;
+          ConstMemo->clear();
+          std::optional<int64_t> V = constAt(unsigned(P), B.End - 1, 0, Base);
+          if (!V)
+            V = constAt(unsigned(P), B.End - 1, 0, Base | AtBlock0);
+          if (!V)
+            return std::nullopt;
+          return (*V != 0) != Br.GuardNeg; // The branch is taken.
+        });
     PinLoop = nullptr;
     TidX = 0;
-    if (!Ok || !Moves)
+    if (!Sh)
       continue;
-    std::pair<unsigned, double> Sides[2] = {
-        {*Taken, TakenShare / double(Samples)},
-        {BI + 1, FallShare / double(Samples)}};
+    std::pair<unsigned, double> Sides[2] = {{*Taken, Sh->Taken},
+                                            {BI + 1, Sh->NotTaken}};
     // Each side's blocks; none where a side sets a loop's counter (a
     // peeled prologue's copies, which the loop's count takes as run once
     // each: loop control, decided per thread as thread 0's counts are).

@@ -581,3 +581,30 @@ TEST(KernelProfile, RareWhenHolds) {
   EXPECT_EQ(rareWhenHolds(T::Greater, Inf), std::nullopt);
   EXPECT_EQ(rareWhenHolds(T::LessEq, Inf), std::nullopt);
 }
+
+// Shrinking thread checks: the warps with a thread on each side, the mean
+// over the passes. A tree reduction's `tid < s`, s = 128 .. 1, at 256
+// threads: 4, 2, 1, 1, 1, 1, 1, 1 of 8 warps take it, and 4, 6, 7, then
+// all 8 have a thread that does not; a check no pass moves is not
+// followed, nor one a thread's way is unknown for.
+TEST(KernelProfile, WarpSideSharesOfAShrinkingCheck) {
+  auto Tree = [](uint64_t Pass, unsigned T) -> std::optional<bool> {
+    return T < (128u >> Pass);
+  };
+  std::optional<BranchSideShares> S = warpSideShares(8, 256, Tree);
+  ASSERT_TRUE(S);
+  EXPECT_DOUBLE_EQ(S->Taken, 12.0 / 64.0);
+  EXPECT_DOUBLE_EQ(S->NotTaken, 57.0 / 64.0);
+  EXPECT_FALSE(warpSideShares(
+      8, 256, [](uint64_t, unsigned T) -> std::optional<bool> { return T < 64; }));
+  EXPECT_FALSE(warpSideShares(
+      8, 256, [](uint64_t P, unsigned) -> std::optional<bool> {
+        return P ? std::nullopt : std::optional<bool>(true);
+      }));
+  // Beyond 64 passes, 64 of them evenly: passes 0 and 99 of 100 are
+  // sampled, so a check that moves only at the last pass still counts.
+  std::optional<BranchSideShares> L = warpSideShares(
+      100, 64, [](uint64_t P, unsigned) -> std::optional<bool> { return P == 99; });
+  ASSERT_TRUE(L);
+  EXPECT_DOUBLE_EQ(L->Taken, 1.0 / 64.0);
+}

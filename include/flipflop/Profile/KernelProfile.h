@@ -596,6 +596,20 @@ std::optional<double> meanOverFallingBlocks(
     llvm::function_ref<std::optional<double>(uint64_t)> CountAt,
     uint64_t *Blocks = nullptr);
 
+/// Shrinking thread checks (both front ends; docs/MODEL.md): the share of
+/// a block of \p Threads threads' warps with a thread on each side of a
+/// branch, the mean over a loop's \p Passes passes (sampled evenly beyond
+/// 64). \p Taken says whether thread T takes the branch at pass P. None
+/// when it does not know, or when no pass moves any thread's way (a check
+/// the loop does not change is not followed).
+struct BranchSideShares {
+  double Taken = 0, NotTaken = 0;
+};
+std::optional<BranchSideShares> warpSideShares(
+    uint64_t Passes, unsigned Threads,
+    llvm::function_ref<std::optional<bool>(uint64_t Pass, unsigned Thread)>
+        Taken);
+
 /// A comparison of a float's magnitude |x| with a constant, as both front
 /// ends read it (`fcmp`/`setp` of `fabs`/`abs`, the magnitude on the left).
 enum class MagnitudeTest { Less, LessEq, Greater, GreaterEq, Equal, NotEqual };
