@@ -210,6 +210,31 @@ Lattice blockLattice(const std::vector<MemAccess> &As,
   return Box;
 }
 
+/// \p As with their forms at the launch's block (formAtBlock): a copy in
+/// \p Storage where one has a blockDim term or a block-stride loop, else
+/// \p As itself. \p RefShare (where given) gets each access's share
+/// (formAtBlock): a footprint of its form times it is in the units of its
+/// counts, which are the reference block's.
+const std::vector<MemAccess> &formsAtBlock(const std::vector<MemAccess> &As,
+                                           const LaunchConfig &C,
+                                           std::vector<MemAccess> &Storage,
+                                           std::vector<double> *RefShare =
+                                               nullptr) {
+  if (RefShare)
+    RefShare->assign(As.size(), 1.0);
+  auto Strided = [](const MemAccess &A) {
+    return llvm::any_of(A.Form.LoopPerBlockDim, [](uint8_t D) { return D; }) ||
+           llvm::any_of(A.Form.Ntid, [](int64_t B) { return B; });
+  };
+  if (llvm::none_of(As, Strided))
+    return As;
+  Storage = As;
+  for (size_t I = 0; I < Storage.size(); ++I)
+    Storage[I].Form = formAtBlock(As[I].Form, C.Block,
+                                  RefShare ? &(*RefShare)[I] : nullptr);
+  return Storage;
+}
+
 /// One loop around a load that reads the load's data again.
 struct RereadLevel {
   uint64_t Key; ///< The loop (or the copies of an unrolled one).
@@ -222,7 +247,8 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
   // The resident blocks run on the SMs of every L2 partition, and each
   // partition keeps its own copy of what its SMs read (GPUSpec::L2Partitions).
   double L2Cap = G.L2SizeKB * 1024.0 / std::max(1u, G.L2Partitions);
-  const std::vector<MemAccess> &As = K.FormLoads;
+  std::vector<MemAccess> AtBlock;
+  const std::vector<MemAccess> &As = formsAtBlock(K.FormLoads, C, AtBlock);
   if (As.empty() || L2Cap <= 0)
     return 0;
   // Resident blocks are consecutive in launch order, x first.
@@ -377,7 +403,10 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
     Formed = K.FormLoads;
     Formed.insert(Formed.end(), K.FormStores.begin(), K.FormStores.end());
   }
-  const std::vector<MemAccess> &As = Own ? K.Accesses : Formed;
+  std::vector<MemAccess> AtBlock;
+  std::vector<double> RefShare;
+  const std::vector<MemAccess> &As =
+      formsAtBlock(Own ? K.Accesses : Formed, C, AtBlock, &RefShare);
   double L2Cap = G.L2SizeKB * 1024.0 / std::max(1u, G.L2Partitions);
   OverlapDram Out;
   if (As.empty() || L2Cap <= 0)
@@ -419,7 +448,7 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
       Out.StoreDram += Charged;
       if (A.Form.Known && A.Form.Array && !(A.BlockDims & AddrDependsOnData)) {
         auto &[Dram, Members] = StoreFamilies[familyKey(A)];
-        Dram += Charged * Pass;
+        Dram += Charged * Pass / RefShare[I];
         Members.push_back(I);
       }
       continue;
@@ -434,10 +463,12 @@ OverlapDram modelimpl::overlapDram(const KernelProfile &K, const GPUSpec &G,
         A.Pattern == AccessPattern::Uniform ||
         (A.BlockDims & AddrDependsOnData))
       continue;
+    // The families' bytes are the launch's: a block-stride loop's charges
+    // (at the reference block) over its share there.
     auto &[Dram, Members] = Families[familyKey(A)];
-    Dram += Charged * Pass;
+    Dram += Charged * Pass / RefShare[I];
     Members.push_back(I);
-    FamilyL2[familyKey(A)] += T.L2 * Pass;
+    FamilyL2[familyKey(A)] += T.L2 * Pass / RefShare[I];
   }
   auto familyPass = [&](const std::vector<size_t> &Members) {
     double P = 0;

@@ -141,7 +141,7 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
         (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
         std::llabs(A.StrideBytes) > int64_t(A.Bytes) || A.StrideBytes == 0)
       continue;
-    const AddrForm &F = A.Form;
+    const AddrForm F = formAtBlock(A.Form, C.Block);
     std::array<int64_t, 9> Idx{};
     std::array<int64_t, 4> Steps{};
     std::array<unsigned, 4> Ids{};
@@ -168,8 +168,9 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
     if (Members.size() < 2)
       continue;
     auto Off = [&](size_t I) {
-      return As[I].Form.Known && As[I].Form.Array ? As[I].Form.Offset
-                                                  : As[I].Offset;
+      return As[I].Form.Known && As[I].Form.Array
+                 ? formAtBlock(As[I].Form, C.Block).Offset
+                 : As[I].Offset;
     };
     std::sort(Members.begin(), Members.end(),
               [&](size_t X, size_t Y) { return Off(X) < Off(Y); });

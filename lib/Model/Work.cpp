@@ -231,7 +231,14 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
   } else if (BlockScaled) {
     double B0 = Opts.ReferenceBlockThreads ? Opts.ReferenceBlockThreads : 256;
     N = GivenGrid ? double(GivenGrid) : std::ceil(T / B0);
-    WorkScale = B0 / B;
+    // The loops' passes follow the block's threads along the dimensions
+    // their steps span: the reference block is B0 x 1 x 1, so a loop over
+    // x in a 32 x 8 block runs 256 / 32 times its passes there.
+    unsigned Dims = blockStrideDims(K);
+    WorkScale = 1;
+    for (unsigned D = 0; D < 3; ++D)
+      if (Dims & (1u << D))
+        WorkScale *= (D == 0 ? B0 : 1.0) / std::max(1u, Cfg.Block[D]);
   } else {
     N = GivenGrid ? double(GivenGrid) : std::ceil(T / B);
     Useful = std::min(1.0, T / (N * B));
@@ -544,10 +551,11 @@ static ThreadTraffic threadTraffic(const KernelProfile &K, const GPUSpec &G,
   double L1Avail = std::max(16384.0, double(G.SharedPerSM) + mc::L1ExtraBytes -
                                          double(Occ.SharedPerSMConfigured));
   OverlapDram Ov = overlapDram(K, G, Cfg, Resident, L1Avail / std::max(1u, R));
-  // Its savings are bytes after the bounds checks (the threads that pass
-  // make a guarded access), and the checks scale what is charged here by
-  // SGlobal: so the savings come off at that scale.
-  if (SGlobal > 0 && SGlobal < 1) {
+  // Its savings are the launch's bytes after the bounds checks (the
+  // threads that pass make a guarded access), and the checks and the
+  // loops that follow the block (MemWorkScale) scale what is charged here
+  // by SGlobal: so the savings come off at that scale.
+  if (SGlobal > 0 && SGlobal != 1) {
     Ov.Saving /= SGlobal;
     Ov.Kept /= SGlobal;
     Ov.StoreSaving /= SGlobal;

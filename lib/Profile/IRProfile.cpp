@@ -554,6 +554,9 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
           R.DependsOn = "the problem size over the whole grid (grid-stride loop)";
         } else if (ByBlock) {
           R.DependsOnBlockDim = true;
+          for (unsigned D = 0; D < 3; ++D)
+            if (scevMentions(Step, SReg::NTid, D))
+              R.BlockStrideDims |= 1u << D;
           R.Symbolic = "N / blockDim.x";
           R.DependsOn = "the problem size over blockDim (block-stride loop)";
         }

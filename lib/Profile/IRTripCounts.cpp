@@ -684,6 +684,7 @@ void fitBlockDim(LoopRecord &R, const Loop *L, const SCEV *BTC,
       continue;
     if (T[2] < T[0]) {
       R.DependsOnBlockDim = true;
+      R.BlockStrideDims |= 1u << D;
       return;
     }
     double Slope = (T[2] - T[0]) / (Samples[2] - Samples[0]);

@@ -1,5 +1,6 @@
 //===- KernelProfile.cpp - Aggregates and helpers of the plain profile ----===//
 #include "flipflop/Profile/KernelProfile.h"
+#include "flipflop/Profile/PTXParser.h"
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -806,6 +807,32 @@ std::optional<bool> rareWhenHolds(MagnitudeTest T, double Threshold) {
   default:
     return std::nullopt;
   }
+}
+
+AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
+                     double *RefShare) {
+  AddrForm Out = F;
+  if (RefShare)
+    *RefShare = 1;
+  for (unsigned D = 0; D < 3; ++D) {
+    Out.Offset += F.Ntid[D] * int64_t(std::max(1u, Block[D]));
+    Out.Ntid[D] = 0;
+  }
+  for (unsigned K = 0; K < F.NumLoops && K < F.LoopPerBlockDim.size(); ++K)
+    if (unsigned D = F.LoopPerBlockDim[K]; D >= 1 && D <= 3) {
+      double B = std::max(1u, Block[D - 1]);
+      Out.LoopStep[K] = F.LoopStep[K] * int64_t(B);
+      Out.LoopTrip[K] = std::max(1.0, std::ceil(F.LoopTrip[K] / B));
+      Out.LoopPerBlockDim[K] = 0;
+      double Ref = D == 1 ? double(PTXReferenceBlockThreads) : 1.0;
+      // Passes of a block wider than the range run in part (an unrolled
+      // loop's copies past the range exit): the share is of the passes'
+      // elements, not of whole passes.
+      if (RefShare && F.LoopTrip[K] > 0)
+        *RefShare *=
+            std::max(1.0, std::ceil(F.LoopTrip[K] / Ref)) / (F.LoopTrip[K] / B);
+    }
+  return Out;
 }
 
 std::optional<BranchSideShares> warpSideShares(

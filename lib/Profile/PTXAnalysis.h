@@ -335,6 +335,9 @@ private:
     /// Not run: the branch before it goes around it (skippedByGuard).
     bool Skipped = false;
   };
+  /// The launch dimensions (bit d: blockDim.d or gridDim.d) the step of
+  /// loop \p L's counter (Loop::IVReg) reads; 0 when unknown.
+  unsigned stepDims(const Loop &L) const;
   std::vector<Loop> Loops;
   /// Instruction indices a `.pragma "nounroll"` precedes (buildBlocks).
   std::vector<unsigned> NoUnrollAt;
@@ -583,8 +586,17 @@ private:
     int64_t Step;
     unsigned StartDef;
     unsigned Loop;
+    /// d + 1 for a block-stride counter (`i += blockDim.d`; address forms
+    /// only): its slot's variable is the iteration times blockDim.d.
+    unsigned PerNtid = 0;
   };
   std::map<unsigned, IVInfo> IVRegs;
+  /// The induction registers of the address forms (analyseAddressForms):
+  /// IVRegs and the block-stride counters.
+  std::map<unsigned, IVInfo> AddrIVRegs;
+  /// Block-stride counters as induction registers, in the free slots
+  /// (analyseAddressForms, with IVRegs and IterTrip extended in place).
+  void addBlockStrideCounters();
   std::array<double, NumIterSlots> IterTrip = unitIterTrips(); ///< Trips of the GVIter loops.
   BlockDomTree DomTree;      ///< Of the reachable blocks (computeLoops).
   std::vector<unsigned> RPO; ///< Reachable blocks in reverse post-order.

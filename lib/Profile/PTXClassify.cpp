@@ -895,7 +895,8 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
           SC->Addr.K += AddrOp->Value;
           PendingSmooth.push_back(*SC);
         }
-      if (A.Form.Known && A.Form.NumLoops > 0) {
+      if (A.Form.Known && A.Form.NumLoops > 0 &&
+          !A.Form.LoopPerBlockDim[0]) {
         A.InnerLoopStep = A.Form.LoopStep[0];
         A.InnerLoopTrip = A.Form.LoopTrip[0];
       } else if (!Blocks[X.BlockIdx].Loops.empty()) {
@@ -1483,7 +1484,9 @@ void FunctionAnalysis::guessTrip(Loop &L) {
                 if (auto V = constAt(unsigned(SR), K, 0,
                                      AtThread0 | AtRefBlock);
                     V && *V > 0)
-                  StepAtRef = *V;
+                  StepAtRef = *V * (Chained != ChainedSteps.end()
+                                        ? int64_t(Chained->second.first)
+                                        : 1);
             break;
           }
         }
@@ -1537,20 +1540,32 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   } else if (StepTaint & TNTid) {
     R.DependsOnBlockDim = true;
     S.Shape.WorkScalesWithBlock = true;
+    if (StepReg >= 0)
+      R.BlockStrideDims = launchDims(unsigned(StepReg));
     if (L.ConstBound && *L.ConstBound > 0) {
       // A block-stride loop over a constant range: resolved at the
       // profile's reference block size (docs/MODEL.md).
-      // Stepped by the block's threads, or a multiple of them.
+      // Stepped by the block's threads along x, or a multiple of them;
+      // along y or z (one thread there at the reference block), by the
+      // step there.
+      unsigned Dims = R.BlockStrideDims;
       int64_t Per = StepAtRef >= int64_t(PTXReferenceBlockThreads) &&
                             StepAtRef % PTXReferenceBlockThreads == 0
                         ? StepAtRef / PTXReferenceBlockThreads
                         : 1;
-      R.Trip = std::max(1.0, std::ceil(double(*L.ConstBound) /
-                                       double(PTXReferenceBlockThreads * Per)));
+      double Step = double(PTXReferenceBlockThreads * Per);
+      std::string Dim = "blockDim.x";
+      if (StepAtRef > 0 && Dims && !(Dims & 1u)) {
+        Per = StepAtRef;
+        Step = double(StepAtRef);
+        Dim = Dims == 2u ? "blockDim.y" : Dims == 4u ? "blockDim.z"
+                                                     : "blockDim.y * blockDim.z";
+      }
+      R.Trip = std::max(1.0, std::ceil(double(*L.ConstBound) / Step));
       R.Guessed = false;
       R.Symbolic =
-          Per > 1 ? formatv("{0} / ({1} * blockDim.x)", *L.ConstBound, Per).str()
-                  : formatv("{0} / blockDim.x", *L.ConstBound).str();
+          Per > 1 ? formatv("{0} / ({1} * {2})", *L.ConstBound, Per, Dim).str()
+                  : formatv("{0} / {1}", *L.ConstBound, Dim).str();
       return;
     }
   }
@@ -1909,6 +1924,7 @@ void FunctionAnalysis::computeTripCounts() {
         // IR front end's block-stride loops.
         R.DependsOnBlockDim = true;
         S.Shape.WorkScalesWithBlock = true;
+        R.BlockStrideDims = stepDims(L);
       }
       if (L.Skipped)
         R.Symbolic = L.ExitDesc;
@@ -2245,6 +2261,23 @@ FunctionAnalysis::addressPoly(unsigned R, unsigned Depth) const {
   }
   return AddressPolys.try_emplace(R, P ? std::move(*P) : std::move(Opaque))
       .first->second;
+}
+
+unsigned FunctionAnalysis::stepDims(const Loop &L) const {
+  if (L.IVReg < 0)
+    return 0;
+  unsigned Dims = 0;
+  for (unsigned K : DefSites[L.IVReg]) {
+    const Instr &I = *Instrs[K];
+    if (!L.Body.test(InstrBlock[K]) ||
+        (I.Mods[0] != "add" && I.Mods[0] != "sub"))
+      continue;
+    for (size_t O = 1; O < I.Ops.size(); ++O)
+      if (int R = I.Ops[O].Kind == Operand::Reg ? regId(I.Ops[O].Name) : -1;
+          R >= 0 && R != L.IVReg)
+        Dims |= launchDims(unsigned(R));
+  }
+  return Dims;
 }
 
 unsigned FunctionAnalysis::launchDims(unsigned R) const {

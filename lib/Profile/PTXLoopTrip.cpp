@@ -74,6 +74,11 @@ std::optional<double> FunctionAnalysis::countedTripOfExits(Loop &L) {
   std::optional<double> Best;
   Loop Chosen = L;
   std::string FirstDesc;
+  // The bound the uncounted exits compare with, where they agree (the
+  // copies of a block-stride loop unrolled with an exit each: guessTrip
+  // divides it by the step).
+  std::optional<int64_t> Bound;
+  bool BoundsAgree = true;
   for (unsigned EB : Exiting) {
     if (!llvm::all_of(Latches, [&](unsigned LB) { return dominates(EB, LB); }))
       continue;
@@ -81,6 +86,10 @@ std::optional<double> FunctionAnalysis::countedTripOfExits(Loop &L) {
     std::optional<double> T = countedTripThrough(Try, EB);
     if (FirstDesc.empty())
       FirstDesc = Try.ExitDesc;
+    if (Try.ConstBound) {
+      BoundsAgree &= !Bound || *Bound == *Try.ConstBound;
+      Bound = Try.ConstBound;
+    }
     if (T && (!Best || *T < *Best)) {
       Best = T;
       Chosen = std::move(Try);
@@ -88,6 +97,8 @@ std::optional<double> FunctionAnalysis::countedTripOfExits(Loop &L) {
   }
   if (!Best) {
     L.ExitDesc = FirstDesc;
+    if (BoundsAgree)
+      L.ConstBound = Bound;
     return std::nullopt;
   }
   L.ExitDesc = Chosen.ExitDesc;

@@ -959,7 +959,90 @@ void FunctionAnalysis::affineFixpoint() {
   }
 }
 
+void FunctionAnalysis::addBlockStrideCounters() {
+  unsigned Slot = 0;
+  std::vector<bool> Counted(Loops.size(), false);
+  for (const auto &[R, IV] : IVRegs) {
+    Slot = std::max(Slot, IV.Slot + 1);
+    Counted[IV.Loop] = true;
+  }
+  // A register the loop leaves alone whose value is c * blockDim.d.
+  auto PerNtid = [&](const Loop &L, const Operand &Op)
+      -> std::optional<std::pair<unsigned, int64_t>> {
+    int S = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
+    if (S < 0 || DefSites[S].empty() || !Affs[S].known() || Affs[S].K ||
+        Affs[S].Opaque ||
+        llvm::any_of(DefSites[S],
+                     [&](unsigned K) { return L.Body.test(InstrBlock[K]); }))
+      return std::nullopt;
+    std::optional<std::pair<unsigned, int64_t>> Out;
+    for (unsigned V = 0; V < NumGuardVars; ++V) {
+      if (!Affs[S].C[V])
+        continue;
+      if (V < GVNtid || V >= GVNtid + 3 || Out)
+        return std::nullopt;
+      Out = std::make_pair(V - GVNtid, Affs[S].C[V]);
+    }
+    return Out;
+  };
+  for (unsigned LI = 0; LI < Loops.size() && Slot < IterTrip.size(); ++LI) {
+    const Loop &L = Loops[LI];
+    if (Counted[LI] || !(L.Trip >= 1))
+      continue;
+    bool Any = false;
+    for (unsigned R = 0; R < RegWidth.size(); ++R) {
+      if (DefSites[R].size() != 2 || IVRegs.count(R))
+        continue;
+      int In = -1, Out = -1;
+      for (unsigned K : DefSites[R])
+        (L.Body.test(InstrBlock[K]) ? In : Out) = K;
+      if (In < 0 || Out < 0)
+        continue;
+      const Instr &D = *Instrs[In];
+      if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || D.Ops.size() != 3 ||
+          D.Ops[1].Kind != Operand::Reg)
+        continue;
+      std::optional<std::pair<unsigned, int64_t>> Step = PerNtid(L, D.Ops[2]);
+      if (!Step)
+        continue;
+      // `add R, R, S` (or R's copy in the loop), or the last add of a chain
+      // of adds of S back to R: an unrolled loop's copies, k S a pass.
+      int64_t Chain = 1;
+      for (int Cur = regId(D.Ops[1].Name);
+           Cur != int(R) && loopCopyOf(L, D.Ops[1], int(R)) < 0; ++Chain) {
+        int CD = Cur >= 0 && D.Mods[0] == "add" && Chain < 16
+                     ? soleLoopDef(L, unsigned(Cur))
+                     : -1;
+        const Instr *C = CD >= 0 ? Instrs[CD] : nullptr;
+        if (!C || C->Mods[0] != "add" || C->Ops.size() != 3 ||
+            !C->Guard.empty() || C->Ops[1].Kind != Operand::Reg ||
+            C->Ops[2].Kind != Operand::Reg || C->Ops[2].Name != D.Ops[2].Name) {
+          Chain = 0;
+          break;
+        }
+        Cur = regId(C->Ops[1].Name);
+      }
+      if (!Chain)
+        continue;
+      int64_t C = (D.Mods[0] == "sub" ? -1 : 1) * Step->second * Chain;
+      IVRegs[R] = {Slot, C, unsigned(Out), LI, Step->first + 1};
+      Any = true;
+      // The slot's variable, the iteration times blockDim.d, runs over the
+      // elements the loop covers at the reference block.
+      IterTrip[Slot] =
+          L.Trip * (Step->first == 0 ? double(PTXReferenceBlockThreads) : 1.0);
+    }
+    if (Any)
+      ++Slot;
+  }
+}
+
 void FunctionAnalysis::analyseAddressForms() {
+  // Block-stride counters are variables of the forms only: the guards and
+  // the values keep their plain induction registers.
+  std::map<unsigned, IVInfo> PlainIVs = IVRegs;
+  std::array<double, NumIterSlots> PlainTrips = IterTrip;
+  addBlockStrideCounters();
   std::vector<AffVal> Saved = std::move(Affs);
   Affs.assign(RegWidth.size(), AffVal());
   AddrMode = true;
@@ -967,6 +1050,9 @@ void FunctionAnalysis::analyseAddressForms() {
   AddrMode = false;
   AddrAffs = std::move(Affs);
   Affs = std::move(Saved);
+  AddrIVRegs = std::move(IVRegs);
+  IVRegs = std::move(PlainIVs);
+  IterTrip = PlainTrips;
 }
 
 AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
@@ -980,9 +1066,12 @@ AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
     return Out;
   // The loop each iteration slot stands for.
   std::array<int, NumIterSlots> SlotLoop;
+  std::array<unsigned, NumIterSlots> SlotPerNtid{};
   SlotLoop.fill(-1);
-  for (const auto &[Reg, IV] : IVRegs)
+  for (const auto &[Reg, IV] : AddrIVRegs) {
     SlotLoop[IV.Slot] = int(IV.Loop);
+    SlotPerNtid[IV.Slot] = IV.PerNtid;
+  }
   for (unsigned Sl = 0; Sl < NumIterSlots; ++Sl) {
     if (V.C[GVIter + Sl] == 0)
       continue;
@@ -999,14 +1088,23 @@ AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
     Out.Tid[D] = V.C[GVTid + D];
     Out.Ctaid[D] = V.C[GVCtaid + D];
     Out.Global[D] = V.C[GVGlobal + D];
+    Out.Ntid[D] = V.C[GVNtid + D];
   }
   for (auto It = Around.rbegin(); It != Around.rend(); ++It) {
     unsigned K = Out.NumLoops++;
     Out.LoopTrip[K] = std::max(1.0, Loops[*It].Trip);
     Out.LoopId[K] = *It;
     for (unsigned Sl = 0; Sl < NumIterSlots; ++Sl)
-      if (SlotLoop[Sl] == int(*It))
+      if (SlotLoop[Sl] == int(*It) && V.C[GVIter + Sl]) {
         Out.LoopStep[K] = V.C[GVIter + Sl];
+        // A block-stride loop: its step and trip follow the block.
+        if (unsigned D = SlotPerNtid[Sl]) {
+          Out.LoopPerBlockDim[K] = uint8_t(D);
+          Out.LoopTrip[K] =
+              std::max(1.0, Loops[*It].Trip) *
+              (D == 1 ? double(PTXReferenceBlockThreads) : 1.0);
+        }
+      }
   }
   Out.Known = true;
   return Out;

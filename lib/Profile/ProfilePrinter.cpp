@@ -157,10 +157,14 @@ void printLoop(const LoopRecord &L, raw_ostream &OS) {
     OS << " mem-share=" << Num{L.MemShare};
   if (!L.Symbolic.empty())
     OS << " symbolic=\"" << L.Symbolic << '"';
-  if (L.GridStride && L.GridStrideDims) {
+  // The dimensions a grid- or block-stride loop's step spans.
+  unsigned Dims = L.GridStride         ? L.GridStrideDims
+                  : L.DependsOnBlockDim ? L.BlockStrideDims
+                                        : 0;
+  if (Dims) {
     OS << " stride-dims=";
     for (unsigned D = 0; D < 3; ++D)
-      if (L.GridStrideDims & (1u << D))
+      if (Dims & (1u << D))
         OS << "xyz"[D];
   }
   OS << "\n";
@@ -276,7 +280,7 @@ void printAccess(const MemAccess &A, raw_ostream &OS) {
 
 /// A load of known address form (KernelProfile::FormLoads):
 /// bytes per index and per iteration of each loop, innermost first
-/// ("TRIP@STEP").
+/// ("TRIP@STEP", "TRIP@STEP*ntid.x" for a block-stride loop).
 void printReread(const MemAccess &A, raw_ostream &OS) {
   const AddrForm &F = A.Form;
   OS << "  form-load: bytes=" << A.Bytes << " count=" << Num{A.Count}
@@ -289,10 +293,17 @@ void printReread(const MemAccess &A, raw_ostream &OS) {
     if (F.Global[D])
       OS << " ctaid." << "xyz"[D] << "*ntid." << "xyz"[D] << '*'
          << F.Global[D];
+    if (F.Ntid[D])
+      OS << " ntid." << "xyz"[D] << '*' << F.Ntid[D];
   }
   OS << " loops:";
-  for (unsigned K = 0; K < F.NumLoops; ++K)
+  for (unsigned K = 0; K < F.NumLoops; ++K) {
     OS << ' ' << Num{F.LoopTrip[K]} << '@' << F.LoopStep[K];
+    // A block-stride loop: per thread along d, over the trip of a block
+    // one thread wide.
+    if (unsigned D = F.LoopPerBlockDim[K])
+      OS << "*ntid." << "xyz"[D - 1];
+  }
   OS << "\n";
 }
 

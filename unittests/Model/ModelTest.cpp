@@ -573,6 +573,28 @@ TEST(Work, BlockStrideLoopConservesWork) {
   EXPECT_NEAR(B.TComputeS, A.TComputeS, 1e-12);
 }
 
+// The loop steps by blockDim.x alone (BlockStrideDims = x): in a 32 x 8
+// block, where threadIdx.y picks a row, each thread runs 256 / 32 = 8 times
+// the reference's passes; a loop that does not say which dimensions its
+// step spans is taken over the block's threads (256 / 256).
+TEST(Work, BlockStrideLoopFollowsItsOwnDimension) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel(1000);
+  K.Shape.WorkScalesWithBlock = true;
+  LoopRecord L;
+  L.Trip = 4;
+  L.DependsOnBlockDim = true;
+  L.BlockStrideDims = 1;
+  K.Loops.push_back(L);
+  LaunchConfig C = config(32, 204800);
+  C.Block = {32, 8, 1};
+  EXPECT_DOUBLE_EQ(predict(K, G, C).WorkScale, 8.0);
+  K.Loops[0].BlockStrideDims = 2; // Rows stepped by blockDim.y: 1 / 8.
+  EXPECT_DOUBLE_EQ(predict(K, G, C).WorkScale, 0.125);
+  K.Loops[0].BlockStrideDims = 0;
+  EXPECT_DOUBLE_EQ(predict(K, G, C).WorkScale, 1.0);
+}
+
 /// A loop of TripPerBlockDim * blockDim[Dim] passes (as many at the
 /// reference block, where blockDim[Dim] = 1) holding \p Share of the work.
 static LoopRecord blockDimLoop(int Dim, double PerDim, double Share) {

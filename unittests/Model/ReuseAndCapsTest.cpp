@@ -463,6 +463,49 @@ TEST(OverlapDram, BlockRowsHitInL1) {
   EXPECT_GT(Q.L2Bytes / Threads, Union + 0.9 * (Charged - Union));
 }
 
+// A softmax's row, 1024 floats a block, read in three loops stepped by
+// blockDim.x (`for (i = tid; i < 1024; i += blockDim.x)`) and written in
+// the third: at the profile's reference block (256 x 1 x 1) each load runs
+// 4 passes. The forms' block-stride loops (1024 elements, 4 bytes per
+// thread) are taken at each launch's block, so the three loads are read
+// from DRAM once at every block, as the copy of the same rows is.
+TEST(OverlapDram, BlockStrideLoopsReadTheRowOnce) {
+  GPUSpec G = handGPU();
+  auto Rows = [](unsigned Reads) {
+    KernelProfile K;
+    K.Name = "rows";
+    for (unsigned R = 0; R <= Reads; ++R) {
+      bool Store = R == Reads;
+      MemAccess A = formLoad(4, 1, {4, 0, 0}, {4096, 0, 0}, 1024, 4, 9);
+      A.IsStore = Store;
+      A.Form.Array = Store ? 10 : 9;
+      A.Form.LoopPerBlockDim = {1, 0, 0, 0};
+      A.Form.LoopId = {R + 1, 0, 0, 0};
+      K.Accesses.push_back(A);
+    }
+    K.op(OpClass::LoadGlobal) = 4.0 * Reads;
+    K.op(OpClass::StoreGlobal) = 4;
+    LoopRecord L;
+    L.Trip = 4;
+    L.DependsOnBlockDim = true;
+    L.BlockStrideDims = 1;
+    K.Loops.assign(Reads + 1, L);
+    K.Shape.WorkScalesWithBlock = true;
+    finalizeProfile(K);
+    return K;
+  };
+  for (unsigned B : {64u, 256u, 1024u}) {
+    LaunchConfig C;
+    C.Block = {B, 1, 1};
+    C.Grid = {4096, 1, 1};
+    Prediction Copy = predict(Rows(1), G, C), Softmax = predict(Rows(3), G, C);
+    ASSERT_TRUE(Copy.Valid && Softmax.Valid);
+    // 4096 rows of 4 KB, read once and written once.
+    EXPECT_NEAR(Copy.DramBytes, 4096.0 * 4096 * 2, 4096.0 * 4096 * 0.02) << B;
+    EXPECT_NEAR(Softmax.DramBytes, Copy.DramBytes, Copy.DramBytes * 0.02) << B;
+  }
+}
+
 /// 256 threads with min-blocks 4: a cap of 64 registers.
 static LaunchConfig cappedAt64() {
   LaunchConfig C;

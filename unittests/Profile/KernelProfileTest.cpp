@@ -608,3 +608,39 @@ TEST(KernelProfile, WarpSideSharesOfAShrinkingCheck) {
   ASSERT_TRUE(L);
   EXPECT_DOUBLE_EQ(L->Taken, 1.0 / 64.0);
 }
+
+// A block-stride loop's form (`for (i = tid; i < 1024; i += blockDim.x)`,
+// 4-byte elements, unrolled twice: 512 passes of a one-thread block, 8
+// bytes per thread a pass, the second copy blockDim.x elements on) at a
+// launch's block: its step and passes follow the block, and the share of
+// the reference's passes (2 at 256 threads) is that of the elements.
+TEST(KernelProfile, FormAtBlockTakesBlockStrideLoopsAtTheBlock) {
+  AddrForm F;
+  F.Known = true;
+  F.Tid = {4, 0, 0};
+  F.Ntid = {4, 0, 0};
+  F.NumLoops = 1;
+  F.LoopTrip = {512, 1, 1, 1};
+  F.LoopStep = {8, 0, 0, 0};
+  F.LoopPerBlockDim = {1, 0, 0, 0};
+  double Share = 0;
+  AddrForm A = formAtBlock(F, {128, 1, 1}, &Share);
+  EXPECT_EQ(A.Offset, 512);
+  EXPECT_EQ(A.Ntid[0], 0);
+  EXPECT_EQ(A.LoopStep[0], 1024);
+  EXPECT_DOUBLE_EQ(A.LoopTrip[0], 4);
+  EXPECT_EQ(A.LoopPerBlockDim[0], 0);
+  EXPECT_DOUBLE_EQ(Share, 2.0 / 4.0);
+  // A block wider than the range runs a part of a pass.
+  AddrForm W = formAtBlock(F, {1024, 1, 1}, &Share);
+  EXPECT_DOUBLE_EQ(W.LoopTrip[0], 1);
+  EXPECT_DOUBLE_EQ(Share, 2.0 / 0.5);
+  // Nothing to take: the same form, a share of 1.
+  AddrForm P = F;
+  P.Ntid = {0, 0, 0};
+  P.LoopPerBlockDim = {0, 0, 0, 0};
+  AddrForm Q = formAtBlock(P, {128, 1, 1}, &Share);
+  EXPECT_EQ(Q.LoopStep, P.LoopStep);
+  EXPECT_EQ(Q.LoopTrip, P.LoopTrip);
+  EXPECT_DOUBLE_EQ(Share, 1.0);
+}

@@ -83,6 +83,9 @@ struct AddrForm {
   std::array<int64_t, 3> Ctaid{}; ///< Bytes per blockIdx.d.
   /// Bytes per blockIdx.d * blockDim.d (an index written with blockDim).
   std::array<int64_t, 3> Global{};
+  /// Bytes per blockDim.d (`x[i + blockDim.x]`, the copies of an unrolled
+  /// block-stride loop): an offset that follows the block (formAtBlock).
+  std::array<int64_t, 3> Ntid{};
   /// The loops around the access, innermost first: their trip counts and
   /// bytes per iteration (0: the address does not change with the loop).
   unsigned NumLoops = 0;
@@ -90,12 +93,28 @@ struct AddrForm {
   std::array<int64_t, 4> LoopStep{};
   /// Which loop: equal ids are one loop (within one profile).
   std::array<unsigned, 4> LoopId{};
+  /// d + 1 for a block-stride loop (`i += blockDim.d`), 0 otherwise: it
+  /// steps LoopStep bytes per thread along d each iteration, and LoopTrip
+  /// is the passes of a block one thread wide along d (the elements it
+  /// covers); formAtBlock takes both at a launch's block.
+  std::array<uint8_t, 4> LoopPerBlockDim{};
   /// Which array (0: none known) and the constant bytes past it: two loads
   /// of one form, array and offset read the same data (a loop the compiler
   /// unrolled into copies).
   unsigned Array = 0;
   int64_t Offset = 0;
 };
+
+/// \p F at block \p Block: its blockDim terms (AddrForm::Ntid) in the
+/// offset, and its block-stride loops (AddrForm::LoopPerBlockDim) each
+/// stepping LoopStep x Block[d] bytes, ceil(LoopTrip / Block[d]) times.
+/// \p RefShare, where given, is set to the passes the profile counted at
+/// its reference block (PTXReferenceBlockThreads x 1 x 1) over those of
+/// \p Block (LoopTrip / Block[d], a part of a pass where the block is wider
+/// than the range): the access's counts are the reference's, and over it
+/// they are the launch's.
+AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
+                     double *RefShare = nullptr);
 
 /// One static memory access in the kernel.
 struct MemAccess {
@@ -182,6 +201,10 @@ struct LoopRecord {
   std::string Symbolic;      ///< e.g. "n / blockDim.x" when not constant.
   std::string DependsOn;     ///< In words: "kernel argument #3, blockDim".
   bool DependsOnBlockDim = false; ///< Trip count scales with 1/blockDim.
+  /// A block-stride loop's step spans the block's threads of these
+  /// dimensions (bit d: blockDim.d in the step, `i += blockDim.x` with the
+  /// rows of a 2-D block along y); 0 when not known (all of them).
+  unsigned BlockStrideDims = 0;
   bool GridStride = false;   ///< Grid-stride loop (trip ~ N / (grid*block)).
   /// A grid-stride loop's elements N, from the stated arguments: its count
   /// when the grid is one thread (0 when not known). The model takes it
@@ -566,6 +589,17 @@ inline unsigned gridStrideDims(const KernelProfile &K) {
       Dims = L.GridStrideDims;
     }
   return Strided == 1 ? Dims : 0;
+}
+
+/// The block dimensions the kernel's block-stride loops step over
+/// (LoopRecord::BlockStrideDims, all of them together); 7 when one of them
+/// does not say.
+inline unsigned blockStrideDims(const KernelProfile &K) {
+  unsigned Dims = 0;
+  for (const LoopRecord &L : K.Loops)
+    if (L.DependsOnBlockDim && !L.GridStride)
+      Dims |= L.BlockStrideDims ? L.BlockStrideDims : 7u;
+  return Dims ? Dims : 7u;
 }
 
 inline double gridStrideElements(const KernelProfile &K) {

@@ -34,3 +34,6 @@ sed -i -e "s|$HERE/||g" repeated-checks.nvcc.ptx
 # An inner loop from an outer block-stride counter: nested-start.test.
 "$NVCC" -ptx -arch="$ARCH" -lineinfo -o nested-start.nvcc.ptx nested-start.cu
 sed -i -e "s|$HERE/||g" nested-start.nvcc.ptx
+# Row kernels with block-stride loops, one unrolled: block-stride-rows.test.
+"$NVCC" -ptx -arch="$ARCH" -lineinfo -o block-stride-rows.nvcc.ptx block-stride-rows.cu
+sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" block-stride-rows.nvcc.ptx
