@@ -279,6 +279,19 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
           return false;
     return true;
   };
+  // Whether a load of family \p Key at another offset than \p Members'
+  // sits in one of their innermost loops.
+  auto sharesALoop = [&](const std::vector<size_t> &Members,
+                         const FamilyKey &Key) {
+    for (size_t J = 0; J < As.size(); ++J)
+      if (As[J].Form.Array && familyKey(As[J]) == Key &&
+          As[J].Form.Offset != As[Members.front()].Form.Offset &&
+          llvm::any_of(Members, [&](size_t M) {
+            return As[M].Form.LoopId[0] == As[J].Form.LoopId[0];
+          }))
+        return true;
+    return false;
+  };
   std::vector<std::vector<size_t>> Copies;
   for (auto &[Key, Members] : Groups) {
     const MemAccess &A = As[Members.front()];
@@ -325,10 +338,10 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
     // What the resident blocks read between two reads adds to the loop's
     // data, once per family: its loads at other offsets read the same
     // lattice shifted.
-    auto Reread = [&](uint64_t Key, double Times) {
+    auto Reread = [&](uint64_t Key, double Times, bool Family = true) {
       Levels.push_back({Key, (Times - 1) / (Inner * Times)});
       Inner *= Times;
-      if (!F.Array) {
+      if (!F.Array || !Family) {
         LoopBytes[Key] += blocksBytes(B, F, C, NRes);
         return;
       }
@@ -343,13 +356,20 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
       // iteration of the loop around them all; copies a few bytes apart
       // read the sectors their span leaves in common (as a loop of that
       // step, below).
+      // Copies in no loop around them all (a row's passes one after the
+      // other, in loops of their own) whose family's other offsets sit in
+      // other loops (the next rows of an unrolled loop over rows) read
+      // between them only their own data: each such group is its own key.
       if (L == Common && Members.size() > 1) {
         double Times = double(Members.size()) * sectors(B.Extent) /
                        sectors(B.Extent + Span);
+        bool Apart = L == F.NumLoops && F.NumLoops > 0 &&
+                     !sharesALoop(Members, familyKey(A));
         if (Times > 1)
           Reread(L < F.NumLoops ? 2 * uint64_t(F.LoopId[L]) + 1
+                 : Apart        ? ~uint64_t(Members.front())
                                 : ~uint64_t(0),
-                 Times);
+                 Times, !Apart);
       }
       if (L == F.NumLoops)
         break;

@@ -668,6 +668,33 @@ void fitBlockDim(LoopRecord &R, const Loop *L, const SCEV *BTC,
                  ScalarEvolution &SE, ArrayRef<EntryCondition> Conds,
                  const EvalPoint &At) {
   const double Samples[3] = {16, 32, 64};
+  // A count that falls along any dimension is a block-stride loop's, over
+  // every dimension along which it falls (a step of blockDim.x *
+  // blockDim.y falls along both).
+  bool Falling = false;
+  for (unsigned D = 0; D < 3; ++D) {
+    if (!scevMentions(BTC, SReg::NTid, D))
+      continue;
+    std::optional<double> Lo = tripAt(L, BTC, SE, Conds, [&] {
+      EvalPoint X = At;
+      X.Block = {1, 1, 1}; // The other dimensions leave the range whole.
+      X.Block[D] = uint64_t(Samples[0]);
+      return X;
+    }());
+    std::optional<double> Hi = tripAt(L, BTC, SE, Conds, [&] {
+      EvalPoint X = At;
+      X.Block = {1, 1, 1}; // The other dimensions leave the range whole.
+      X.Block[D] = uint64_t(Samples[2]);
+      return X;
+    }());
+    if (Lo && Hi && *Hi < *Lo) {
+      R.DependsOnBlockDim = true;
+      R.BlockStrideDims |= 1u << D;
+      Falling = true;
+    }
+  }
+  if (Falling)
+    return;
   for (unsigned D = 0; D < 3; ++D) {
     if (!scevMentions(BTC, SReg::NTid, D))
       continue;
@@ -682,11 +709,6 @@ void fitBlockDim(LoopRecord &R, const Loop *L, const SCEV *BTC,
     }
     if (!Known)
       continue;
-    if (T[2] < T[0]) {
-      R.DependsOnBlockDim = true;
-      R.BlockStrideDims |= 1u << D;
-      return;
-    }
     double Slope = (T[2] - T[0]) / (Samples[2] - Samples[0]);
     double Offset = T[0] - Slope * Samples[0];
     // Within one iteration of a line: floors of a division by the unroll

@@ -825,12 +825,10 @@ AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
       Out.LoopTrip[K] = std::max(1.0, std::ceil(F.LoopTrip[K] / B));
       Out.LoopPerBlockDim[K] = 0;
       double Ref = D == 1 ? double(PTXReferenceBlockThreads) : 1.0;
-      // Passes of a block wider than the range run in part (an unrolled
-      // loop's copies past the range exit): the share is of the passes'
-      // elements, not of whole passes.
-      if (RefShare && F.LoopTrip[K] > 0)
-        *RefShare *=
-            std::max(1.0, std::ceil(F.LoopTrip[K] / Ref)) / (F.LoopTrip[K] / B);
+      // The passes' elements, not whole passes: a block wider than the
+      // range runs a part of one (an unrolled loop's later copies exit).
+      if (RefShare)
+        *RefShare *= B / Ref;
     }
   return Out;
 }

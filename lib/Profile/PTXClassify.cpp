@@ -1446,7 +1446,9 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   R.Guessed = true;
   // Describe the bound and look at the step's dependences.
   unsigned StepTaint = 0;
-  int64_t StepAtRef = 0;
+  // The smallest step at the reference block of the loop's own counters
+  // and of its inner loops', and whether it is an unrolled chain's.
+  std::pair<int64_t, bool> OwnStepAt{0, false}, InnerStepAt{0, false};
   int OwnStepReg = -1;
   R.Symbolic = L.ExitDesc;
   int InnerStepReg = -1;
@@ -1478,15 +1480,24 @@ void FunctionAnalysis::guessTrip(Loop &L) {
             if (I.Ops[3 - Side].Kind == Operand::Reg && StepReg < 0)
               StepReg = regId(I.Ops[3 - Side].Name);
             // The step at the reference block (`48 * blockDim.x`: 48
-            // blocks' worth), when it is a constant there.
-            if (I.Ops[3 - Side].Kind == Operand::Reg && StepAtRef == 0)
+            // blocks' worth), when it is a constant there: the loop's own
+            // counters' smallest (a pointer stepped beside the index
+            // steps by the element's bytes or a row's more), through an
+            // unrolled chain the chain's.
+            if (I.Ops[3 - Side].Kind == Operand::Reg)
               if (int SR = regId(I.Ops[3 - Side].Name); SR >= 0)
                 if (auto V = constAt(unsigned(SR), K, 0,
                                      AtThread0 | AtRefBlock);
-                    V && *V > 0)
-                  StepAtRef = *V * (Chained != ChainedSteps.end()
-                                        ? int64_t(Chained->second.first)
-                                        : 1);
+                    V && *V > 0) {
+                  bool InChain = Chained != ChainedSteps.end();
+                  int64_t At = *V * (InChain ? int64_t(Chained->second.first)
+                                             : 1);
+                  auto &[Min, FromChain] = Own ? OwnStepAt : InnerStepAt;
+                  if (!Min || At < Min) {
+                    Min = At;
+                    FromChain = InChain;
+                  }
+                }
             break;
           }
         }
@@ -1501,6 +1512,7 @@ void FunctionAnalysis::guessTrip(Loop &L) {
     }
   }
   int StepReg = OwnStepReg >= 0 ? OwnStepReg : InnerStepReg;
+  auto [StepAtRef, StepChained] = OwnStepAt.first ? OwnStepAt : InnerStepAt;
   // The remainder is said with its main loop: one guess per source loop
   // (a grid-stride loop's too: its counter steps by the grid).
   // A loop of that form that no main loop claims (the user's own `for (j =
@@ -1555,13 +1567,17 @@ void FunctionAnalysis::guessTrip(Loop &L) {
                         : 1;
       double Step = double(PTXReferenceBlockThreads * Per);
       std::string Dim = "blockDim.x";
-      if (StepAtRef > 0 && Dims && !(Dims & 1u)) {
+      if (OwnStepAt.first > 0 && Dims && !(Dims & 1u)) {
         Per = StepAtRef;
         Step = double(StepAtRef);
         Dim = Dims == 2u ? "blockDim.y" : Dims == 4u ? "blockDim.z"
                                                      : "blockDim.y * blockDim.z";
       }
-      R.Trip = std::max(1.0, std::ceil(double(*L.ConstBound) / Step));
+      // Thread 0's passes; an unrolled loop's copies (an exit each) run
+      // the elements' share of a pass each, on average over the threads.
+      R.Trip = StepChained
+                   ? double(*L.ConstBound) / Step
+                   : std::max(1.0, std::ceil(double(*L.ConstBound) / Step));
       R.Guessed = false;
       R.Symbolic =
           Per > 1 ? formatv("{0} / ({1} * {2})", *L.ConstBound, Per, Dim).str()

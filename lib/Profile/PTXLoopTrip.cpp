@@ -74,9 +74,9 @@ std::optional<double> FunctionAnalysis::countedTripOfExits(Loop &L) {
   std::optional<double> Best;
   Loop Chosen = L;
   std::string FirstDesc;
-  // The bound the uncounted exits compare with, where they agree (the
-  // copies of a block-stride loop unrolled with an exit each: guessTrip
-  // divides it by the step).
+  // The bound the uncounted exits compare with, where every one has it
+  // (the copies of a block-stride loop unrolled with an exit each:
+  // guessTrip divides it by the step).
   std::optional<int64_t> Bound;
   bool BoundsAgree = true;
   for (unsigned EB : Exiting) {
@@ -86,10 +86,11 @@ std::optional<double> FunctionAnalysis::countedTripOfExits(Loop &L) {
     std::optional<double> T = countedTripThrough(Try, EB);
     if (FirstDesc.empty())
       FirstDesc = Try.ExitDesc;
-    if (Try.ConstBound) {
-      BoundsAgree &= !Bound || *Bound == *Try.ConstBound;
+    // Every exit: one that tests data (a search's break) leaves the
+    // loop guessed.
+    BoundsAgree &= Try.ConstBound && (!Bound || *Bound == *Try.ConstBound);
+    if (Try.ConstBound)
       Bound = Try.ConstBound;
-    }
     if (T && (!Best || *T < *Best)) {
       Best = T;
       Chosen = std::move(Try);

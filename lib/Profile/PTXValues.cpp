@@ -1101,7 +1101,7 @@ AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
         if (unsigned D = SlotPerNtid[Sl]) {
           Out.LoopPerBlockDim[K] = uint8_t(D);
           Out.LoopTrip[K] =
-              std::max(1.0, Loops[*It].Trip) *
+              std::max(0.0, Loops[*It].Trip) *
               (D == 1 ? double(PTXReferenceBlockThreads) : 1.0);
         }
       }

@@ -53,3 +53,30 @@ __global__ void colsum(const float *__restrict__ x, float *__restrict__ y,
     s += x[(long)r * cols + col];
   y[col * blockDim.y + threadIdx.y] = s;
 }
+
+// The same walk through a pointer stepped by blockDim.y rows (review): the
+// loop's own counters' smallest step is the count's, not the first add
+// found in the loop (the pointer's 32768 bytes a pass gave 1 pass).
+// A loop stepped by blockDim.x * blockDim.y falls along both dimensions:
+// the IR front end said x only, and a 32 x 8 block ran 8x the passes.
+// RUN: flipflop-ptx --no-ptxas --dump-profile --arg 2=8192,3=8192 --kernel _Z7colsumpPKfPfii %t.ptx | FileCheck %s --check-prefix=COLP
+// COLP: loop: depth=1 {{.*}} trip=8192 {{.*}} block-stride symbolic="8192 / blockDim.y" stride-dims=y{{$}}
+// RUN: %profile -flipflop-args=2=1024 %t.ll | FileCheck %s --check-prefix=FLAT-IR
+// RUN: flipflop-ptx --no-ptxas --dump-profile --arg 2=1024 --kernel _Z4flatPKfPfi %t.ptx | FileCheck %s --check-prefix=FLAT
+// FLAT-IR-LABEL: kernel _Z4flatPKfPfi
+// FLAT-IR: loop: depth=1 {{.*}} block-stride {{.*}}stride-dims=xy{{$}}
+// FLAT: loop: depth=1 {{.*}} block-stride {{.*}}stride-dims=xy{{$}}
+__global__ void colsump(const float *__restrict__ x, float *__restrict__ y,
+                        int rows, int cols) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const float *p = x + (long)threadIdx.y * cols + col;
+  float s = 0.f;
+  for (int r = threadIdx.y; r < rows; r += blockDim.y, p += blockDim.y * cols)
+    s += *p;
+  y[col * blockDim.y + threadIdx.y] = s;
+}
+__global__ void flat(const float *__restrict__ x, float *__restrict__ y, int n) {
+  int t = threadIdx.y * blockDim.x + threadIdx.x;
+  for (int i = t; i < n; i += blockDim.x * blockDim.y)
+    y[(long)blockIdx.x * n + i] = 2.f * x[(long)blockIdx.x * n + i];
+}
