@@ -74,9 +74,9 @@ std::optional<double> FunctionAnalysis::countedTripOfExits(Loop &L) {
   std::optional<double> Best;
   Loop Chosen = L;
   std::string FirstDesc;
-  // The bound the uncounted exits compare with, where every one has it
-  // (the copies of a block-stride loop unrolled with an exit each:
-  // guessTrip divides it by the step).
+  // The bound the uncounted exits compare with, where they agree and none
+  // tests loaded data (the copies of a block-stride loop unrolled with an
+  // exit each: guessTrip divides it by the step).
   std::optional<int64_t> Bound;
   bool BoundsAgree = true;
   for (unsigned EB : Exiting) {
@@ -86,11 +86,17 @@ std::optional<double> FunctionAnalysis::countedTripOfExits(Loop &L) {
     std::optional<double> T = countedTripThrough(Try, EB);
     if (FirstDesc.empty())
       FirstDesc = Try.ExitDesc;
-    // Every exit: one that tests data (a search's break) leaves the
-    // loop guessed.
-    BoundsAgree &= Try.ConstBound && (!Bound || *Bound == *Try.ConstBound);
-    if (Try.ConstBound)
+    // An exit that tests loaded data (a search's break) leaves the loop
+    // guessed; one of no constant bound that does not (clang's copies
+    // test `i + 2 * blockDim.x`) leaves the others' bound.
+    bool Cont = false;
+    int G = exitGuard(L, EB, Cont);
+    if (!Try.ConstBound && (G < 0 || (Taints[G] & TMem)))
+      BoundsAgree = false;
+    if (Try.ConstBound) {
+      BoundsAgree &= !Bound || *Bound == *Try.ConstBound;
       Bound = Try.ConstBound;
+    }
     if (T && (!Best || *T < *Best)) {
       Best = T;
       Chosen = std::move(Try);
