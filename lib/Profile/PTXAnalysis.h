@@ -594,6 +594,9 @@ private:
   /// The induction registers of the address forms (analyseAddressForms):
   /// IVRegs and the block-stride counters.
   std::map<unsigned, IVInfo> AddrIVRegs;
+  /// Register \p R's definitions in loop \p L (its step) and before it
+  /// (its start) when it has exactly those two; (-1, -1) otherwise.
+  std::pair<int, int> stepAndStart(const Loop &L, unsigned R) const;
   /// Block-stride counters as induction registers, in the free slots
   /// (analyseAddressForms, with IVRegs and IterTrip extended in place).
   void addBlockStrideCounters();

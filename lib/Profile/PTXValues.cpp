@@ -838,6 +838,16 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
   return AffVal::top();
 }
 
+std::pair<int, int> FunctionAnalysis::stepAndStart(const Loop &L,
+                                                   unsigned R) const {
+  int In = -1, Out = -1;
+  if (DefSites[R].size() == 2)
+    for (unsigned K : DefSites[R])
+      (L.Body.test(InstrBlock[K]) ? In : Out) = int(K);
+  return In >= 0 && Out >= 0 ? std::make_pair(In, Out)
+                             : std::make_pair(-1, -1);
+}
+
 void FunctionAnalysis::analyseAffine() {
   Affs.assign(RegWidth.size(), AffVal());
   // Induction registers of (up to NumIterSlots) counted loops are variables: a
@@ -859,12 +869,8 @@ void FunctionAnalysis::analyseAffine() {
       continue;
     bool Any = false;
     for (unsigned R = 0; R < RegWidth.size(); ++R) {
-      if (DefSites[R].size() != 2 || IVs.count(R))
-        continue;
-      int In = -1, Out = -1;
-      for (unsigned K : DefSites[R])
-        (L.Body.test(InstrBlock[K]) ? In : Out) = K;
-      if (In < 0 || Out < 0)
+      auto [In, Out] = stepAndStart(L, R);
+      if (In < 0 || IVs.count(R))
         continue;
       const Instr &D = *Instrs[In];
       if (L.FlagRun) {
@@ -987,16 +993,12 @@ void FunctionAnalysis::addBlockStrideCounters() {
   };
   for (unsigned LI = 0; LI < Loops.size() && Slot < IterTrip.size(); ++LI) {
     const Loop &L = Loops[LI];
-    if (Counted[LI] || !(L.Trip >= 1))
+    if (Counted[LI] || !(L.Trip > 0))
       continue;
     bool Any = false;
     for (unsigned R = 0; R < RegWidth.size(); ++R) {
-      if (DefSites[R].size() != 2 || IVRegs.count(R))
-        continue;
-      int In = -1, Out = -1;
-      for (unsigned K : DefSites[R])
-        (L.Body.test(InstrBlock[K]) ? In : Out) = K;
-      if (In < 0 || Out < 0)
+      auto [In, Out] = stepAndStart(L, R);
+      if (In < 0 || IVRegs.count(R))
         continue;
       const Instr &D = *Instrs[In];
       if ((D.Mods[0] != "add" && D.Mods[0] != "sub") || D.Ops.size() != 3 ||
