@@ -134,6 +134,8 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
                       unsigned, int64_t, double, unsigned>,
            std::vector<size_t>>
       Groups;
+  // Offsets at the launch's block (a blockDim term moves them).
+  std::vector<int64_t> Offs(As.size(), 0);
   for (size_t I = 0; I < As.size(); ++I) {
     const MemAccess &A = As[I];
     if (A.IsStore || A.IsAtomic || A.Pattern != AccessPattern::Coalesced ||
@@ -142,6 +144,7 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
         std::llabs(A.StrideBytes) > int64_t(A.Bytes) || A.StrideBytes == 0)
       continue;
     const AddrForm F = formAtBlock(A.Form, C.Block);
+    Offs[I] = F.Known && F.Array ? F.Offset : A.Offset;
     std::array<int64_t, 9> Idx{};
     std::array<int64_t, 4> Steps{};
     std::array<unsigned, 4> Ids{};
@@ -167,11 +170,7 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
   for (auto &[Key, Members] : Groups) {
     if (Members.size() < 2)
       continue;
-    auto Off = [&](size_t I) {
-      return As[I].Form.Known && As[I].Form.Array
-                 ? formAtBlock(As[I].Form, C.Block).Offset
-                 : As[I].Offset;
-    };
+    auto Off = [&](size_t I) { return Offs[I]; };
     std::sort(Members.begin(), Members.end(),
               [&](size_t X, size_t Y) { return Off(X) < Off(Y); });
     double Run = warpRun(As[Members.front()], C);

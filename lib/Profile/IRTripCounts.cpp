@@ -675,18 +675,15 @@ void fitBlockDim(LoopRecord &R, const Loop *L, const SCEV *BTC,
   for (unsigned D = 0; D < 3; ++D) {
     if (!scevMentions(BTC, SReg::NTid, D))
       continue;
-    std::optional<double> Lo = tripAt(L, BTC, SE, Conds, [&] {
+    // The other dimensions at one thread leave the range whole.
+    auto TripAlong = [&](double Threads) {
       EvalPoint X = At;
-      X.Block = {1, 1, 1}; // The other dimensions leave the range whole.
-      X.Block[D] = uint64_t(Samples[0]);
-      return X;
-    }());
-    std::optional<double> Hi = tripAt(L, BTC, SE, Conds, [&] {
-      EvalPoint X = At;
-      X.Block = {1, 1, 1}; // The other dimensions leave the range whole.
-      X.Block[D] = uint64_t(Samples[2]);
-      return X;
-    }());
+      X.Block = {1, 1, 1};
+      X.Block[D] = uint64_t(Threads);
+      return tripAt(L, BTC, SE, Conds, X);
+    };
+    std::optional<double> Lo = TripAlong(Samples[0]),
+                          Hi = TripAlong(Samples[2]);
     if (Lo && Hi && *Hi < *Lo) {
       R.DependsOnBlockDim = true;
       R.BlockStrideDims |= 1u << D;
