@@ -136,8 +136,7 @@ double setShare(const KernelProfile &K, const std::vector<unsigned> &Set,
     double C = double(G.Const);
     for (unsigned D = 0; D < 3; ++D) {
       Q.A[D] = double(G.Coef[GVTid + D]);
-      Q.A[3 + D] = double(G.Coef[GVCtaid + D]) +
-                   double(G.Coef[GVGlobal + D]) * Block[D];
+      Q.A[3 + D] = blockIdxCoef(G.Coef, D, Block);
       C += double(G.Coef[GVNtid + D]) * Block[D];
     }
     for (unsigned I = 0; I < NumIterSlots; ++I)
@@ -239,8 +238,7 @@ blockSamples(const KernelProfile &K, unsigned D,
   // Intervals [Lo, Hi] of partly passing blocks.
   std::vector<std::pair<double, double>> Partial;
   for (const AffineGuard &G : K.Guards) {
-    double A = double(G.Coef[GVCtaid + D]) +
-               double(G.Coef[GVGlobal + D]) * std::max(1u, Block[D]);
+    double A = blockIdxCoef(G.Coef, D, Block);
     if (A == 0)
       continue;
     double RMin = double(G.Const), RMax = double(G.Const);
@@ -254,9 +252,7 @@ blockSamples(const KernelProfile &K, unsigned D,
       RMax += double(G.Coef[GVNtid + E]) * Block[E];
       Span(double(G.Coef[GVTid + E]), Block[E]);
       if (E != D)
-        Span(double(G.Coef[GVCtaid + E]) +
-                 double(G.Coef[GVGlobal + E]) * std::max(1u, Block[E]),
-             Grid[E]);
+        Span(blockIdxCoef(G.Coef, E, Block), Grid[E]);
     }
     for (unsigned I = 0; I < NumIterSlots; ++I)
       Span(double(G.Coef[GVIter + I]), std::floor(G.IterTrip[I]));

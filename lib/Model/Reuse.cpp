@@ -129,13 +129,15 @@ private:
 
 /// The index terms of a form: bytes per threadIdx, blockIdx and blockIdx *
 /// blockDim.
-std::array<int64_t, 9> indexTerms(const AddrForm &F) {
-  std::array<int64_t, 9> Idx;
+std::array<int64_t, 11> indexTerms(const AddrForm &F) {
+  std::array<int64_t, 11> Idx;
   for (unsigned D = 0; D < 3; ++D) {
     Idx[D] = F.Tid[D];
     Idx[3 + D] = F.Ctaid[D];
     Idx[6 + D] = F.Global[D];
   }
+  Idx[9] = F.Lane;
+  Idx[10] = F.Warp;
   return Idx;
 }
 
@@ -143,7 +145,7 @@ std::array<int64_t, 9> indexTerms(const AddrForm &F) {
 /// reads shifted (the taps of a stencil or a filter, the copies of a loop
 /// the compiler unrolled). Loads of no known array have none.
 using FamilyKey =
-    std::tuple<unsigned, unsigned, std::array<int64_t, 9>,
+    std::tuple<unsigned, unsigned, std::array<int64_t, 11>,
                std::array<int64_t, 4>, std::array<double, 4>, unsigned>;
 FamilyKey familyKey(const MemAccess &A) {
   const AddrForm &F = A.Form;
@@ -180,10 +182,7 @@ Lattice blockLattice(const std::vector<MemAccess> &As,
                      const std::vector<size_t> &Members,
                      const LaunchConfig &C) {
   const AddrForm &F = As[Members.front()].Form;
-  std::vector<std::pair<double, double>> Dims;
-  for (unsigned D = 0; D < 3; ++D)
-    Dims.push_back(
-        {std::fabs(double(F.Tid[D])), double(std::max(1u, C.Block[D]))});
+  std::vector<std::pair<double, double>> Dims = threadTerms(F, C.Block);
   for (unsigned L = 0; L < F.NumLoops; ++L)
     Dims.push_back({std::fabs(double(F.LoopStep[L])),
                     std::max(1.0, std::floor(F.LoopTrip[L]))});
@@ -195,8 +194,9 @@ Lattice blockLattice(const std::vector<MemAccess> &As,
   // Offsets of whole rows of a block term (a stencil's neighbours along
   // y and z when the block is one row deep) are rows of that level.
   std::vector<double> Strides;
+  for (const auto &T : threadTerms(F, C.Block))
+    Strides.push_back(T.first);
   for (unsigned D = 0; D < 3; ++D) {
-    Strides.push_back(std::fabs(double(F.Tid[D])));
     Strides.push_back(
         std::fabs(double(F.Ctaid[D]) + double(F.Global[D]) * C.Block[D]));
   }
@@ -224,7 +224,9 @@ const std::vector<MemAccess> &formsAtBlock(const std::vector<MemAccess> &As,
     RefShare->assign(As.size(), 1.0);
   auto Strided = [](const MemAccess &A) {
     return llvm::any_of(A.Form.LoopPerBlockDim, [](uint8_t D) { return D; }) ||
-           llvm::any_of(A.Form.Ntid, [](int64_t B) { return B; });
+           llvm::any_of(A.Form.Ntid, [](int64_t B) { return B; }) ||
+           llvm::any_of(A.Form.Cross, [](int64_t B) { return B; }) ||
+           A.Form.CtaidWarps || A.Form.Warps;
   };
   if (llvm::none_of(As, Strided))
     return As;
@@ -327,9 +329,7 @@ double modelimpl::rereadDramBytes(const KernelProfile &K, const GPUSpec &G,
     // inside, innermost first.
     Lattice B;
     B.Extent = std::max(1u, A.Bytes);
-    std::array<std::pair<double, double>, 3> Tids;
-    for (unsigned D = 0; D < 3; ++D)
-      Tids[D] = {std::fabs(double(F.Tid[D])), double(std::max(1u, C.Block[D]))};
+    std::vector<std::pair<double, double>> Tids = threadTerms(F, C.Block);
     std::sort(Tids.begin(), Tids.end());
     for (auto &[Step, Range] : Tids)
       B.add(Step, Range);

@@ -129,7 +129,7 @@ static bool smoothRun(const MemAccess &A) {
 static std::vector<double> windowShare(const std::vector<MemAccess> &As,
                                        const LaunchConfig &C) {
   std::vector<double> Share(As.size(), 1.0);
-  std::map<std::tuple<unsigned, unsigned, std::array<int64_t, 9>,
+  std::map<std::tuple<unsigned, unsigned, std::array<int64_t, 11>,
                       std::array<int64_t, 4>, std::array<unsigned, 4>,
                       unsigned, int64_t, double, unsigned>,
            std::vector<size_t>>
@@ -145,7 +145,7 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
       continue;
     const AddrForm F = formAtBlock(A.Form, C.Block);
     Offs[I] = F.Known && F.Array ? F.Offset : A.Offset;
-    std::array<int64_t, 9> Idx{};
+    std::array<int64_t, 11> Idx{};
     std::array<int64_t, 4> Steps{};
     std::array<unsigned, 4> Ids{};
     unsigned Key = 0;
@@ -155,6 +155,8 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
         Idx[3 + D] = F.Ctaid[D];
         Idx[6 + D] = F.Global[D];
       }
+      Idx[9] = F.Lane;
+      Idx[10] = F.Warp;
       Steps = F.LoopStep;
       Ids = F.LoopId;
       Key = F.Array;

@@ -586,7 +586,9 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
       Stores.push_back(&A);
   auto SameFamily = [](const AddrForm &A, const AddrForm &B) {
     return A.Array && A.Array == B.Array && A.Tid == B.Tid &&
-           A.Ctaid == B.Ctaid && A.Global == B.Global;
+           A.Ctaid == B.Ctaid && A.Global == B.Global && A.Cross == B.Cross &&
+           A.Lane == B.Lane && A.Warp == B.Warp &&
+           A.CtaidWarps == B.CtaidWarps && A.Warps == B.Warps;
   };
   constexpr int64_t Far = int64_t(1) << 48;
   auto Near = [&](int64_t X) { return X > -Far && X < Far; };
@@ -602,7 +604,9 @@ std::array<unsigned, 3> blockFromStoreForms(const KernelProfile &P,
     std::array<unsigned, 3> SpanDim{0, 1, 2};
     for (unsigned D = 0; D < 3; ++D)
       for (unsigned E = 0; E < 3; ++E)
-        if (F.Tid[D] && F.Ctaid[E] && !F.Global[E] && Near(F.Tid[D]) &&
+        if (F.Tid[D] && F.Ctaid[E] && !F.Global[E] &&
+            F.Cross[gvCrossSlot(E, (E + 1) % 3)] == 0 &&
+            F.Cross[gvCrossSlot(E, (E + 2) % 3)] == 0 && Near(F.Tid[D]) &&
             Near(F.Ctaid[E]) &&
             F.Ctaid[E] % F.Tid[D] == 0 && F.Ctaid[E] / F.Tid[D] > 0 &&
             (!Span[D] || uint64_t(F.Ctaid[E] / F.Tid[D]) < Span[D])) {
@@ -817,7 +821,17 @@ AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
   for (unsigned D = 0; D < 3; ++D) {
     Out.Offset += F.Ntid[D] * int64_t(std::max(1u, Block[D]));
     Out.Ntid[D] = 0;
+    for (unsigned E = 0; E < 3; ++E)
+      if (E != D)
+        Out.Ctaid[D] += F.Cross[gvCrossSlot(D, E)] *
+                        int64_t(std::max(1u, Block[E]));
   }
+  Out.Cross = {};
+  // Warps a block: blockDim.x / 32, at least one.
+  int64_t Warps = std::max<int64_t>(1, int64_t(Block[0]) / 32);
+  Out.Ctaid[0] += F.CtaidWarps * Warps;
+  Out.Offset += F.Warps * Warps;
+  Out.CtaidWarps = Out.Warps = 0;
   for (unsigned K = 0; K < F.NumLoops && K < F.LoopPerBlockDim.size(); ++K)
     if (unsigned D = F.LoopPerBlockDim[K]; D >= 1 && D <= 3) {
       double B = std::max(1u, Block[D - 1]);
@@ -830,6 +844,21 @@ AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
       if (RefShare)
         *RefShare *= B / Ref;
     }
+  return Out;
+}
+
+std::vector<std::pair<double, double>>
+threadTerms(const AddrForm &F, const std::array<unsigned, 3> &Block) {
+  std::vector<std::pair<double, double>> Out;
+  for (unsigned D = 0; D < 3; ++D)
+    if (F.Tid[D])
+      Out.push_back(
+          {std::fabs(double(F.Tid[D])), double(std::max(1u, Block[D]))});
+  double X = std::max(1u, Block[0]);
+  if (F.Lane)
+    Out.push_back({std::fabs(double(F.Lane)), std::min(32.0, X)});
+  if (F.Warp)
+    Out.push_back({std::fabs(double(F.Warp)), std::ceil(X / 32)});
   return Out;
 }
 

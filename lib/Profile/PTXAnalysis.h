@@ -563,6 +563,17 @@ private:
     return N->getIDom()->getBlock()->Index;
   }
   AffVal affEval(const Instr &I) const;
+  /// Address forms: `X / 32` and `X % 32` (shr, div, and, rem) of a form in
+  /// threadIdx.x, blockIdx.x * blockDim.x or blockDim.x, in the GVWarp
+  /// variables; nullopt where \p I is no such split.
+  std::optional<AffVal> warpSplit(const Instr &I) const;
+  /// Address forms: register \p R read at instruction \p At after loops
+  /// that step it (`add R, R, c`: nvcc's counter of a runtime-unrolled loop,
+  /// stepped in its remainder loop and in its main loop), none of them
+  /// around \p At: its one other definition, the start, whose value the
+  /// form takes (off by the remainder's few steps, as affineFixpoint's join
+  /// allows one); -1 where \p R is no such register.
+  int steppedStart(unsigned R, unsigned At) const;
   /// Predicate \p Pred is an equality test of a value that moves with the
   /// lane (distinct on each lane of a row) against one that does not (`i ==
   /// 0`, `i != n - 1`): true on at most one lane of a row. Which way most
@@ -579,6 +590,8 @@ private:
   /// The instruction affEval is evaluating in affineFixpoint (-1 elsewhere):
   /// affOf reads an induction register outside its loop as its start there.
   int EvalAt = -1;
+  /// Starts of stepped registers being followed (affOf, steppedStart).
+  mutable unsigned SteppedDepth = 0;
   /// Induction registers of counted loops (analyseAffine): their value is
   /// Start + Step * iteration inside Loop only.
   struct IVInfo {

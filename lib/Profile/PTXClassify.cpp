@@ -928,7 +928,8 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       }
       // The steps between the block's rows and planes, from the address
       // form (a shared tile's row pitch), where it agrees with the lanes'.
-      if (A.Form.Known && !A.LaneMod && (A.ThreadDims & 6u) &&
+      if (A.Form.Known && !A.LaneMod && !A.Form.Lane && !A.Form.Warp &&
+          (A.ThreadDims & 6u) &&
           A.Form.Tid[0] == ((A.ThreadDims & 1u) ? A.StrideBytes : 0)) {
         A.RowStepBytes = {A.Form.Tid[1], A.Form.Tid[2]};
         A.RowStepsKnown = true;

@@ -123,6 +123,8 @@ maxOverThreads(const AffVal &A,
       return std::nullopt;
     if (V >= GVTid && V < GVTid + 3)
       Max += A.C[V] * (Limit[V - GVTid] - 1);
+    else if (V == GVWarp) // A lane of a warp.
+      Max += A.C[V] * 31;
     else if (V >= GVIter && V < GVIter + NumIterSlots &&
              IterTrip[V - GVIter] <= AffLimit)
       Max += A.C[V] * (int64_t(IterTrip[V - GVIter]) - 1);
@@ -160,9 +162,14 @@ AffVal affMul(const AffVal &A, const AffVal &B) {
     return R;
   }
   for (unsigned D = 0; D < 3; ++D)
-    if ((A.isVar(GVCtaid + D) && B.isVar(GVNtid + D)) ||
-        (B.isVar(GVCtaid + D) && A.isVar(GVNtid + D)))
-      return AffVal::var(GVGlobal + D);
+    for (unsigned E = 0; E < 3; ++E)
+      if ((A.isVar(GVCtaid + D) && B.isVar(GVNtid + E)) ||
+          (B.isVar(GVCtaid + D) && A.isVar(GVNtid + E)))
+        return AffVal::var(D == E ? GVGlobal + D
+                                  : GVCross + gvCrossSlot(D, E));
+  if ((A.isVar(GVCtaid) && B.isVar(GVWarp + 3)) ||
+      (B.isVar(GVCtaid) && A.isVar(GVWarp + 3)))
+    return AffVal::var(GVWarp + 2);
   if (B.isConst() && B.K > -AffLimit && B.K < AffLimit)
     return affCombine(A, AffVal::constant(0), B.K, 0);
   if (A.isConst() && A.K > -AffLimit && A.K < AffLimit)
@@ -695,6 +702,15 @@ AffVal FunctionAnalysis::affOf(const Operand &O) const {
         V.C[GVIter + IV->second.Slot] = 0;
         return V;
       }
+      // A start read through another such register (`mov R, X`) is
+      // followed a few registers deep.
+      if (AddrMode && !Affs[Id].known() && SteppedDepth < 4)
+        if (int S = steppedStart(unsigned(Id), unsigned(EvalAt)); S >= 0) {
+          ++SteppedDepth;
+          AffVal V = affEval(*Instrs[S]);
+          --SteppedDepth;
+          return V;
+        }
     }
     return Affs[Id];
   }
@@ -712,6 +728,113 @@ AffVal FunctionAnalysis::affOf(const Operand &O) const {
     }
   }
   return AffVal::top();
+}
+
+int FunctionAnalysis::steppedStart(unsigned R, unsigned At) const {
+  int Start = -1;
+  for (unsigned D : DefSites[R]) {
+    const Instr &I = *Instrs[D];
+    bool Step = (I.Mods[0] == "add" || I.Mods[0] == "sub") &&
+                I.Ops.size() == 3 && I.Ops[1].Kind == Operand::Reg &&
+                regId(I.Ops[1].Name) == int(R) &&
+                I.Ops[2].Kind == Operand::Imm;
+    if (!Step) {
+      // One start, or copies of it on the paths around the remainder loop
+      // (nvcc sets `mov R, X` on both).
+      auto Same = [](const Instr &A, const Instr &B) {
+        if (A.Mods != B.Mods || A.Ops.size() != B.Ops.size())
+          return false;
+        for (size_t K = 0; K < A.Ops.size(); ++K)
+          if (A.Ops[K].Kind != B.Ops[K].Kind ||
+              A.Ops[K].Name != B.Ops[K].Name ||
+              A.Ops[K].Value != B.Ops[K].Value)
+            return false;
+        return true;
+      };
+      if (Start >= 0 && !Same(*Instrs[unsigned(Start)], I))
+        return -1;
+      if (Start < 0)
+        Start = int(D);
+      continue;
+    }
+    // The loop around the step: not around the read.
+    bool InLoop = false;
+    for (const Loop &L : Loops)
+      if (L.Body.test(InstrBlock[D])) {
+        if (L.Body.test(InstrBlock[At]))
+          return -1;
+        InLoop = true;
+      }
+    if (!InLoop)
+      return -1;
+  }
+  if (Start < 0 || DefSites[R].size() < 2)
+    return -1;
+  for (const Loop &L : Loops)
+    if (L.Body.test(InstrBlock[unsigned(Start)]) &&
+        !L.Body.test(InstrBlock[At]))
+      return -1;
+  return Start;
+}
+
+std::optional<AffVal> FunctionAnalysis::warpSplit(const Instr &I) const {
+  StringRef Base = I.Mods[0];
+  if (I.Ops.size() != 3 ||
+      (Base != "shr" && Base != "div" && Base != "and" && Base != "rem"))
+    return std::nullopt;
+  AffVal X = affOf(I.Ops[1]), Y = affOf(I.Ops[2]);
+  if (!X.known() || X.Opaque || !Y.isConst())
+    return std::nullopt;
+  // Index forms are not negative: their signed shifts and divisions are
+  // the unsigned ones, and the sign of the signed-division idiom (`x >> 31`)
+  // is zero.
+  bool NonNeg = X.K >= 0 && llvm::all_of(X.C, [](int64_t C) { return C >= 0; });
+  bool Signed = I.hasMod("s32") || I.hasMod("s64");
+  if (Signed && !NonNeg)
+    return std::nullopt;
+  bool Split = X.C[GVTid] || X.C[GVGlobal] || X.C[GVNtid] || X.C[GVWarp] ||
+               X.C[GVWarp + 1];
+  if (!Split)
+    return std::nullopt;
+  if (Base == "shr" && Signed && (Y.K == 31 || Y.K == 63))
+    return AffVal::constant(0);
+  bool Quot = (Base == "shr" && Y.K == 5) || (Base == "div" && Y.K == 32);
+  bool Rem = (Base == "and" && Y.K == 31) || (Base == "rem" && Y.K == 32);
+  if (!Quot && !Rem)
+    return std::nullopt;
+  // threadIdx.x = 32 * warp + lane, and blockDim.x a multiple of 32 (as a
+  // kernel that splits it assumes): blockIdx.x * blockDim.x / 32 is
+  // blockIdx.x * warps. One term below 32 (the lane) at most.
+  AffVal R = AffVal::constant(0);
+  unsigned Below = 0;
+  for (unsigned V = 0; V < NumGuardVars; ++V) {
+    int64_t C = X.C[V];
+    if (!C)
+      continue;
+    if (V == GVTid || V == GVWarp) {
+      if (C == 1) {
+        ++Below;
+        if (Quot && V == GVTid)
+          R.C[GVWarp + 1] = 1;
+        if (Rem)
+          R.C[GVWarp] = 1;
+        continue;
+      }
+    } else if (C == 1 && (V == GVGlobal || V == GVNtid)) {
+      if (Quot)
+        R.C[V == GVGlobal ? GVWarp + 2 : GVWarp + 3] += 1;
+      continue;
+    }
+    if (C % 32 != 0)
+      return std::nullopt;
+    if (Quot)
+      R.C[V] += C / 32;
+  }
+  if (Below > 1 || X.K % 32 != 0)
+    return std::nullopt;
+  if (Quot)
+    R.K = X.K / 32;
+  return R;
 }
 
 AffVal FunctionAnalysis::affEval(const Instr &I) const {
@@ -738,6 +861,8 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
       return Opaque();
     if (Base == "cvta" && I.Ops.size() == 2)
       return affOf(I.Ops[1]);
+    if (std::optional<AffVal> Split = warpSplit(I))
+      return *Split;
     // A value clamped at an edge takes one form on all but a lane or so of
     // the warp (as StrideAnalysis reads it in the IR): `max(i - 1, 0)` and
     // `min(i + 1, n - 1)` with a clamp the same for the whole block, and
@@ -1092,6 +1217,12 @@ AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
     Out.Global[D] = V.C[GVGlobal + D];
     Out.Ntid[D] = V.C[GVNtid + D];
   }
+  for (unsigned S = 0; S < Out.Cross.size(); ++S)
+    Out.Cross[S] = V.C[GVCross + S];
+  Out.Lane = V.C[GVWarp];
+  Out.Warp = V.C[GVWarp + 1];
+  Out.CtaidWarps = V.C[GVWarp + 2];
+  Out.Warps = V.C[GVWarp + 3];
   for (auto It = Around.rbegin(); It != Around.rend(); ++It) {
     unsigned K = Out.NumLoops++;
     Out.LoopTrip[K] = std::max(1.0, Loops[*It].Trip);

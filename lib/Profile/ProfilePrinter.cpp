@@ -174,10 +174,12 @@ void printLoop(const LoopRecord &L, raw_ostream &OS) {
 void printGuards(const KernelProfile &P, raw_ostream &OS) {
   static const char *GuardVarNames[NumGuardVars] = {
       "tid.x",  "tid.y",  "tid.z",  "ctaid.x", "ctaid.y", "ctaid.z",
-      "gid.x",  "gid.y",  "gid.z",  "ntid.x",  "ntid.y",  "ntid.z",
+      "gid.x",  "gid.y",  "gid.z",  "ctaid.x*ntid.y", "ctaid.x*ntid.z",
+      "ctaid.y*ntid.x", "ctaid.y*ntid.z", "ctaid.z*ntid.x", "ctaid.z*ntid.y",
+      "ntid.x",  "ntid.y",  "ntid.z",
       "iter0",  "iter1",  "iter2",  "iter3",   "iter4",   "iter5",
-      "iter6",  "iter7"};
-  static_assert(NumGuardVars == 20, "one name per guard variable");
+      "iter6",  "iter7", "lane.x", "warp.x", "ctaid.x*warps.x", "warps.x"};
+  static_assert(NumGuardVars == 30, "one name per guard variable");
   for (size_t I = 0; I < P.Guards.size(); ++I) {
     const AffineGuard &G = P.Guards[I];
     OS << "  guard " << I << ":";
@@ -293,9 +295,21 @@ void printReread(const MemAccess &A, raw_ostream &OS) {
     if (F.Global[D])
       OS << " ctaid." << "xyz"[D] << "*ntid." << "xyz"[D] << '*'
          << F.Global[D];
+    for (unsigned E = 0; E < 3; ++E)
+      if (E != D && F.Cross[gvCrossSlot(D, E)])
+        OS << " ctaid." << "xyz"[D] << "*ntid." << "xyz"[E] << '*'
+           << F.Cross[gvCrossSlot(D, E)];
     if (F.Ntid[D])
       OS << " ntid." << "xyz"[D] << '*' << F.Ntid[D];
   }
+  if (F.Lane)
+    OS << " lane.x*" << F.Lane;
+  if (F.Warp)
+    OS << " warp.x*" << F.Warp;
+  if (F.CtaidWarps)
+    OS << " ctaid.x*warps.x*" << F.CtaidWarps;
+  if (F.Warps)
+    OS << " warps.x*" << F.Warps;
   OS << " loops:";
   for (unsigned K = 0; K < F.NumLoops; ++K) {
     OS << ' ' << Num{F.LoopTrip[K]} << '@' << F.LoopStep[K];

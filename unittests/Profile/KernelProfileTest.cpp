@@ -644,3 +644,38 @@ TEST(KernelProfile, FormAtBlockTakesBlockStrideLoopsAtTheBlock) {
   EXPECT_EQ(Q.LoopTrip, P.LoopTrip);
   EXPECT_DOUBLE_EQ(Share, 1.0);
 }
+
+// Rows picked by threadIdx.y in blocks of blockDim.y rows, and one row a
+// warp: the blockIdx terms follow the block's rows and warps, and the
+// warp's lanes and the block's warps are the thread terms.
+TEST(KernelProfile, FormAtBlockTakesRowsAndWarpsAtTheBlock) {
+  AddrForm F;
+  F.Known = true;
+  F.Tid = {4, 4096, 0};
+  F.Cross[gvCrossSlot(0, 1)] = 4096; // blockIdx.x * blockDim.y
+  AddrForm A = formAtBlock(F, {32, 8, 1});
+  EXPECT_EQ(A.Ctaid[0], 8 * 4096);
+  EXPECT_EQ(A.Cross, (std::array<int64_t, 6>{}));
+  EXPECT_EQ(formAtBlock(F, {64, 4, 1}).Ctaid[0], 4 * 4096);
+
+  AddrForm W;
+  W.Known = true;
+  W.Lane = 4;
+  W.Warp = 4096;
+  W.CtaidWarps = 4096;
+  W.Warps = 8;
+  AddrForm B = formAtBlock(W, {256, 1, 1});
+  EXPECT_EQ(B.Ctaid[0], 8 * 4096);
+  EXPECT_EQ(B.Offset, 8 * 8);
+  EXPECT_EQ(B.CtaidWarps, 0);
+  EXPECT_EQ(B.Warps, 0);
+  auto T = threadTerms(B, {256, 1, 1});
+  ASSERT_EQ(T.size(), 2u);
+  EXPECT_EQ(T[0], std::make_pair(4.0, 32.0));
+  EXPECT_EQ(T[1], std::make_pair(4096.0, 8.0));
+  // A block narrower than a warp: its one warp's lanes.
+  auto N = threadTerms(formAtBlock(W, {16, 1, 1}), {16, 1, 1});
+  ASSERT_EQ(N.size(), 2u);
+  EXPECT_EQ(N[0], std::make_pair(4.0, 16.0));
+  EXPECT_EQ(N[1], std::make_pair(4096.0, 1.0));
+}

@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -83,6 +84,16 @@ struct AddrForm {
   std::array<int64_t, 3> Ctaid{}; ///< Bytes per blockIdx.d.
   /// Bytes per blockIdx.d * blockDim.d (an index written with blockDim).
   std::array<int64_t, 3> Global{};
+  /// Bytes per blockIdx.d * blockDim.e, e != d, at gvCrossSlot(d, e) (rows
+  /// picked by `blockIdx.x * blockDim.y + threadIdx.y`): formAtBlock takes
+  /// them into Ctaid at a launch's block.
+  std::array<int64_t, 6> Cross{};
+  /// threadIdx.x split at the warp (a row a warp): bytes per lane
+  /// (threadIdx.x % 32) and per warp of the block (threadIdx.x / 32), kept
+  /// at a launch's block (threadTerms), and bytes per blockIdx.x *
+  /// (blockDim.x / 32) and per blockDim.x / 32, which formAtBlock takes
+  /// into Ctaid and the offset.
+  int64_t Lane = 0, Warp = 0, CtaidWarps = 0, Warps = 0;
   /// Bytes per blockDim.d (`x[i + blockDim.x]`, the copies of an unrolled
   /// block-stride loop): an offset that follows the block (formAtBlock).
   std::array<int64_t, 3> Ntid{};
@@ -106,7 +117,8 @@ struct AddrForm {
 };
 
 /// \p F at block \p Block: its blockDim terms (AddrForm::Ntid) in the
-/// offset, and its block-stride loops (AddrForm::LoopPerBlockDim) each
+/// offset, its blockIdx.d * blockDim.e terms (AddrForm::Cross) in Ctaid,
+/// and its block-stride loops (AddrForm::LoopPerBlockDim) each
 /// stepping LoopStep x Block[d] bytes, ceil(LoopTrip / Block[d]) times.
 /// \p RefShare, where given, is set to the passes the profile counted at
 /// its reference block (PTXReferenceBlockThreads x 1 x 1) over those of
@@ -115,6 +127,13 @@ struct AddrForm {
 /// they are the launch's.
 AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
                      double *RefShare = nullptr);
+
+/// The thread terms of \p F at block \p Block, as (bytes per step, steps):
+/// threadIdx.d over the block, and a threadIdx.x split at the warp
+/// (AddrForm::Lane, AddrForm::Warp) as the lanes of a warp and the warps of
+/// the block. Terms of no bytes are left out.
+std::vector<std::pair<double, double>>
+threadTerms(const AddrForm &F, const std::array<unsigned, 3> &Block);
 
 /// One static memory access in the kernel.
 struct MemAccess {
@@ -407,15 +426,43 @@ inline std::array<double, NumIterSlots> unitIterTrips() {
 }
 
 /// Variables of an affine guard: threadIdx.d, blockIdx.d, blockIdx.d *
-/// blockDim.d (the usual global index) and blockDim.d, d = x, y, z.
+/// blockDim.d (the usual global index), blockIdx.d * blockDim.e for e != d
+/// (a row picked by threadIdx.y in blocks of blockDim.y rows: `blockIdx.x
+/// * blockDim.y + threadIdx.y`) and blockDim.d, d = x, y, z. The index
+/// terms come before GVNtid.
 enum GuardVar : unsigned {
   GVTid = 0,     ///< + d
   GVCtaid = 3,   ///< + d
   GVGlobal = 6,  ///< + d: blockIdx.d * blockDim.d
-  GVNtid = 9,    ///< + d
-  GVIter = 12,   ///< + k: iteration (0-based) of counted loop k
-  NumGuardVars = GVIter + NumIterSlots
+  GVCross = 9,   ///< + gvCrossSlot(d, e): blockIdx.d * blockDim.e, e != d
+  GVNtid = 15,   ///< + d
+  GVIter = 18,   ///< + k: iteration (0-based) of counted loop k
+  /// threadIdx.x split at the warp (address forms only: guards never hold
+  /// them): + 0 threadIdx.x % 32, + 1 threadIdx.x / 32, + 2 blockIdx.x *
+  /// (blockDim.x / 32), + 3 blockDim.x / 32. A row a warp (`(blockIdx.x *
+  /// blockDim.x + threadIdx.x) / 32`) is GVWarp + 2 plus GVWarp + 1.
+  GVWarp = GVIter + NumIterSlots,
+  NumGuardVars = GVWarp + 4
 };
+
+/// The slot (0-5) of blockIdx.\p D * blockDim.\p E, \p E != \p D, past
+/// GVCross and in AddrForm::Cross.
+constexpr unsigned gvCrossSlot(unsigned D, unsigned E) {
+  return 2 * D + (E > D ? E - 1 : E);
+}
+
+/// The coefficient of blockIdx.\p D in \p Coef (a guard's or a form's
+/// variables) at block \p Block: its own term, blockIdx.d * blockDim.d and
+/// the blockIdx.d * blockDim.e terms taken at the block.
+inline double blockIdxCoef(const std::array<int64_t, NumGuardVars> &Coef,
+                           unsigned D, const std::array<unsigned, 3> &Block) {
+  double A = double(Coef[GVCtaid + D]) +
+             double(Coef[GVGlobal + D]) * std::max(1u, Block[D]);
+  for (unsigned E = 0; E < 3; ++E)
+    if (E != D)
+      A += double(Coef[GVCross + gvCrossSlot(D, E)]) * std::max(1u, Block[E]);
+  return A;
+}
 
 /// A bounds check on thread and block indices that the kernel's work sits
 /// behind: the work runs where sum(Coef[v] * v) + Const < 0 (or <= 0 when

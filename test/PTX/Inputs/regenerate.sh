@@ -37,3 +37,6 @@ sed -i -e "s|$HERE/||g" nested-start.nvcc.ptx
 # Row kernels with block-stride loops, one unrolled: block-stride-rows.test.
 "$NVCC" -ptx -arch="$ARCH" -lineinfo -o block-stride-rows.nvcc.ptx block-stride-rows.cu
 sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" block-stride-rows.nvcc.ptx
+# Rows picked by threadIdx.y or by the warp: rows-2d.test.
+"$NVCC" -ptx -arch="$ARCH" -lineinfo -o rows-2d.nvcc.ptx rows-2d.cu
+sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" rows-2d.nvcc.ptx
