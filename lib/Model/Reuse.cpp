@@ -226,14 +226,16 @@ const std::vector<MemAccess> &formsAtBlock(const std::vector<MemAccess> &As,
     return llvm::any_of(A.Form.LoopPerBlockDim, [](uint8_t D) { return D; }) ||
            llvm::any_of(A.Form.Ntid, [](int64_t B) { return B; }) ||
            llvm::any_of(A.Form.Cross, [](int64_t B) { return B; }) ||
-           A.Form.CtaidWarps || A.Form.Warps;
+           A.Form.CtaidWarps || A.Form.Warps ||
+           llvm::any_of(A.Form.LoopPerGrid, [](uint8_t M) { return M; });
   };
   if (llvm::none_of(As, Strided))
     return As;
   Storage = As;
   for (size_t I = 0; I < Storage.size(); ++I)
     Storage[I].Form = formAtBlock(As[I].Form, C.Block,
-                                  RefShare ? &(*RefShare)[I] : nullptr);
+                                  RefShare ? &(*RefShare)[I] : nullptr,
+                                  &C.Grid);
   return Storage;
 }
 

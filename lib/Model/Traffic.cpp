@@ -143,7 +143,7 @@ static std::vector<double> windowShare(const std::vector<MemAccess> &As,
         (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
         std::llabs(A.StrideBytes) > int64_t(A.Bytes) || A.StrideBytes == 0)
       continue;
-    const AddrForm F = formAtBlock(A.Form, C.Block);
+    const AddrForm F = formAtBlock(A.Form, C.Block, nullptr, &C.Grid);
     Offs[I] = F.Known && F.Array ? F.Offset : A.Offset;
     std::array<int64_t, 11> Idx{};
     std::array<int64_t, 4> Steps{};

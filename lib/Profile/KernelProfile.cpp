@@ -814,7 +814,7 @@ std::optional<bool> rareWhenHolds(MagnitudeTest T, double Threshold) {
 }
 
 AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
-                     double *RefShare) {
+                     double *RefShare, const std::array<unsigned, 3> *Grid) {
   AddrForm Out = F;
   if (RefShare)
     *RefShare = 1;
@@ -827,10 +827,10 @@ AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
                         int64_t(std::max(1u, Block[E]));
   }
   Out.Cross = {};
-  // Warps a block: blockDim.x / 32, at least one.
-  int64_t Warps = std::max<int64_t>(1, int64_t(Block[0]) / 32);
-  Out.Ctaid[0] += F.CtaidWarps * Warps;
-  Out.Offset += F.Warps * Warps;
+  // Warps a block: blockDim.x / 32 (a part of one in a narrower block).
+  int64_t BX = std::max(1u, Block[0]);
+  Out.Ctaid[0] += F.CtaidWarps * BX / 32;
+  Out.Offset += F.Warps * BX / 32;
   Out.CtaidWarps = Out.Warps = 0;
   for (unsigned K = 0; K < F.NumLoops && K < F.LoopPerBlockDim.size(); ++K)
     if (unsigned D = F.LoopPerBlockDim[K]; D >= 1 && D <= 3) {
@@ -843,6 +843,26 @@ AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
       // range runs a part of one (an unrolled loop's later copies exit).
       if (RefShare)
         *RefShare *= B / Ref;
+    }
+  for (unsigned K = 0; K < F.NumLoops && K < F.LoopPerGrid.size(); ++K)
+    if (unsigned M = F.LoopPerGrid[K]) {
+      double Units = std::max(1.0, F.LoopTrip[K]);
+      double RefTrip = std::max(1.0, F.LoopRefTrip[K]);
+      // The step at the launch, in the counter's units.
+      double Step = 1;
+      for (unsigned D = 0; D < 3; ++D) {
+        if (M & (1u << D))
+          Step *= Grid && (*Grid)[D] ? double((*Grid)[D]) : 0.0;
+        if (M & (8u << D))
+          Step *= std::max(1u, Block[D]);
+      }
+      if (!(Step > 0)) // No grid: the profile's passes.
+        Step = std::max(1.0, std::floor(Units / RefTrip));
+      Out.LoopStep[K] = F.LoopStep[K] * int64_t(Step);
+      Out.LoopTrip[K] = std::max(1.0, std::ceil(Units / Step));
+      Out.LoopPerGrid[K] = 0;
+      if (RefShare)
+        *RefShare *= RefTrip / std::max(1.0, Units / Step);
     }
   return Out;
 }

@@ -602,6 +602,11 @@ private:
     /// d + 1 for a block-stride counter (`i += blockDim.d`; address forms
     /// only): its slot's variable is the iteration times blockDim.d.
     unsigned PerNtid = 0;
+    /// For a grid-stride counter (`r += gridDim.x`, `i += blockDim.x *
+    /// gridDim.x`; address forms only), the step's launch dimensions (bit
+    /// d: gridDim.d, bit 3 + d: blockDim.d, AddrForm::LoopPerGrid): its
+    /// slot's variable is the iteration times the step at the launch.
+    unsigned GridStep = 0;
   };
   std::map<unsigned, IVInfo> IVRegs;
   /// The induction registers of the address forms (analyseAddressForms):

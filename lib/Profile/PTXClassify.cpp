@@ -896,7 +896,7 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
           PendingSmooth.push_back(*SC);
         }
       if (A.Form.Known && A.Form.NumLoops > 0 &&
-          !A.Form.LoopPerBlockDim[0]) {
+          !A.Form.LoopPerBlockDim[0] && !A.Form.LoopPerGrid[0]) {
         A.InnerLoopStep = A.Form.LoopStep[0];
         A.InnerLoopTrip = A.Form.LoopTrip[0];
       } else if (!Blocks[X.BlockIdx].Loops.empty()) {

@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 using namespace llvm;
@@ -757,11 +758,15 @@ int FunctionAnalysis::steppedStart(unsigned R, unsigned At) const {
         Start = int(D);
       continue;
     }
-    // The loop around the step: not around the read.
+    // The loop around the step: not around the read, and either a
+    // remainder loop (`n & 3` passes) or one that cannot reach the read (a
+    // read after the main loop sees the whole range stepped, not a few
+    // steps).
     bool InLoop = false;
     for (const Loop &L : Loops)
       if (L.Body.test(InstrBlock[D])) {
-        if (L.Body.test(InstrBlock[At]))
+        if (L.Body.test(InstrBlock[At]) ||
+            (!remainderMask(L) && reaches(InstrBlock[D], InstrBlock[At])))
           return -1;
         InLoop = true;
       }
@@ -1116,10 +1121,119 @@ void FunctionAnalysis::addBlockStrideCounters() {
     }
     return Out;
   };
+  // A register the loop leaves alone whose value is c times gridDim (and
+  // blockDim) along some dimensions, followed through moves, conversions,
+  // products and shifts: (bit d gridDim.d, bit 3 + d blockDim.d; c).
+  std::function<std::optional<std::pair<unsigned, int64_t>>(
+      const Loop &, const Operand &, unsigned)>
+      GridShape = [&](const Loop &L, const Operand &Op, unsigned Depth)
+      -> std::optional<std::pair<unsigned, int64_t>> {
+    if (Op.Kind == Operand::Imm)
+      return std::make_pair(0u, Op.Value);
+    if (Op.Kind != Operand::Reg || Depth > 6)
+      return std::nullopt;
+    for (unsigned D = 0; D < 3; ++D) {
+      if (Op.Name == (Twine("%nctaid.") + Twine("xyz"[D])).str())
+        return std::make_pair(1u << D, int64_t(1));
+      if (Op.Name == (Twine("%ntid.") + Twine("xyz"[D])).str())
+        return std::make_pair(8u << D, int64_t(1));
+    }
+    int S = regId(Op.Name);
+    if (S < 0 || DefSites[S].size() != 1 ||
+        L.Body.test(InstrBlock[DefSites[S].front()]))
+      return std::nullopt;
+    const Instr &I = *Instrs[DefSites[S].front()];
+    StringRef Base = I.Mods[0];
+    if (!I.Guard.empty())
+      return std::nullopt;
+    if ((Base == "mov" || Base == "cvt") && I.Ops.size() == 2 &&
+        !isFloatType(I.Mods.back()))
+      return GridShape(L, I.Ops[1], Depth + 1);
+    if (Base == "mul" && I.Ops.size() == 3 && !I.hasMod("hi")) {
+      auto A = GridShape(L, I.Ops[1], Depth + 1),
+           B = GridShape(L, I.Ops[2], Depth + 1);
+      if (!A || !B || (A->first & B->first))
+        return std::nullopt;
+      return std::make_pair(A->first | B->first, A->second * B->second);
+    }
+    if (Base == "shl" && I.Ops.size() == 3 && I.Ops[2].Kind == Operand::Imm &&
+        I.Ops[2].Value >= 0 && I.Ops[2].Value < 16) {
+      auto A = GridShape(L, I.Ops[1], Depth + 1);
+      if (!A)
+        return std::nullopt;
+      return std::make_pair(A->first, A->second << I.Ops[2].Value);
+    }
+    return std::nullopt;
+  };
   for (unsigned LI = 0; LI < Loops.size() && Slot < IterTrip.size(); ++LI) {
     const Loop &L = Loops[LI];
     if (Counted[LI] || !(L.Trip > 0))
       continue;
+    // A loop stepped by gridDim at a stated grid (`r += gridDim.x`, counted
+    // there, block 0's passes): a counter of the step's value at that grid.
+    if (!L.Rec.GridStride && Opts.Grid[0]) {
+      bool Any = false;
+      for (unsigned R = 0; R < RegWidth.size(); ++R) {
+        auto [In, Out] = stepAndStart(L, R);
+        if (In < 0 || IVRegs.count(R))
+          continue;
+        const Instr &D = *Instrs[In];
+        if (D.Mods[0] != "add" || D.Ops.size() != 3 ||
+            D.Ops[1].Kind != Operand::Reg || D.Ops[2].Kind != Operand::Reg ||
+            (regId(D.Ops[1].Name) != int(R) &&
+             loopCopyOf(L, D.Ops[1], int(R)) < 0))
+          continue;
+        auto Shape = GridShape(L, D.Ops[2], 0);
+        int S = regId(D.Ops[2].Name);
+        if (!Shape || !(Shape->first & 7u) || (Shape->first & ~7u) || S < 0)
+          continue;
+        AtStatedGrid = true;
+        if (ConstMemo)
+          ConstMemo->clear();
+        std::optional<int64_t> Step = constAt(unsigned(S), unsigned(In));
+        AtStatedGrid = false;
+        if (ConstMemo)
+          ConstMemo->clear();
+        if (!Step || *Step <= 0)
+          continue;
+        IVRegs[R] = {Slot, *Step, unsigned(Out), LI};
+        Any = true;
+      }
+      if (Any)
+        IterTrip[Slot++] = L.Trip;
+      if (Any)
+        continue;
+    }
+    // A grid-stride loop over known elements.
+    if (L.Rec.GridStride) {
+      if (!(L.Rec.GridStrideElements > 0))
+        continue;
+      bool Any = false;
+      for (unsigned R = 0; R < RegWidth.size(); ++R) {
+        auto [In, Out] = stepAndStart(L, R);
+        if (In < 0 || IVRegs.count(R))
+          continue;
+        const Instr &D = *Instrs[In];
+        if (D.Mods[0] != "add" || D.Ops.size() != 3 ||
+            D.Ops[1].Kind != Operand::Reg ||
+            (regId(D.Ops[1].Name) != int(R) &&
+             loopCopyOf(L, D.Ops[1], int(R)) < 0))
+          continue;
+        // The model's grid-stride loops step the launched threads
+        // (blockDim.d * gridDim.d along each dimension, gridPlan); a
+        // block's step (`r += gridDim.x`) is counted at a stated grid
+        // (above) and has no form without one.
+        auto Shape = GridShape(L, D.Ops[2], 0);
+        if (!Shape || !(Shape->first & 7u) || Shape->second <= 0 ||
+            (Shape->first >> 3) != (Shape->first & 7u))
+          continue;
+        IVRegs[R] = {Slot, Shape->second, unsigned(Out), LI, 0, Shape->first};
+        Any = true;
+      }
+      if (Any)
+        IterTrip[Slot++] = L.Rec.GridStrideElements;
+      continue;
+    }
     bool Any = false;
     for (unsigned R = 0; R < RegWidth.size(); ++R) {
       auto [In, Out] = stepAndStart(L, R);
@@ -1193,11 +1307,12 @@ AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
     return Out;
   // The loop each iteration slot stands for.
   std::array<int, NumIterSlots> SlotLoop;
-  std::array<unsigned, NumIterSlots> SlotPerNtid{};
+  std::array<unsigned, NumIterSlots> SlotPerNtid{}, SlotGrid{};
   SlotLoop.fill(-1);
   for (const auto &[Reg, IV] : AddrIVRegs) {
     SlotLoop[IV.Slot] = int(IV.Loop);
     SlotPerNtid[IV.Slot] = IV.PerNtid;
+    SlotGrid[IV.Slot] = IV.GridStep;
   }
   for (unsigned Sl = 0; Sl < NumIterSlots; ++Sl) {
     if (V.C[GVIter + Sl] == 0)
@@ -1236,6 +1351,12 @@ AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
           Out.LoopTrip[K] =
               std::max(0.0, Loops[*It].Trip) *
               (D == 1 ? double(PTXReferenceBlockThreads) : 1.0);
+        }
+        // A grid-stride loop: over its elements, at the launch's step.
+        if (unsigned M = SlotGrid[Sl]) {
+          Out.LoopPerGrid[K] = uint8_t(M);
+          Out.LoopTrip[K] = Loops[*It].Rec.GridStrideElements;
+          Out.LoopRefTrip[K] = std::max(1.0, Loops[*It].Trip);
         }
       }
   }

@@ -317,6 +317,13 @@ void printReread(const MemAccess &A, raw_ostream &OS) {
     // one thread wide.
     if (unsigned D = F.LoopPerBlockDim[K])
       OS << "*ntid." << "xyz"[D - 1];
+    // A grid-stride loop: per unit of its step, over its elements.
+    for (unsigned D = 0; D < 3; ++D) {
+      if (F.LoopPerGrid[K] & (1u << D))
+        OS << "*nctaid." << "xyz"[D];
+      if (F.LoopPerGrid[K] & (8u << D))
+        OS << "*ntid." << "xyz"[D];
+    }
   }
   OS << "\n";
 }

@@ -645,6 +645,32 @@ TEST(KernelProfile, FormAtBlockTakesBlockStrideLoopsAtTheBlock) {
   EXPECT_DOUBLE_EQ(Share, 1.0);
 }
 
+// A grid-stride loop over the launched threads: its step at the launch's
+// grid and block, its passes the elements over them; without a grid, the
+// profile's passes.
+TEST(KernelProfile, FormAtBlockTakesGridStrideLoopsAtTheLaunch) {
+  AddrForm F;
+  F.Known = true;
+  F.Tid = {4, 0, 0};
+  F.Global = {4, 0, 0};
+  F.NumLoops = 1;
+  F.LoopStep = {4, 0, 0, 0};
+  F.LoopTrip = {1 << 20, 1, 1, 1};    // Elements.
+  F.LoopRefTrip = {16, 1, 1, 1};      // The profile's passes.
+  F.LoopPerGrid = {1 | 8, 0, 0, 0};   // blockDim.x * gridDim.x.
+  std::array<unsigned, 3> Grid{128, 1, 1};
+  double Share = 0;
+  AddrForm A = formAtBlock(F, {256, 1, 1}, &Share, &Grid);
+  EXPECT_EQ(A.LoopStep[0], 4 * 256 * 128);
+  EXPECT_DOUBLE_EQ(A.LoopTrip[0], 32);
+  EXPECT_EQ(A.LoopPerGrid[0], 0);
+  EXPECT_DOUBLE_EQ(Share, 16.0 / 32.0);
+  AddrForm N = formAtBlock(F, {256, 1, 1}, &Share);
+  EXPECT_DOUBLE_EQ(N.LoopTrip[0], 16);
+  EXPECT_EQ(N.LoopStep[0], 4 * 65536);
+  EXPECT_DOUBLE_EQ(Share, 1.0);
+}
+
 // Rows picked by threadIdx.y in blocks of blockDim.y rows, and one row a
 // warp: the blockIdx terms follow the block's rows and warps, and the
 // warp's lanes and the block's warps are the thread terms.

@@ -109,6 +109,13 @@ struct AddrForm {
   /// is the passes of a block one thread wide along d (the elements it
   /// covers); formAtBlock takes both at a launch's block.
   std::array<uint8_t, 4> LoopPerBlockDim{};
+  /// For a grid-stride loop (`r += gridDim.x`), the launch dimensions of
+  /// its step (bit d: gridDim.d, bit 3 + d: blockDim.d), 0 otherwise: it
+  /// steps LoopStep bytes per unit of the step each iteration, LoopTrip is
+  /// the units it covers (LoopRecord::GridStrideElements) and LoopRefTrip
+  /// the passes the profile counted; formAtBlock takes them at the launch.
+  std::array<uint8_t, 4> LoopPerGrid{};
+  std::array<double, 4> LoopRefTrip{1, 1, 1, 1};
   /// Which array (0: none known) and the constant bytes past it: two loads
   /// of one form, array and offset read the same data (a loop the compiler
   /// unrolled into copies).
@@ -125,8 +132,12 @@ struct AddrForm {
 /// \p Block (LoopTrip / Block[d], a part of a pass where the block is wider
 /// than the range): the access's counts are the reference's, and over it
 /// they are the launch's.
+/// Grid-stride loops (AddrForm::LoopPerGrid) step their step at the
+/// launch's \p Grid (where given and known, else as many passes as the
+/// profile counted), ceil(LoopTrip / step) times.
 AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
-                     double *RefShare = nullptr);
+                     double *RefShare = nullptr,
+                     const std::array<unsigned, 3> *Grid = nullptr);
 
 /// The thread terms of \p F at block \p Block, as (bytes per step, steps):
 /// threadIdx.d over the block, and a threadIdx.x split at the warp
@@ -621,21 +632,17 @@ inline bool sameInEveryBlock(double T0, double T1, double T8) {
   return (T0 == T1 && T0 == T8) || (T0 >= 4 && T0 - T8 <= 2 && T8 - T0 <= 2);
 }
 
-/// The elements the kernel's one grid-stride loop runs over
-/// (LoopRecord::GridStrideElements), the problem size in threads where none
-/// is stated; 0 when unknown or when several loops stride the grid (a 2-D
-/// nest over rows and columns: each knows only its own extent).
-/// The dimensions the kernel's one grid-stride loop strides over
-/// (LoopRecord::GridStrideDims); 0 when unknown or when several loops
-/// stride the grid.
+/// The dimensions the kernel's grid-stride loops stride over
+/// (LoopRecord::GridStrideDims); 0 when unknown or when they differ.
 inline unsigned gridStrideDims(const KernelProfile &K) {
   unsigned Dims = 0, Strided = 0;
+  bool Same = true;
   for (const LoopRecord &L : K.Loops)
     if (L.GridStride) {
-      ++Strided;
+      Same = Same && (!Strided++ || Dims == L.GridStrideDims);
       Dims = L.GridStrideDims;
     }
-  return Strided == 1 ? Dims : 0;
+  return Same ? Dims : 0;
 }
 
 /// The block dimensions the kernel's block-stride loops step over
@@ -649,15 +656,22 @@ inline unsigned blockStrideDims(const KernelProfile &K) {
   return Dims ? Dims : 7u;
 }
 
+/// The elements the kernel's grid-stride loops run over
+/// (LoopRecord::GridStrideElements), the problem size in threads where none
+/// is stated: several loops over the same elements (a kernel's passes over
+/// one array, one after the other) are one problem size; 0 when unknown or
+/// when they differ (a 2-D nest over rows and columns: each knows only its
+/// own extent).
 inline double gridStrideElements(const KernelProfile &K) {
   double E = 0;
   unsigned Strided = 0;
+  bool Same = true;
   for (const LoopRecord &L : K.Loops)
     if (L.GridStride) {
-      ++Strided;
+      Same = Same && (!Strided++ || E == L.GridStrideElements);
       E = L.GridStrideElements;
     }
-  return Strided == 1 ? E : 0;
+  return Same ? E : 0;
 }
 
 /// A loop whose count falls with the block's index until it runs out (a

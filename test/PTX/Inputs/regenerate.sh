@@ -40,3 +40,6 @@ sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/incl
 # Rows picked by threadIdx.y or by the warp: rows-2d.test.
 "$NVCC" -ptx -arch="$ARCH" -lineinfo -o rows-2d.nvcc.ptx rows-2d.cu
 sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" rows-2d.nvcc.ptx
+# Grid-stride loops over rows and over elements: grid-stride-rows.test.
+"$NVCC" -ptx -arch="$ARCH" -lineinfo -o grid-stride-rows.nvcc.ptx grid-stride-rows.cu
+sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" grid-stride-rows.nvcc.ptx

@@ -1,4 +1,4 @@
-// Row kernels whose row is not blockIdx.x: rows-2d.test.
+// Row kernels whose row is not blockIdx.x, and rows walked by nvcc's runtime-unrolled loops: rows-2d.test.
 // Softmax with a 2-D block: threadIdx.y picks the row, x walks it.
 __global__ void softmax2d(const float *__restrict__ x, float *__restrict__ y, int n, int rows) {
   int r = blockIdx.x * blockDim.y + threadIdx.y;
@@ -41,4 +41,21 @@ __global__ void copywarp(const float *__restrict__ x, float *__restrict__ y, int
   int lane = threadIdx.x % 32;
   if (r >= rows) return;
   for (int i = lane; i < n; i += 32) y[(size_t)r * n + i] = x[(size_t)r * n + i] * 2.f;
+}
+// Rows walked with a compile-time stride (a fixed block of 256).
+__global__ void __launch_bounds__(256) norm_fixed(const float *__restrict__ x, float *__restrict__ y, int n) {
+  const float *row = x + (size_t)blockIdx.x * n;
+  float s = 0.f;
+  for (int i = threadIdx.x; i < n; i += 256) s += row[i] * row[i];
+  __shared__ float red[8];
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffff, s, o);
+  if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = s;
+  __syncthreads();
+  s = 0.f;
+  for (int k = 0; k < 8; ++k) s += red[k];
+  float r = rsqrtf(s / n + 1e-6f);
+  for (int i = threadIdx.x; i < n; i += 256) y[(size_t)blockIdx.x * n + i] = row[i] * r;
+}
+__global__ void __launch_bounds__(256) copy_fixed(const float *__restrict__ x, float *__restrict__ y, int n) {
+  for (int i = threadIdx.x; i < n; i += 256) y[(size_t)blockIdx.x * n + i] = x[(size_t)blockIdx.x * n + i];
 }
