@@ -1169,9 +1169,13 @@ void FunctionAnalysis::addBlockStrideCounters() {
     const Loop &L = Loops[LI];
     if (Counted[LI] || !(L.Trip > 0))
       continue;
-    // A loop stepped by gridDim at a stated grid (`r += gridDim.x`, counted
-    // there, block 0's passes): a counter of the step's value at that grid.
-    if (!L.Rec.GridStride && Opts.Grid[0]) {
+    // Counters stepped by a multiple of gridDim: at a stated grid, a
+    // block's step (`r += gridDim.x`, counted there, block 0's passes) is a
+    // counter of the step's value at that grid; a loop the model takes for
+    // grid-stride, over elements it knows, steps the launched threads
+    // (blockDim.d * gridDim.d along each dimension, gridPlan) and is a
+    // variable of them. A block's step without a stated grid has no form.
+    if (Opts.Grid[0] || L.Rec.GridStride) {
       bool Any = false;
       for (unsigned R = 0; R < RegWidth.size(); ++R) {
         auto [In, Out] = stepAndStart(L, R);
@@ -1184,8 +1188,19 @@ void FunctionAnalysis::addBlockStrideCounters() {
              loopCopyOf(L, D.Ops[1], int(R)) < 0))
           continue;
         auto Shape = GridShape(L, D.Ops[2], 0);
+        if (!Shape || !(Shape->first & 7u) || Shape->second <= 0)
+          continue;
+        if (L.Rec.GridStride) {
+          if (!(L.Rec.GridStrideElements > 0) ||
+              (Shape->first >> 3) != (Shape->first & 7u))
+            continue;
+          IVRegs[R] = {Slot, Shape->second, unsigned(Out), LI, 0,
+                       Shape->first};
+          Any = true;
+          continue;
+        }
         int S = regId(D.Ops[2].Name);
-        if (!Shape || !(Shape->first & 7u) || (Shape->first & ~7u) || S < 0)
+        if ((Shape->first & ~7u) || S < 0)
           continue;
         AtStatedGrid = true;
         if (ConstMemo)
@@ -1200,39 +1215,10 @@ void FunctionAnalysis::addBlockStrideCounters() {
         Any = true;
       }
       if (Any)
-        IterTrip[Slot++] = L.Trip;
-      if (Any)
+        IterTrip[Slot++] =
+            L.Rec.GridStride ? L.Rec.GridStrideElements : L.Trip;
+      if (Any || L.Rec.GridStride)
         continue;
-    }
-    // A grid-stride loop over known elements.
-    if (L.Rec.GridStride) {
-      if (!(L.Rec.GridStrideElements > 0))
-        continue;
-      bool Any = false;
-      for (unsigned R = 0; R < RegWidth.size(); ++R) {
-        auto [In, Out] = stepAndStart(L, R);
-        if (In < 0 || IVRegs.count(R))
-          continue;
-        const Instr &D = *Instrs[In];
-        if (D.Mods[0] != "add" || D.Ops.size() != 3 ||
-            D.Ops[1].Kind != Operand::Reg ||
-            (regId(D.Ops[1].Name) != int(R) &&
-             loopCopyOf(L, D.Ops[1], int(R)) < 0))
-          continue;
-        // The model's grid-stride loops step the launched threads
-        // (blockDim.d * gridDim.d along each dimension, gridPlan); a
-        // block's step (`r += gridDim.x`) is counted at a stated grid
-        // (above) and has no form without one.
-        auto Shape = GridShape(L, D.Ops[2], 0);
-        if (!Shape || !(Shape->first & 7u) || Shape->second <= 0 ||
-            (Shape->first >> 3) != (Shape->first & 7u))
-          continue;
-        IVRegs[R] = {Slot, Shape->second, unsigned(Out), LI, 0, Shape->first};
-        Any = true;
-      }
-      if (Any)
-        IterTrip[Slot++] = L.Rec.GridStrideElements;
-      continue;
     }
     bool Any = false;
     for (unsigned R = 0; R < RegWidth.size(); ++R) {

@@ -31,3 +31,13 @@ __global__ void rows_gs(const float *__restrict__ x, float *__restrict__ y, int 
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
     y[i] += x[i];
 }
+// Two grid-stride passes over the same data (the second re-reads x).
+__global__ void twice_gs(const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, int n) {
+  int s = blockDim.x * gridDim.x;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) y[i] = x[i] * 2.f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) z[i] = x[i] + 1.f;
+}
+__global__ void once_gs(const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, int n) {
+  int s = blockDim.x * gridDim.x;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) { float v = x[i]; y[i] = v * 2.f; z[i] = v + 1.f; }
+}

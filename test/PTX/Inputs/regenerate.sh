@@ -42,4 +42,10 @@ sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/incl
 sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" rows-2d.nvcc.ptx
 # Grid-stride loops over rows and over elements: grid-stride-rows.test.
 "$NVCC" -ptx -arch="$ARCH" -lineinfo -o grid-stride-rows.nvcc.ptx grid-stride-rows.cu
-sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" grid-stride-rows.nvcc.ptx
+"$CLANGXX" -x cuda --cuda-device-only -S --cuda-gpu-arch="$ARCH" \
+  --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version -O2 \
+  -gline-tables-only -o grid-stride-rows.clang.ptx grid-stride-rows.cu
+for f in grid-stride-rows.nvcc.ptx grid-stride-rows.clang.ptx; do
+  sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" -e "s|$CUDA_PATH/include/|cuda/include/|g" \
+    -e 's|/usr/lib/llvm-[0-9]*/lib/clang/[0-9]*/include/|clang/include/|g' "$f"
+done
