@@ -210,8 +210,8 @@ Lattice blockLattice(const std::vector<MemAccess> &As,
   return Box;
 }
 
-/// \p As with their forms at the launch's block (formAtBlock): a copy in
-/// \p Storage where one has a blockDim term or a block-stride loop, else
+/// \p As with their forms at the launch's block and grid (formAtBlock): a
+/// copy in \p Storage where one follows the launch (followsLaunch), else
 /// \p As itself. \p RefShare (where given) gets each access's share
 /// (formAtBlock): a footprint of its form times it is in the units of its
 /// counts, which are the reference block's.
@@ -222,14 +222,8 @@ const std::vector<MemAccess> &formsAtBlock(const std::vector<MemAccess> &As,
                                                nullptr) {
   if (RefShare)
     RefShare->assign(As.size(), 1.0);
-  auto Strided = [](const MemAccess &A) {
-    return llvm::any_of(A.Form.LoopPerBlockDim, [](uint8_t D) { return D; }) ||
-           llvm::any_of(A.Form.Ntid, [](int64_t B) { return B; }) ||
-           llvm::any_of(A.Form.Cross, [](int64_t B) { return B; }) ||
-           A.Form.CtaidWarps || A.Form.Warps ||
-           llvm::any_of(A.Form.LoopPerGrid, [](uint8_t M) { return M; });
-  };
-  if (llvm::none_of(As, Strided))
+  if (llvm::none_of(As,
+                    [](const MemAccess &A) { return followsLaunch(A.Form); }))
     return As;
   Storage = As;
   for (size_t I = 0; I < Storage.size(); ++I)

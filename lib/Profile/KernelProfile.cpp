@@ -1,6 +1,7 @@
 //===- KernelProfile.cpp - Aggregates and helpers of the plain profile ----===//
 #include "flipflop/Profile/KernelProfile.h"
 #include "flipflop/Profile/PTXParser.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -865,6 +866,14 @@ AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
         *RefShare *= RefTrip / std::max(1.0, Units / Step);
     }
   return Out;
+}
+
+bool followsLaunch(const AddrForm &F) {
+  auto Any = [](const auto &Xs) {
+    return llvm::any_of(Xs, [](auto X) { return X != 0; });
+  };
+  return Any(F.Ntid) || Any(F.Cross) || F.CtaidWarps || F.Warps ||
+         Any(F.LoopPerBlockDim) || Any(F.LoopPerGrid);
 }
 
 std::vector<std::pair<double, double>>

@@ -615,9 +615,10 @@ private:
   /// Register \p R's definitions in loop \p L (its step) and before it
   /// (its start) when it has exactly those two; (-1, -1) otherwise.
   std::pair<int, int> stepAndStart(const Loop &L, unsigned R) const;
-  /// Block-stride counters as induction registers, in the free slots
-  /// (analyseAddressForms, with IVRegs and IterTrip extended in place).
-  void addBlockStrideCounters();
+  /// Block-stride and grid-stride counters as induction registers, in the
+  /// free slots (analyseAddressForms, with IVRegs and IterTrip extended in
+  /// place).
+  void addStridedCounters();
   std::array<double, NumIterSlots> IterTrip = unitIterTrips(); ///< Trips of the GVIter loops.
   BlockDomTree DomTree;      ///< Of the reachable blocks (computeLoops).
   std::vector<unsigned> RPO; ///< Reachable blocks in reverse post-order.

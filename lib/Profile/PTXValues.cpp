@@ -1095,7 +1095,7 @@ void FunctionAnalysis::affineFixpoint() {
   }
 }
 
-void FunctionAnalysis::addBlockStrideCounters() {
+void FunctionAnalysis::addStridedCounters() {
   unsigned Slot = 0;
   std::vector<bool> Counted(Loops.size(), false);
   for (const auto &[R, IV] : IVRegs) {
@@ -1132,11 +1132,12 @@ void FunctionAnalysis::addBlockStrideCounters() {
       return std::make_pair(0u, Op.Value);
     if (Op.Kind != Operand::Reg || Depth > 6)
       return std::nullopt;
-    for (unsigned D = 0; D < 3; ++D) {
-      if (Op.Name == (Twine("%nctaid.") + Twine("xyz"[D])).str())
-        return std::make_pair(1u << D, int64_t(1));
-      if (Op.Name == (Twine("%ntid.") + Twine("xyz"[D])).str())
-        return std::make_pair(8u << D, int64_t(1));
+    for (auto [Prefix, Bit] : {std::make_pair("%nctaid.", 1u),
+                               std::make_pair("%ntid.", 8u)}) {
+      StringRef N = Op.Name;
+      if (N.consume_front(Prefix) && N.size() == 1 && N[0] >= 'x' &&
+          N[0] <= 'z')
+        return std::make_pair(Bit << (N[0] - 'x'), int64_t(1));
     }
     int S = regId(Op.Name);
     if (S < 0 || DefSites[S].size() != 1 ||
@@ -1269,7 +1270,7 @@ void FunctionAnalysis::analyseAddressForms() {
   // the values keep their plain induction registers.
   std::map<unsigned, IVInfo> PlainIVs = IVRegs;
   std::array<double, NumIterSlots> PlainTrips = IterTrip;
-  addBlockStrideCounters();
+  addStridedCounters();
   std::vector<AffVal> Saved = std::move(Affs);
   Affs.assign(RegWidth.size(), AffVal());
   AddrMode = true;

@@ -139,6 +139,11 @@ AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
                      double *RefShare = nullptr,
                      const std::array<unsigned, 3> *Grid = nullptr);
 
+/// Whether \p F has terms that formAtBlock takes at a launch (blockDim
+/// terms, blockIdx.d * blockDim.e, warps a block, block- or grid-stride
+/// loops): without them it is the same at every launch.
+bool followsLaunch(const AddrForm &F);
+
 /// The thread terms of \p F at block \p Block, as (bytes per step, steps):
 /// threadIdx.d over the block, and a threadIdx.x split at the warp
 /// (AddrForm::Lane, AddrForm::Warp) as the lanes of a warp and the warps of
