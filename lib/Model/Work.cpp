@@ -158,6 +158,21 @@ static std::vector<const LoopRecord *> gridStrideNest(const KernelProfile &K) {
   return Nest;
 }
 
+/// The passes of the kernel's block-stride loops at \p Cfg's block over
+/// those the profile counted: they follow the block's threads along the
+/// dimensions their steps span, and the reference block is B0 x 1 x 1, so
+/// a loop over x in a 32 x 8 block runs 256 / 32 times its passes there.
+static double blockStrideScale(const KernelProfile &K, const LaunchConfig &Cfg,
+                               const ModelOptions &Opts) {
+  double B0 = Opts.ReferenceBlockThreads ? Opts.ReferenceBlockThreads : 256;
+  unsigned Dims = blockStrideDims(K);
+  double Scale = 1;
+  for (unsigned D = 0; D < 3; ++D)
+    if (Dims & (1u << D))
+      Scale *= (D == 0 ? B0 : 1.0) / std::max(1u, Cfg.Block[D]);
+  return Scale;
+}
+
 /// The grid of \p Cfg (given, or derived from the problem size) and the
 /// per-thread work: grid-stride loops conserve the total work, counts
 /// resolved at the reference block scale with the block, and loops bounded
@@ -173,7 +188,10 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
     GP.GivenGrid = 0;
   const uint64_t GivenGrid = GP.GivenGrid;
   std::vector<const LoopRecord *> Nest = gridStrideNest(K);
-  double Elements = gridStrideElements(K);
+  // Grid-stride loops over blocks (`r += gridDim.x`): their elements are
+  // units of a block, each a block's threads of work.
+  const bool ByBlocks = gridStrideByBlocks(K);
+  double Elements = gridStrideElements(K) * (ByBlocks ? B : 1);
   if (!Nest.empty()) {
     Elements = 1;
     for (const LoopRecord *L : Nest)
@@ -212,8 +230,21 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
                      std::max(1u, Cfg.Block[D]);
       return Threads;
     };
+    // The blocks along Dims (all of them where unknown).
+    auto BlocksAlong = [&](unsigned Dims) {
+      if (!Dims || Dims == 7u)
+        return N;
+      double Blocks = 1;
+      for (unsigned D = 0; D < 3; ++D)
+        if (Dims & (1u << D))
+          Blocks *= GivenGrid ? std::max(1u, Cfg.Grid[D]) : D ? 1.0 : N;
+      return Blocks;
+    };
     double Stride = N * B;
-    if (unsigned Dims = gridStrideDims(K); Dims && Dims != 7u)
+    unsigned Dims = gridStrideDims(K);
+    if (ByBlocks)
+      Stride = BlocksAlong(Dims) * B; // T is in threads: units times B.
+    else if (Dims && Dims != 7u)
       Stride = ThreadsAlong(Dims);
     double Iter = T / Stride;
     Useful = std::min(1.0, Iter);
@@ -223,22 +254,24 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
       Useful = 1;
       WorkScale = 1;
       for (const LoopRecord *L : Nest) {
-        double It = L->GridStrideElements / ThreadsAlong(L->GridStrideDims);
+        double It = L->GridStrideElements /
+                    (L->GridStrideBlocks ? BlocksAlong(L->GridStrideDims)
+                                         : ThreadsAlong(L->GridStrideDims));
         Useful *= std::min(1.0, It);
         WorkScale *= std::max(1.0, It) / std::max(1.0, L->Trip);
       }
     }
+    // Block-stride loops inside a loop over blocks (a row's columns, `c +=
+    // blockDim.x`) follow the block as they do where the grid is stated
+    // (the row loop counted there: the branch below). In a loop over the
+    // launched threads they are a block's setup (a histogram's bins), not
+    // the work.
+    if (ByBlocks && BlockScaled)
+      WorkScale *= blockStrideScale(K, Cfg, Opts);
   } else if (BlockScaled) {
     double B0 = Opts.ReferenceBlockThreads ? Opts.ReferenceBlockThreads : 256;
     N = GivenGrid ? double(GivenGrid) : std::ceil(T / B0);
-    // The loops' passes follow the block's threads along the dimensions
-    // their steps span: the reference block is B0 x 1 x 1, so a loop over
-    // x in a 32 x 8 block runs 256 / 32 times its passes there.
-    unsigned Dims = blockStrideDims(K);
-    WorkScale = 1;
-    for (unsigned D = 0; D < 3; ++D)
-      if (Dims & (1u << D))
-        WorkScale *= (D == 0 ? B0 : 1.0) / std::max(1u, Cfg.Block[D]);
+    WorkScale = blockStrideScale(K, Cfg, Opts);
   } else {
     N = GivenGrid ? double(GivenGrid) : std::ceil(T / B);
     Useful = std::min(1.0, T / (N * B));

@@ -390,7 +390,12 @@ void streamAssumptions(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
       << ore::NV(remark::ProblemThreads, R.best().Config.TotalThreads)
       << " threads ("
       << (O.ProblemSize ? "-flipflop-problem-size"
-                        : "assumed: set -flipflop-problem-size")
+          : gridStrideElements(K) > 0
+              ? (gridStrideByBlocks(K)
+                     ? "its grid-stride loop's units of a block, each a "
+                       "block's threads"
+                     : "its grid-stride loop's elements")
+              : "assumed: set -flipflop-problem-size")
       << ")";
   if (!O.Facts.ArgValues.empty()) {
     Rem << ", arguments";

@@ -363,11 +363,13 @@ ProfileBuilder::shrinkingCheckShares(Function &F, const LoopInfo &LI,
 }
 
 /// The dimensions whose launched threads (blockDim.d * gridDim.d) a
-/// grid-stride loop's step spans (LoopRecord::GridStrideDims); 0 unknown.
-static unsigned gridStrideDims(const Loop &L, ScalarEvolution &SE) {
+/// grid-stride loop's step spans, or with \p ByBlocks whose blocks
+/// (gridDim.d) (LoopRecord::GridStrideDims); 0 unknown.
+static unsigned gridStrideDims(const Loop &L, ScalarEvolution &SE,
+                               bool ByBlocks) {
   for (PHINode &PN : L.getHeader()->phis()) {
     const SCEV *Step = headerPhiStep(PN, L, SE);
-    if (!Step || !scevMentions(Step, SReg::NTid) ||
+    if (!Step || scevMentions(Step, SReg::NTid) == ByBlocks ||
         !scevMentions(Step, SReg::NCtaId))
       continue;
     unsigned Dims = 0;
@@ -471,6 +473,16 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
           entryConditions(L, FAM.getResult<DominatorTreeAnalysis>(F));
       EvalPoint Ref = referencePoint(F, SE);
       std::optional<double> T;
+      // Stepped by the grid's blocks alone (`r += gridDim.x`, a block per
+      // row at a time) and not counted at a stated grid: a grid-stride loop
+      // over units of a block.
+      if (!R.GridStride && !ByBlock && scevMentions(BTC, SReg::NCtaId) &&
+          gridStrideDims(*L, SE, /*ByBlocks=*/true) &&
+          !tripAt(L, BTC, SE, Conds, Ref)) {
+        R.GridStride = R.GridStrideBlocks = true;
+        R.DependsOn = "the problem size over the grid's blocks (grid-stride "
+                      "loop over blocks)";
+      }
       if (R.GridStride) {
         // Its elements: the count with one thread in the grid.
         EvalPoint One = Ref;
@@ -528,8 +540,12 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         // by the launched threads.
         R.Guessed = !(R.GridStride && R.GridStrideElements > 0);
         if (!R.Guessed)
-          R.Symbolic = formatv("{0} elements over the launched threads: {1}",
-                               uint64_t(R.GridStrideElements), R.Symbolic)
+          R.Symbolic = formatv("{0} {1}: {2}", uint64_t(R.GridStrideElements),
+                               R.GridStrideBlocks
+                                   ? "units of a block over the launched "
+                                     "blocks"
+                                   : "elements over the launched threads",
+                               R.Symbolic)
                            .str();
         if (!ByBlock && !R.GridStride)
           guessUnrolled(R, L, BTC, SE);
@@ -552,6 +568,11 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
           R.GridStride = true;
           R.Symbolic = "N / (gridDim.x * blockDim.x)";
           R.DependsOn = "the problem size over the whole grid (grid-stride loop)";
+        } else if (ByGrid) {
+          R.GridStride = R.GridStrideBlocks = true;
+          R.Symbolic = "N / gridDim.x";
+          R.DependsOn = "the problem size over the grid's blocks (grid-stride "
+                        "loop over blocks)";
         } else if (ByBlock) {
           R.DependsOnBlockDim = true;
           for (unsigned D = 0; D < 3; ++D)
@@ -652,8 +673,12 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
     // problem size is, where the user did not state it (said apart).
     P.Guesses.push_back(
         R.GridStride
-            ? What + ": a grid-stride loop, its passes the problem size "
-                     "over the launched threads"
+            ? What +
+                  (R.GridStrideBlocks
+                       ? ": a grid-stride loop over blocks, its passes the "
+                         "problem size over the launched threads"
+                       : ": a grid-stride loop, its passes the problem size "
+                         "over the launched threads")
             : What + ": trip count depends on " + R.DependsOn + ", assumed " +
                   (UnrolledBy.count(L)
                        ? formatv("{0} (unrolled {1} times by the compiler: "
@@ -668,7 +693,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
   if (R.GridStride)
     P.Shape.GridStrideLoop = true;
   if (R.GridStride)
-    R.GridStrideDims = gridStrideDims(*L, SE);
+    R.GridStrideDims = gridStrideDims(*L, SE, R.GridStrideBlocks);
   LoopIndex[L] = P.Loops.size();
   P.Loops.push_back(R);
   return LoopMemo.try_emplace(L, R).first->second;

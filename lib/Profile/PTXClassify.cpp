@@ -1446,7 +1446,8 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   R.Trip = Opts.DefaultTripCount;
   R.Guessed = true;
   // Describe the bound and look at the step's dependences.
-  unsigned StepTaint = 0;
+  // OwnTaint: of the loop's own steps alone.
+  unsigned StepTaint = 0, OwnTaint = 0;
   // The smallest step at the reference block of the loop's own counters
   // and of its inner loops', and whether it is an unrolled chain's.
   std::pair<int64_t, bool> OwnStepAt{0, false}, InnerStepAt{0, false};
@@ -1478,6 +1479,8 @@ void FunctionAnalysis::guessTrip(Loop &L) {
                         (Self.Name == I.Ops[0].Name ||
                          loopCopyOf(L, Self, regId(I.Ops[0].Name)) >= 0)) {
             StepTaint |= taintOf(I.Ops[3 - Side]);
+            if (Own)
+              OwnTaint |= taintOf(I.Ops[3 - Side]);
             if (I.Ops[3 - Side].Kind == Operand::Reg && StepReg < 0)
               StepReg = regId(I.Ops[3 - Side].Name);
             // The step at the reference block (`48 * blockDim.x`: 48
@@ -1527,8 +1530,13 @@ void FunctionAnalysis::guessTrip(Loop &L) {
         return;
       }
   }
-  if ((StepTaint & TNTid) && (StepTaint & TNCtaId)) {
+  // Stepped by the grid's blocks alone (`r += gridDim.x`: a block per row
+  // at a time, its threads sharing the row in loops of their own, or none):
+  // a grid-stride loop over units of a block.
+  bool ByBlocks = (OwnTaint & TNCtaId) && !(OwnTaint & TNTid);
+  if (((StepTaint & TNTid) && (StepTaint & TNCtaId)) || ByBlocks) {
     R.GridStride = true;
+    R.GridStrideBlocks = ByBlocks;
     S.Shape.GridStrideLoop = true;
     if (StepReg >= 0)
       R.GridStrideDims = launchDims(unsigned(StepReg));
@@ -1600,16 +1608,24 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   if (R.GridStride) {
     // Over stated elements: nothing is assumed (the model divides them by
     // the launched threads).
+    const char *Over = R.GridStrideBlocks
+                           ? "units of a block over the launched blocks"
+                           : "elements over the launched threads";
     if (R.GridStrideElements > 0) {
       R.Guessed = false;
-      R.Symbolic = formatv("{0} elements over the launched threads ({1})",
-                           uint64_t(R.GridStrideElements), L.ExitDesc)
+      R.Symbolic = formatv("{0} {1} ({2})", uint64_t(R.GridStrideElements),
+                           Over, L.ExitDesc)
                        .str();
       return;
     }
     L.GuessAt = int(S.Guesses.size());
-    S.Guesses.push_back(Where + ": a grid-stride loop, its passes the problem "
-                                "size over the launched threads");
+    S.Guesses.push_back(
+        Where +
+        (R.GridStrideBlocks
+             ? ": a grid-stride loop over blocks, its passes the problem size "
+               "over the launched threads"
+             : ": a grid-stride loop, its passes the problem size over the "
+               "launched threads"));
     return;
   }
   // A loop unrolled U times at run time (nvcc and LLVM unroll a loop of

@@ -1174,8 +1174,9 @@ void FunctionAnalysis::addStridedCounters() {
     // block's step (`r += gridDim.x`, counted there, block 0's passes) is a
     // counter of the step's value at that grid; a loop the model takes for
     // grid-stride, over elements it knows, steps the launched threads
-    // (blockDim.d * gridDim.d along each dimension, gridPlan) and is a
-    // variable of them. A block's step without a stated grid has no form.
+    // (blockDim.d * gridDim.d along each dimension, gridPlan), or the
+    // launched blocks (LoopRecord::GridStrideBlocks), and is a variable of
+    // them.
     if (Opts.Grid[0] || L.Rec.GridStride) {
       bool Any = false;
       for (unsigned R = 0; R < RegWidth.size(); ++R) {
@@ -1192,8 +1193,11 @@ void FunctionAnalysis::addStridedCounters() {
         if (!Shape || !(Shape->first & 7u) || Shape->second <= 0)
           continue;
         if (L.Rec.GridStride) {
+          // Over the launched threads, or over blocks (the step's gridDim
+          // alone).
           if (!(L.Rec.GridStrideElements > 0) ||
-              (Shape->first >> 3) != (Shape->first & 7u))
+              (Shape->first >> 3) !=
+                  (L.Rec.GridStrideBlocks ? 0u : Shape->first & 7u))
             continue;
           IVRegs[R] = {Slot, Shape->second, unsigned(Out), LI, 0,
                        Shape->first};

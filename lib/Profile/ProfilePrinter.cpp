@@ -144,7 +144,7 @@ void printLoop(const LoopRecord &L, raw_ostream &OS) {
      << " trip=" << Num{L.Trip} << " exact=" << yesNo(L.Exact)
      << " guessed=" << yesNo(L.Guessed);
   if (L.GridStride)
-    OS << " grid-stride";
+    OS << (L.GridStrideBlocks ? " grid-stride-blocks" : " grid-stride");
   if (L.GridStrideElements > 0)
     OS << " elements=" << Num{L.GridStrideElements};
   if (L.DependsOnBlockDim)

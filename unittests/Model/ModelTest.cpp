@@ -595,6 +595,47 @@ TEST(Work, BlockStrideLoopFollowsItsOwnDimension) {
   EXPECT_DOUBLE_EQ(predict(K, G, C).WorkScale, 1.0);
 }
 
+// A loop over rows by blocks (`for (r = blockIdx.x; r < rows; r +=
+// gridDim.x)`) with a row loop stepped by blockDim.x inside: each block
+// runs rows / gridDim.x passes of it, and the row loop follows the block.
+// Taken for a loop over the launched threads, it ran rows / (gridDim.x *
+// blockDim.x) passes.
+TEST(Work, GridStrideLoopOverBlocks) {
+  GPUSpec G = handGPU();
+  KernelProfile K = fmaKernel(1000);
+  K.Shape.GridStrideLoop = K.Shape.WorkScalesWithBlock = true;
+  LoopRecord Rows;
+  Rows.Trip = 16;
+  Rows.GridStride = Rows.GridStrideBlocks = true;
+  Rows.GridStrideElements = 32768;
+  Rows.GridStrideDims = 1;
+  LoopRecord Cols;
+  Cols.Depth = 2;
+  Cols.Trip = 4;
+  Cols.DependsOnBlockDim = true;
+  Cols.BlockStrideDims = 1;
+  K.Loops = {Rows, Cols};
+  LaunchConfig C;
+  C.Block = {256, 1, 1};
+  C.Grid = {1024, 1, 1};
+  // 32 rows a block, at the reference block: 32 / 16.
+  EXPECT_DOUBLE_EQ(predict(K, G, C).WorkScale, 2.0);
+  // Twice the threads a row: half the row loop's passes.
+  C.Block = {512, 1, 1};
+  EXPECT_DOUBLE_EQ(predict(K, G, C).WorkScale, 1.0);
+  // No grid: at most the resident blocks, each over its share of the rows;
+  // the launch's work is that of the stated grid.
+  C.Grid = {0, 0, 0};
+  C.Block = {256, 1, 1};
+  Prediction P = predict(K, G, C);
+  EXPECT_LE(P.Config.Grid[0], G.SMCount * P.Occ.BlocksPerSM);
+  EXPECT_NEAR(P.WorkScale * P.Config.Grid[0], 2.0 * 1024, 1e-6);
+  // Over the launched threads instead: 32768 / (1024 x 256) of a pass.
+  K.Loops[0].GridStrideBlocks = false;
+  C.Grid = {1024, 1, 1};
+  EXPECT_DOUBLE_EQ(predict(K, G, C).WorkScale, 1.0 / 16);
+}
+
 /// A loop of TripPerBlockDim * blockDim[Dim] passes (as many at the
 /// reference block, where blockDim[Dim] = 1) holding \p Share of the work.
 static LoopRecord blockDimLoop(int Dim, double PerDim, double Share) {

@@ -245,6 +245,13 @@ struct LoopRecord {
   /// when the grid is one thread (0 when not known). The model takes it
   /// for the problem size in threads where none is stated.
   double GridStrideElements = 0;
+  /// A grid-stride loop whose own step spans the grid's blocks, not its
+  /// threads (`for (r = blockIdx.x; r < rows; r += gridDim.x)`, a block
+  /// per row at a time, the block's threads sharing the row in loops of
+  /// their own): GridStrideElements counts units of a block (rows, the
+  /// count with one block in the grid), and each block runs
+  /// GridStrideElements / gridDim passes of it (the model's gridPlan).
+  bool GridStrideBlocks = false;
   /// A grid-stride loop's step spans the launched threads of these
   /// dimensions (bit d: blockDim.d * gridDim.d in the step); 0 when not
   /// known (all). Threads along the others repeat the range: `o[y * N +
@@ -662,21 +669,37 @@ inline unsigned blockStrideDims(const KernelProfile &K) {
 }
 
 /// The elements the kernel's grid-stride loops run over
-/// (LoopRecord::GridStrideElements), the problem size in threads where none
-/// is stated: several loops over the same elements (a kernel's passes over
-/// one array, one after the other) are one problem size; 0 when unknown or
-/// when they differ (a 2-D nest over rows and columns: each knows only its
-/// own extent).
+/// (LoopRecord::GridStrideElements; units of a block where they step over
+/// blocks, gridStrideByBlocks): several loops over the same elements (a
+/// kernel's passes over one array, one after the other) are one problem
+/// size; 0 when unknown or when they differ, in number (a 2-D nest over
+/// rows and columns: each knows only its own extent) or in units.
 inline double gridStrideElements(const KernelProfile &K) {
   double E = 0;
   unsigned Strided = 0;
-  bool Same = true;
+  bool Same = true, Blocks = false;
   for (const LoopRecord &L : K.Loops)
     if (L.GridStride) {
-      Same = Same && (!Strided++ || E == L.GridStrideElements);
+      Same = Same && (!Strided++ || (E == L.GridStrideElements &&
+                                     Blocks == L.GridStrideBlocks));
       E = L.GridStrideElements;
+      Blocks = L.GridStrideBlocks;
     }
   return Same ? E : 0;
+}
+
+/// Whether the kernel's grid-stride loops step over blocks
+/// (LoopRecord::GridStrideBlocks): true when there is at least one and
+/// every one does.
+inline bool gridStrideByBlocks(const KernelProfile &K) {
+  bool Any = false;
+  for (const LoopRecord &L : K.Loops)
+    if (L.GridStride) {
+      if (!L.GridStrideBlocks)
+        return false;
+      Any = true;
+    }
+  return Any;
 }
 
 /// A loop whose count falls with the block's index until it runs out (a
