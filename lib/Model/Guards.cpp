@@ -24,8 +24,35 @@ bool hasMemoryShares(const KernelProfile &K) {
                       [](const GuardedWork &W) { return W.MemShare >= 0; });
 }
 
-/// Free variables: tid.xyz, ctaid.xyz and the loop iterations.
-constexpr unsigned NV = 6 + NumIterSlots;
+/// Free variables: tid.xyz, ctaid.xyz, the loop iterations and the warp of
+/// the block (threadIdx.x / 32; a set of checks that reads it and not
+/// threadIdx.x is counted over warps, 32 threads each).
+constexpr unsigned NV = 7 + NumIterSlots;
+constexpr unsigned WarpVar = 6 + NumIterSlots;
+
+/// Whether \p G reads the warp of the block; and threadIdx.x.
+bool readsWarp(const AffineGuard &G) { return G.Coef[GVWarp + 1] != 0; }
+bool readsTidX(const AffineGuard &G) {
+  return G.Coef[GVTid] != 0 || G.Coef[GVWarp] != 0;
+}
+
+/// The checks of \p Set that hold at \p Block (AffineGuard::at), less those
+/// on the warp where another reads threadIdx.x (the two are not
+/// independent variables).
+std::vector<unsigned> checksAt(const KernelProfile &K,
+                               const std::vector<unsigned> &Set,
+                               const std::array<unsigned, 3> &Block) {
+  std::vector<unsigned> Out;
+  bool TidX = false;
+  for (unsigned GI : Set)
+    TidX |= GI < K.Guards.size() && K.Guards[GI].at(Block) &&
+            readsTidX(K.Guards[GI]);
+  for (unsigned GI : Set)
+    if (GI < K.Guards.size() && K.Guards[GI].at(Block) &&
+        !(TidX && readsWarp(K.Guards[GI])))
+      Out.push_back(GI);
+  return Out;
+}
 
 /// sum(A[v] * x_v) <= T over the free variables.
 struct Ineq {
@@ -113,14 +140,16 @@ struct Fixed {
 
 /// Share of the launch's threads that pass every guard of \p Set; with
 /// \p At, of the threads (or iterations of the thread) at those indices.
-double setShare(const KernelProfile &K, const std::vector<unsigned> &Set,
+double setShare(const KernelProfile &K, const std::vector<unsigned> &AllSet,
                 const std::array<unsigned, 3> &Block,
                 const std::array<unsigned, 3> &Grid, Fixed At = {}) {
+  const std::vector<unsigned> Set = checksAt(K, AllSet, Block);
   double Range[NV] = {double(Block[0]), double(Block[1]), double(Block[2]),
                       double(std::max(1u, Grid[0])),
                       double(std::max(1u, Grid[1])),
                       double(std::max(1u, Grid[2]))};
   std::fill(Range + 6, Range + NV, 1.0);
+  Range[WarpVar] = std::max(1.0, warpsOfBlock(Block));
   for (unsigned GI : Set)
     if (GI < K.Guards.size())
       for (unsigned I = 0; I < NumIterSlots; ++I)
@@ -137,10 +166,15 @@ double setShare(const KernelProfile &K, const std::vector<unsigned> &Set,
     for (unsigned D = 0; D < 3; ++D) {
       Q.A[D] = double(G.Coef[GVTid + D]);
       Q.A[3 + D] = blockIdxCoef(G.Coef, D, Block);
-      C += double(G.Coef[GVNtid + D]) * Block[D];
     }
+    C += blockDimTerms(G.Coef, Block);
     for (unsigned I = 0; I < NumIterSlots; ++I)
       Q.A[6 + I] = double(G.Coef[GVIter + I]);
+    Q.A[WarpVar] = double(G.Coef[GVWarp + 1]);
+    if (At.Tid) {
+      C += Q.A[WarpVar] * std::floor((*At.Tid)[0] / 32);
+      Q.A[WarpVar] = 0;
+    }
     for (unsigned D = 0; D < 3; ++D) {
       if (At.Tid) {
         C += Q.A[D] * (*At.Tid)[D];
@@ -199,12 +233,14 @@ double busiestShare(const KernelProfile &K, const std::vector<unsigned> &Set,
   for (unsigned D = 0; D < 3; ++D) {
     double Last = std::max(1u, Block[D]) - 1.0;
     bool Up = false, Down = false;
-    for (unsigned GI : Set)
-      if (GI < K.Guards.size()) {
-        double A = double(K.Guards[GI].Coef[GVTid + D]);
+    for (unsigned GI : checksAt(K, Set, Block)) {
+      // The warp of the block runs along x with threadIdx.x.
+      for (double A : {double(K.Guards[GI].Coef[GVTid + D]),
+                       D ? 0.0 : double(K.Guards[GI].Coef[GVWarp + 1])}) {
         Up |= A < 0;
         Down |= A > 0;
       }
+    }
     if (Last == 0 || !(Up || Down))
       Cands[D] = {0};
     else if (Up && Down)
@@ -239,17 +275,17 @@ blockSamples(const KernelProfile &K, unsigned D,
   std::vector<std::pair<double, double>> Partial;
   for (const AffineGuard &G : K.Guards) {
     double A = blockIdxCoef(G.Coef, D, Block);
-    if (A == 0)
+    if (A == 0 || !G.at(Block))
       continue;
-    double RMin = double(G.Const), RMax = double(G.Const);
+    double RMin = double(G.Const) + blockDimTerms(G.Coef, Block),
+           RMax = RMin;
     auto Span = [&](double Coef, double Range) {
       double V = Coef * (std::max(1.0, Range) - 1);
       RMin += std::min(0.0, V);
       RMax += std::max(0.0, V);
     };
+    Span(double(G.Coef[GVWarp + 1]), warpsOfBlock(Block));
     for (unsigned E = 0; E < 3; ++E) {
-      RMin += double(G.Coef[GVNtid + E]) * Block[E];
-      RMax += double(G.Coef[GVNtid + E]) * Block[E];
       Span(double(G.Coef[GVTid + E]), Block[E]);
       if (E != D)
         Span(blockIdxCoef(G.Coef, E, Block), Grid[E]);

@@ -819,6 +819,11 @@ AddrForm formAtBlock(const AddrForm &F, const std::array<unsigned, 3> &Block,
   AddrForm Out = F;
   if (RefShare)
     *RefShare = 1;
+  if (F.OneD && (Block[1] > 1 || Block[2] > 1)) {
+    Out.Known = false;
+    return Out;
+  }
+  Out.OneD = false;
   for (unsigned D = 0; D < 3; ++D) {
     Out.Offset += F.Ntid[D] * int64_t(std::max(1u, Block[D]));
     Out.Ntid[D] = 0;
@@ -872,7 +877,7 @@ bool followsLaunch(const AddrForm &F) {
   auto Any = [](const auto &Xs) {
     return llvm::any_of(Xs, [](auto X) { return X != 0; });
   };
-  return Any(F.Ntid) || Any(F.Cross) || F.CtaidWarps || F.Warps ||
+  return F.OneD || Any(F.Ntid) || Any(F.Cross) || F.CtaidWarps || F.Warps ||
          Any(F.LoopPerBlockDim) || Any(F.LoopPerGrid);
 }
 

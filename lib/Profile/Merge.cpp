@@ -121,7 +121,8 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
     auto PerThread = [&](unsigned GI) {
       const AffineGuard &G = PTX.Guards[GI];
       return std::any_of(G.Coef.begin(), G.Coef.begin() + GVNtid,
-                         [](int64_t X) { return X != 0; });
+                         [](int64_t X) { return X != 0; }) ||
+             G.Coef[GVWarp + 1] || G.Coef[GVWarp + 2];
     };
     // The form loads' and stores' checks: those kept here, as the sets
     // below keep them (the rest is loop control the IR's counts hold).

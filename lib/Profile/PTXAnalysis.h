@@ -144,6 +144,13 @@ struct AffVal {
   /// MixedSrc for several.
   unsigned Src = 0;
   static constexpr unsigned MixedSrc = ~0u;
+  /// Holds only where blockDim.y = blockDim.z = 1 (address forms only): a
+  /// product of thread indices and block sizes the form cannot hold, taken
+  /// at a 1-D block (threadIdx.y = threadIdx.z = 0, blockDim.y = blockDim.z
+  /// = 1), as cooperative groups' linear thread rank `(threadIdx.z *
+  /// blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x` is threadIdx.x
+  /// there (AddrForm::OneD).
+  bool OneD = false;
   static AffVal top() {
     AffVal V;
     V.State = Top;
@@ -163,7 +170,7 @@ struct AffVal {
   }
   bool operator==(const AffVal &O) const {
     return State == O.State && C == O.C && K == O.K && Opaque == O.Opaque &&
-           Src == O.Src;
+           Src == O.Src && OneD == O.OneD;
   }
   bool known() const { return State == Known; }
   bool isConst() const {
@@ -187,7 +194,9 @@ constexpr int64_t AffLimit = int64_t(1) << 40;
 AffVal affCombine(const AffVal &A, const AffVal &B, int64_t MA, int64_t MB);
 
 /// A * B when one side is a constant, or blockIdx.d * blockDim.d.
-AffVal affMul(const AffVal &A, const AffVal &B);
+/// \p AtOneD: where neither side is a constant, the product at a 1-D block
+/// (AffVal::OneD) rather than top.
+AffVal affMul(const AffVal &A, const AffVal &B, bool AtOneD = false);
 
 /// Instructions whose first operand is not a definition.
 bool isStoreLike(StringRef Base);
@@ -567,6 +576,11 @@ private:
   /// threadIdx.x, blockIdx.x * blockDim.x or blockDim.x, in the GVWarp
   /// variables; nullopt where \p I is no such split.
   std::optional<AffVal> warpSplit(const Instr &I) const;
+  /// The split of \p X by \p Base ("shr", "div", "and", "rem") with the
+  /// constant \p Y (warpSplit).
+  static std::optional<AffVal> warpSplitOf(llvm::StringRef Base,
+                                           const AffVal &X, int64_t Y,
+                                           bool Signed);
   /// Address forms: register \p R read at instruction \p At after loops
   /// that step it (`add R, R, c`: nvcc's counter of a runtime-unrolled loop,
   /// stepped in its remainder loop and in its main loop), none of them

@@ -71,6 +71,7 @@ AffVal affCombine(const AffVal &A, const AffVal &B, int64_t MA, int64_t MB) {
     return AffVal::top();
   AffVal R = AffVal::constant(0);
   R.Opaque = A.Opaque || B.Opaque;
+  R.OneD = A.OneD || B.OneD;
   R.Src = !A.Src ? B.Src : !B.Src || A.Src == B.Src ? A.Src : AffVal::MixedSrc;
   auto Ok = [](int64_t X) { return X > -AffLimit && X < AffLimit; };
   for (unsigned V = 0; V < NumGuardVars; ++V) {
@@ -124,8 +125,10 @@ maxOverThreads(const AffVal &A,
       return std::nullopt;
     if (V >= GVTid && V < GVTid + 3)
       Max += A.C[V] * (Limit[V - GVTid] - 1);
-    else if (V == GVWarp) // A lane of a warp.
+    else if (V == GVWarp || V == GVWarp + 1) // A lane; a warp of a block.
       Max += A.C[V] * 31;
+    else if (V == GVWarp + 3) // Warps a block.
+      Max += A.C[V] * 32;
     else if (V >= GVIter && V < GVIter + NumIterSlots &&
              IterTrip[V - GVIter] <= AffLimit)
       Max += A.C[V] * (int64_t(IterTrip[V - GVIter]) - 1);
@@ -137,7 +140,34 @@ maxOverThreads(const AffVal &A,
   return Max;
 }
 
-AffVal affMul(const AffVal &A, const AffVal &B) {
+/// \p A at a 1-D block: threadIdx.y/z 0, blockDim.y/z 1 (their products
+/// with blockIdx: blockIdx.d); AffVal::OneD where that changed it.
+static AffVal atOneD(const AffVal &A) {
+  AffVal R = A;
+  for (unsigned D = 1; D < 3; ++D) {
+    R.C[GVTid + D] = 0;
+    R.K += A.C[GVNtid + D];
+    R.C[GVNtid + D] = 0;
+    for (unsigned E = 0; E < 3; ++E)
+      if (E != D) {
+        R.C[GVCtaid + E] += A.C[GVCross + gvCrossSlot(E, D)];
+        R.C[GVCross + gvCrossSlot(E, D)] = 0;
+      }
+  }
+  R.OneD = A.OneD || !(R == A);
+  return R;
+}
+
+static AffVal affMulOf(const AffVal &A, const AffVal &B, bool AtOneD);
+
+AffVal affMul(const AffVal &A, const AffVal &B, bool AtOneD) {
+  AffVal R = affMulOf(A, B, AtOneD);
+  if (R.known())
+    R.OneD = R.OneD || A.OneD || B.OneD;
+  return R;
+}
+
+static AffVal affMulOf(const AffVal &A, const AffVal &B, bool AtOneD) {
   if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
     return AffVal();
   if (!A.known() || !B.known())
@@ -175,6 +205,18 @@ AffVal affMul(const AffVal &A, const AffVal &B) {
     return affCombine(A, AffVal::constant(0), B.K, 0);
   if (A.isConst() && A.K > -AffLimit && A.K < AffLimit)
     return affCombine(B, AffVal::constant(0), A.K, 0);
+  // Neither side a constant, but one is at a 1-D block (cooperative
+  // groups' rank: `tid.z * ntid.y`, then that plus tid.y times ntid.x; its
+  // warps a block, `ntid.x * ntid.y * ntid.z`): the product there.
+  if (AtOneD && !A.Opaque && !B.Opaque) {
+    AffVal A1 = atOneD(A), B1 = atOneD(B);
+    if ((A1.isConst() || B1.isConst()) && (A1.OneD || B1.OneD)) {
+      AffVal R = affMul(A1, B1);
+      if (R.known())
+        R.OneD = true;
+      return R;
+    }
+  }
   return AffVal::top();
 }
 
@@ -788,29 +830,37 @@ std::optional<AffVal> FunctionAnalysis::warpSplit(const Instr &I) const {
       (Base != "shr" && Base != "div" && Base != "and" && Base != "rem"))
     return std::nullopt;
   AffVal X = affOf(I.Ops[1]), Y = affOf(I.Ops[2]);
-  if (!X.known() || X.Opaque || !Y.isConst())
+  if (!Y.isConst())
+    return std::nullopt;
+  return warpSplitOf(Base, X, Y.K, I.hasMod("s32") || I.hasMod("s64"));
+}
+
+std::optional<AffVal> FunctionAnalysis::warpSplitOf(StringRef Base,
+                                                    const AffVal &X,
+                                                    int64_t Y, bool Signed) {
+  if (!X.known() || X.Opaque)
     return std::nullopt;
   // Index forms are not negative: their signed shifts and divisions are
   // the unsigned ones, and the sign of the signed-division idiom (`x >> 31`)
   // is zero.
   bool NonNeg = X.K >= 0 && llvm::all_of(X.C, [](int64_t C) { return C >= 0; });
-  bool Signed = I.hasMod("s32") || I.hasMod("s64");
   if (Signed && !NonNeg)
     return std::nullopt;
   bool Split = X.C[GVTid] || X.C[GVGlobal] || X.C[GVNtid] || X.C[GVWarp] ||
                X.C[GVWarp + 1];
   if (!Split)
     return std::nullopt;
-  if (Base == "shr" && Signed && (Y.K == 31 || Y.K == 63))
+  if (Base == "shr" && Signed && (Y == 31 || Y == 63))
     return AffVal::constant(0);
-  bool Quot = (Base == "shr" && Y.K == 5) || (Base == "div" && Y.K == 32);
-  bool Rem = (Base == "and" && Y.K == 31) || (Base == "rem" && Y.K == 32);
+  bool Quot = (Base == "shr" && Y == 5) || (Base == "div" && Y == 32);
+  bool Rem = (Base == "and" && Y == 31) || (Base == "rem" && Y == 32);
   if (!Quot && !Rem)
     return std::nullopt;
   // threadIdx.x = 32 * warp + lane, and blockDim.x a multiple of 32 (as a
   // kernel that splits it assumes): blockIdx.x * blockDim.x / 32 is
   // blockIdx.x * warps. One term below 32 (the lane) at most.
   AffVal R = AffVal::constant(0);
+  R.OneD = X.OneD;
   unsigned Below = 0;
   for (unsigned V = 0; V < NumGuardVars; ++V) {
     int64_t C = X.C[V];
@@ -835,7 +885,10 @@ std::optional<AffVal> FunctionAnalysis::warpSplit(const Instr &I) const {
     if (Quot)
       R.C[V] += C / 32;
   }
-  if (Below > 1 || X.K % 32 != 0)
+  // Without a term below 32, the quotient of the multiples of 32 and the
+  // constant is the sum of theirs: the warps a block rounded up, `(ntid.x
+  // + 31) / 32` (cooperative groups' meta_group_size), is ntid.x / 32.
+  if (Below > 1 || (X.K % 32 != 0 && (Below || !Quot)))
     return std::nullopt;
   if (Quot)
     R.K = X.K / 32;
@@ -844,6 +897,31 @@ std::optional<AffVal> FunctionAnalysis::warpSplit(const Instr &I) const {
 
 AffVal FunctionAnalysis::affEval(const Instr &I) const {
   StringRef Base = I.Mods[0];
+  // The warp split, in the address forms and in the checks (a row a warp:
+  // `if (row >= rows) return`).
+  if (std::optional<AffVal> Split = warpSplit(I))
+    return *Split;
+  // A narrowed index: `and X, 2^k - 1` of an X below 2^k (cooperative
+  // groups' `(unsigned short)` warp index and warps a block), and `bfe.u32
+  // d, X, pos, len` of such, (X >> pos) mod 2^len, whose shift is a split.
+  auto Below = [&](const AffVal &V, int64_t Bits) {
+    std::optional<int64_t> Max = maxOverThreads(V, IterTrip);
+    return Bits > 0 && Bits < 62 && Max && *Max < (int64_t(1) << Bits);
+  };
+  if (Base == "and" && I.Ops.size() == 3 && I.hasMod("b32")) {
+    AffVal X = affOf(I.Ops[1]), M = affOf(I.Ops[2]);
+    if (M.isConst() && M.K > 0 && ((M.K + 1) & M.K) == 0 && X.known() &&
+        !X.isConst() && Below(X, llvm::Log2_64(uint64_t(M.K) + 1)))
+      return X;
+  }
+  if (Base == "bfe" && I.hasMod("u32") && I.Ops.size() == 4) {
+    AffVal Pos = affOf(I.Ops[2]), Len = affOf(I.Ops[3]);
+    if (Pos.isConst() && Len.isConst() && Pos.K == 5)
+      if (std::optional<AffVal> Q =
+              warpSplitOf("shr", affOf(I.Ops[1]), 5, false);
+          Q && Below(*Q, Len.K))
+        return *Q;
+  }
   if (AddrMode) {
     auto Opaque = [] {
       AffVal V = AffVal::constant(0);
@@ -866,8 +944,6 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
       return Opaque();
     if (Base == "cvta" && I.Ops.size() == 2)
       return affOf(I.Ops[1]);
-    if (std::optional<AffVal> Split = warpSplit(I))
-      return *Split;
     // A value clamped at an edge takes one form on all but a lane or so of
     // the warp (as StrideAnalysis reads it in the IR): `max(i - 1, 0)` and
     // `min(i + 1, n - 1)` with a clamp the same for the whole block, and
@@ -911,7 +987,7 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
   if ((Base == "add" || Base == "sub") && I.Ops.size() == 3 && !I.hasMod("cc"))
     return affCombine(Op(1), Op(2), 1, Base == "sub" ? -1 : 1);
   if ((Base == "mul" || Base == "mad") && !I.hasMod("hi") && !I.hasMod("cc")) {
-    AffVal P = affMul(Op(1), Op(2));
+    AffVal P = affMul(Op(1), Op(2), /*AtOneD=*/true);
     return Base == "mul" ? P : affCombine(P, Op(3), 1, 1);
   }
   if (Base == "shl" && I.Ops.size() == 3) {
@@ -1051,7 +1127,8 @@ void FunctionAnalysis::affineFixpoint() {
       // without a form every block's reads go to DRAM whole.
       if (AddrMode && NV.State == AffVal::Top && Cur.known() && V.known() &&
           !Cur.isConst() && Cur.C == V.C && Cur.Opaque == V.Opaque &&
-          Cur.Src == V.Src && std::llabs(Cur.K - V.K) <= smallestStep(Cur)) {
+          Cur.Src == V.Src && Cur.OneD == V.OneD &&
+          std::llabs(Cur.K - V.K) <= smallestStep(Cur)) {
         NV = Cur;
         NV.K = std::max(Cur.K, V.K);
       }
@@ -1316,6 +1393,7 @@ AddrForm FunctionAnalysis::addressForm(unsigned R, unsigned BI,
       return Out;
   }
   Out.Array = V.Src == AffVal::MixedSrc ? 0 : V.Src;
+  Out.OneD = V.OneD;
   Out.Offset = V.K + Offset;
   for (unsigned D = 0; D < 3; ++D) {
     Out.Tid[D] = V.C[GVTid + D];
@@ -1400,19 +1478,20 @@ bool FunctionAnalysis::predicateGuards(StringRef Reg, bool Want,
     return V;
   };
   AffVal E = affCombine(Local(D.Ops[1]), Local(D.Ops[2]), 1, -1);
-  if (!E.known())
+  // A lane of the warp (threadIdx.x % 32) is no variable of the checks.
+  if (!E.known() || E.C[GVWarp])
     return false;
   // A test on blockDim alone is the same for every thread (an unrolled
   // loop's remainder test): loop control, not a bounds check.
-  if (!E.isConst() &&
-      std::all_of(E.C.begin(), E.C.begin() + GVNtid,
-                  [](int64_t X) { return X == 0; }) &&
-      std::all_of(E.C.begin() + GVIter, E.C.end(),
-                  [](int64_t X) { return X == 0; }))
+  bool ByThread = false;
+  for (unsigned V = 0; V < NumGuardVars; ++V)
+    ByThread |= E.C[V] && (V < GVNtid || V >= GVIter) && V != GVWarp + 3;
+  if (!E.isConst() && !ByThread)
     return false;
   StringRef Cmp = D.Mods[1];
   AffineGuard G;
   G.Line = D.Loc.Line;
+  G.OneD = E.OneD;
   if (E.isConst()) {
     // Decided by stated arguments (a remainder loop that n % 4 == 0
     // skips): a guard that always or never holds.
@@ -2162,7 +2241,8 @@ void FunctionAnalysis::analyseGuards() {
         // distinct checks.
         auto Same = llvm::find_if(S.Guards, [&](const AffineGuard &O) {
           return O.Coef == G.Coef && O.Const == G.Const &&
-                 O.Strict == G.Strict && O.IterTrip == G.IterTrip;
+                 O.Strict == G.Strict && O.IterTrip == G.IterTrip &&
+                 O.OneD == G.OneD;
         });
         if (Same != S.Guards.end()) {
           unsigned I = unsigned(Same - S.Guards.begin());

@@ -189,7 +189,8 @@ void printGuards(const KernelProfile &P, raw_ostream &OS) {
            << (G.Coef[V] < 0 ? -G.Coef[V] : G.Coef[V]) << '*'
            << GuardVarNames[V];
     OS << (G.Const < 0 ? " - " : " + ") << (G.Const < 0 ? -G.Const : G.Const)
-       << (G.Strict ? " < 0" : " <= 0") << " line=" << G.Line << "\n";
+       << (G.Strict ? " < 0" : " <= 0") << (G.OneD ? " (1-D blocks)" : "")
+       << " line=" << G.Line << "\n";
   }
   for (const GuardedWork &W : P.Guarded) {
     OS << "  guarded: share=" << Num{W.Share};
@@ -310,6 +311,8 @@ void printReread(const MemAccess &A, raw_ostream &OS) {
     OS << " ctaid.x*warps.x*" << F.CtaidWarps;
   if (F.Warps)
     OS << " warps.x*" << F.Warps;
+  if (F.OneD)
+    OS << " (1-D blocks)";
   OS << " loops:";
   for (unsigned K = 0; K < F.NumLoops; ++K) {
     OS << ' ' << Num{F.LoopTrip[K]} << '@' << F.LoopStep[K];

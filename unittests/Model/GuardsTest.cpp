@@ -49,6 +49,38 @@ TEST(Guards, ShareOfThreadsBelowTheBound) {
               0.5 + 0.5 * 1000.0 / 10240, 1e-12);
 }
 
+// A row a warp: `if (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32 <
+// rows)`, counted over the block's warps; at a 2-D block a check that holds
+// at 1-D blocks only (cooperative groups' rank) is none.
+TEST(Guards, RowAWarp) {
+  KernelProfile K = copyKernel();
+  AffineGuard G;
+  G.Coef[GVWarp + 1] = 1;
+  G.Coef[GVWarp + 2] = 1;
+  G.Const = -1000;
+  K.Guards.push_back(G);
+  K.Guarded.push_back({{0}, 1.0});
+  // 8 warps a block, 200 blocks: 1000 of 1600 warps.
+  EXPECT_NEAR(activeFraction(K, {256, 1, 1}, {200, 1, 1}), 1000.0 / 1600,
+              1e-12);
+  // 2 warps a block, 1000 blocks: 1000 of 2000; all pass at 500 blocks.
+  EXPECT_NEAR(activeFraction(K, {64, 1, 1}, {1000, 1, 1}), 0.5, 1e-12);
+  EXPECT_NEAR(activeFraction(K, {64, 1, 1}, {500, 1, 1}), 1.0, 1e-12);
+  K.Guards[0].OneD = true;
+  EXPECT_NEAR(activeFraction(K, {256, 1, 1}, {200, 1, 1}), 1000.0 / 1600,
+              1e-12);
+  EXPECT_NEAR(activeFraction(K, {32, 8, 1}, {200, 1, 1}), 1.0, 1e-12);
+  // With a check on threadIdx.x in the same set, the warp's is dropped
+  // (the two are not independent).
+  K.Guards[0].OneD = false;
+  AffineGuard T;
+  T.Coef[GVTid] = 1;
+  T.Const = -128;
+  K.Guards.push_back(T);
+  K.Guarded[0].Guards = {0, 1};
+  EXPECT_NEAR(activeFraction(K, {256, 1, 1}, {200, 1, 1}), 0.5, 1e-12);
+}
+
 TEST(Guards, TiledLoopOverIterations) {
   // i = blockIdx.x * 512 + threadIdx.x + 128 * t, t < 4; work where
   // i <= 9999. 20 blocks of 128 cover 10240 outputs: 10000 pass.

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -80,6 +81,11 @@ const char *accessPatternName(AccessPattern P);
 /// same data follows from it (the model's "Re-reads and the L2 capacity").
 struct AddrForm {
   bool Known = false;
+  /// The form holds at 1-D blocks only (blockDim.y = blockDim.z = 1):
+  /// products of thread indices and block sizes it cannot hold were taken
+  /// there (cooperative groups' linear thread rank is threadIdx.x there);
+  /// formAtBlock makes it unknown at any other block.
+  bool OneD = false;
   std::array<int64_t, 3> Tid{};   ///< Bytes per threadIdx.d.
   std::array<int64_t, 3> Ctaid{}; ///< Bytes per blockIdx.d.
   /// Bytes per blockIdx.d * blockDim.d (an index written with blockDim).
@@ -474,6 +480,12 @@ constexpr unsigned gvCrossSlot(unsigned D, unsigned E) {
   return 2 * D + (E > D ? E - 1 : E);
 }
 
+/// Warps a block as the warp split takes them (GVWarp + 3): blockDim.x /
+/// 32, a kernel that splits the block at the warp assuming a multiple of 32.
+inline double warpsOfBlock(const std::array<unsigned, 3> &Block) {
+  return std::floor(std::max(1u, Block[0]) / 32.0);
+}
+
 /// The coefficient of blockIdx.\p D in \p Coef (a guard's or a form's
 /// variables) at block \p Block: its own term, blockIdx.d * blockDim.d and
 /// the blockIdx.d * blockDim.e terms taken at the block.
@@ -484,7 +496,20 @@ inline double blockIdxCoef(const std::array<int64_t, NumGuardVars> &Coef,
   for (unsigned E = 0; E < 3; ++E)
     if (E != D)
       A += double(Coef[GVCross + gvCrossSlot(D, E)]) * std::max(1u, Block[E]);
+  // blockIdx.x * warps a block (blockDim.x / 32).
+  if (D == 0)
+    A += double(Coef[GVWarp + 2]) * warpsOfBlock(Block);
   return A;
+}
+
+/// The terms of \p Coef that are the same for every thread of a launch at
+/// block \p Block: blockDim.d and warps a block.
+inline double blockDimTerms(const std::array<int64_t, NumGuardVars> &Coef,
+                            const std::array<unsigned, 3> &Block) {
+  double C = double(Coef[GVWarp + 3]) * warpsOfBlock(Block);
+  for (unsigned E = 0; E < 3; ++E)
+    C += double(Coef[GVNtid + E]) * std::max(1u, Block[E]);
+  return C;
 }
 
 /// A bounds check on thread and block indices that the kernel's work sits
@@ -499,6 +524,14 @@ struct AffineGuard {
   unsigned Line = 0;
   /// Trip counts of the loops whose iteration GVIter + k stands for.
   std::array<double, NumIterSlots> IterTrip = unitIterTrips();
+  /// The check's form holds at 1-D blocks only (AddrForm::OneD: cooperative
+  /// groups' warp index `meta_group_rank()`): no check at other blocks.
+  bool OneD = false;
+  /// Whether it is a check at \p Block (not one that holds at 1-D blocks
+  /// only, at another).
+  bool at(const std::array<unsigned, 3> &Block) const {
+    return !OneD || (Block[1] <= 1 && Block[2] <= 1);
+  }
 };
 
 /// Share of the kernel's (loop-weighted) instructions that run only where

@@ -49,3 +49,12 @@ for f in grid-stride-rows.nvcc.ptx grid-stride-rows.clang.ptx; do
   sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" -e "s|$CUDA_PATH/include/|cuda/include/|g" \
     -e 's|/usr/lib/llvm-[0-9]*/lib/clang/[0-9]*/include/|clang/include/|g' "$f"
 done
+# Cooperative groups' warps: cg-rank.test.
+"$NVCC" -ptx -arch="$ARCH" -lineinfo -o cg-rank.nvcc.ptx cg-rank.cu
+"$CLANGXX" -x cuda --cuda-device-only -S --cuda-gpu-arch="$ARCH" \
+  --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version -O2 \
+  -isystem "$CUDA_PATH/include/cccl" -gline-tables-only -o cg-rank.clang.ptx cg-rank.cu
+for f in cg-rank.nvcc.ptx cg-rank.clang.ptx; do
+  sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" -e "s|$CUDA_PATH/include/|cuda/include/|g" \
+    -e 's|/usr/lib/llvm-[0-9]*/lib/clang/[0-9]*/include/|clang/include/|g' "$f"
+done
