@@ -3,8 +3,77 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
 
 namespace flipflop {
+
+/// The IR's sibling loads (one base, constant offsets apart: a stencil's
+/// taps) take their place in a sector from the PTX's loads of the same
+/// pattern. The IR's offsets are from one tap's address (`x[i]`), taken to
+/// start a sector; the PTX's forms are from the array's base at the
+/// block's first lane, so they know where the taps fall (`i = gid + 1`
+/// puts `x[i - 1]`, not `x[i]`, at a sector's start). A pattern the PTX
+/// has at several places in a sector is left as it is.
+static void alignSiblings(KernelProfile &Into, const KernelProfile &PTX) {
+  auto Global = [](const MemAccess &A) {
+    return (A.Space == AddrSpace::Global || A.Space == AddrSpace::Generic) &&
+           !A.IsStore && !A.IsAtomic;
+  };
+  // The PTX's loads by array and terms: their offsets.
+  std::map<std::tuple<unsigned, unsigned, std::array<int64_t, 3>,
+                      std::array<int64_t, 3>, std::array<int64_t, 3>,
+                      std::array<int64_t, 4>>,
+           std::vector<int64_t>>
+      Ptx;
+  for (const MemAccess &A : PTX.Accesses)
+    if (Global(A) && A.Form.Known && A.Form.Array)
+      Ptx[{A.Form.Array, A.Bytes, A.Form.Tid, A.Form.Ctaid, A.Form.Global,
+           A.Form.LoopStep}]
+          .push_back(A.Form.Offset);
+  std::vector<std::vector<int64_t>> Patterns;
+  for (auto &[Key, Offs] : Ptx) {
+    llvm::sort(Offs);
+    Offs.erase(std::unique(Offs.begin(), Offs.end()), Offs.end());
+    if (Offs.size() >= 2)
+      Patterns.push_back(Offs);
+  }
+  // The IR's sibling groups.
+  std::map<std::pair<unsigned, unsigned>, std::vector<size_t>> Ir;
+  for (size_t I = 0; I < Into.Accesses.size(); ++I)
+    if (Global(Into.Accesses[I]) && Into.Accesses[I].BaseId &&
+        !Into.Accesses[I].Form.Known)
+      Ir[{Into.Accesses[I].BaseId, Into.Accesses[I].Bytes}].push_back(I);
+  for (auto &[Key, Members] : Ir) {
+    std::vector<int64_t> Offs;
+    for (size_t I : Members)
+      Offs.push_back(Into.Accesses[I].Offset);
+    llvm::sort(Offs);
+    Offs.erase(std::unique(Offs.begin(), Offs.end()), Offs.end());
+    if (Offs.size() < 2)
+      continue;
+    std::optional<int64_t> Shift;
+    bool Agree = true;
+    for (const std::vector<int64_t> &P : Patterns) {
+      if (P.size() != Offs.size())
+        continue;
+      bool Same = true;
+      for (size_t K = 1; K < P.size() && Same; ++K)
+        Same = P[K] - P[0] == Offs[K] - Offs[0];
+      if (!Same)
+        continue;
+      // Where the pattern starts in a sector.
+      int64_t S = ((P[0] - Offs[0]) % 32 + 32) % 32;
+      Agree = Agree && (!Shift || *Shift == S);
+      Shift = S;
+    }
+    if (!Shift || !Agree || !*Shift)
+      continue;
+    for (size_t I : Members)
+      Into.Accesses[I].Offset += *Shift;
+  }
+}
 
 void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   Into.Source = "ir+ptx";
@@ -74,6 +143,7 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   // The loads' address forms (which data an outer loop or a neighbouring
   // block reads again): read off the final code (the IR front end has no
   // forms).
+  alignSiblings(Into, PTX);
   Into.FormLoads = PTX.FormLoads;
   Into.FormStores = PTX.FormStores;
   // The block a baked index is written for: the stores' address forms are
