@@ -37,6 +37,7 @@ struct GridPlan {
   /// The same for global-memory traffic (LoopRecord::MemShare).
   double MemWorkScale = 1;
   bool GridStride = false;
+  bool ByBlocks = false; ///< Its grid-stride loops step over blocks.
 };
 
 /// How one block's warps carry the per-thread counts.
@@ -193,9 +194,20 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
   const bool ByBlocks = gridStrideByBlocks(K);
   double Elements = gridStrideElements(K) * (ByBlocks ? B : 1);
   if (!Nest.empty()) {
+    // A member over blocks: its units are the block's threads along its
+    // dimensions each (all of the block's where every member is one).
     Elements = 1;
-    for (const LoopRecord *L : Nest)
-      Elements *= L->GridStrideElements;
+    double Along = 1;
+    for (const LoopRecord *L : Nest) {
+      double Threads = 1;
+      for (unsigned D = 0; D < 3; ++D)
+        if (L->GridStrideDims & (1u << D))
+          Threads *= std::max(1u, Cfg.Block[D]);
+      Elements *= L->GridStrideElements * (L->GridStrideBlocks ? Threads : 1);
+      Along *= Threads;
+    }
+    if (ByBlocks)
+      Elements *= B / Along;
   }
   double T = Cfg.TotalThreads ? double(Cfg.TotalThreads)
              : Elements       ? Elements
@@ -208,7 +220,8 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
     if (L.GridStride && !GridStride) {
       GridStride = true;
     }
-    if (L.GridStride && TripRef == 1 && L.Trip > 0)
+    if (L.GridStride && L.GridStrideBlocks == ByBlocks && TripRef == 1 &&
+        L.Trip > 0)
       TripRef = L.Trip;
     if (L.DependsOnBlockDim)
       BlockScaled = true;
@@ -298,6 +311,7 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
   GP.WorkScale = WorkScale;
   GP.MemWorkScale = MemWorkScale;
   GP.GridStride = GridStride;
+  GP.ByBlocks = ByBlocks;
   return GP;
 }
 
@@ -854,9 +868,12 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   P.Config.Grid = {unsigned(std::min(N, 4294967295.0)), 1, 1};
   if (GP.GivenGrid)
     P.Config.Grid = Cfg.Grid;
-  // Bounds checks: threads of this launch that skip the guarded work.
+  // Bounds checks: threads of this launch that skip the guarded work (a
+  // loop over the launched threads covers its own; one over blocks leaves
+  // the block's threads' checks, `if (threadIdx.x == 0)`).
+  const bool Checked = !GP.GridStride || GP.ByBlocks;
   P.ActiveFraction =
-      GP.GridStride ? 1.0 : activeFraction(K, Cfg.Block, P.Config.Grid);
+      Checked ? activeFraction(K, Cfg.Block, P.Config.Grid) : 1.0;
   P.WorkScale = GP.WorkScale * P.ActiveFraction;
   P.Config.TotalThreads = uint64_t(GP.Threads);
   Sc.S = P.WorkScale * GP.Useful;
@@ -864,8 +881,7 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   // loads only block 0 runs).
   Sc.SGlobal =
       GP.MemWorkScale *
-      (GP.GridStride ? 1.0
-                     : activeMemoryFraction(K, Cfg.Block, P.Config.Grid)) *
+      (Checked ? activeMemoryFraction(K, Cfg.Block, P.Config.Grid) : 1.0) *
       GP.Useful;
 
   // --- Work of one block (clock independent), rounds and rates.

@@ -473,27 +473,45 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
           entryConditions(L, FAM.getResult<DominatorTreeAnalysis>(F));
       EvalPoint Ref = referencePoint(F, SE);
       std::optional<double> T;
-      // Stepped by the grid's blocks alone (`r += gridDim.x`, a block per
-      // row at a time) and not counted at a stated grid: a grid-stride loop
-      // over units of a block.
-      if (!R.GridStride && !ByBlock && scevMentions(BTC, SReg::NCtaId) &&
-          gridStrideDims(*L, SE, /*ByBlocks=*/true) &&
-          !tripAt(L, BTC, SE, Conds, Ref)) {
+      // Stepped by the grid's blocks alone along x (`r += gridDim.x`, a
+      // block per row at a time) and no stated grid to count it at: a
+      // grid-stride loop over units of a block.
+      const bool StatedGrid = Facts.Grid[0] != 0;
+      if (!R.GridStride && !ByBlock && !StatedGrid &&
+          scevMentions(BTC, SReg::NCtaId) &&
+          (gridStrideDims(*L, SE, /*ByBlocks=*/true) & 1u)) {
         R.GridStride = R.GridStrideBlocks = true;
         R.DependsOn = "the problem size over the grid's blocks (grid-stride "
                       "loop over blocks)";
       }
-      if (R.GridStride) {
-        // Its elements: the count with one thread in the grid.
+      // The count with one thread in the grid.
+      auto AtUnitGrid = [&] {
         EvalPoint One = Ref;
         One.Block = {1, 1, 1};
         One.CtaId = std::array<uint64_t, 3>{0, 0, 0};
         One.UnitGrid = true;
-        if (std::optional<double> E = tripAt(L, BTC, SE, Conds, One))
+        return tripAt(L, BTC, SE, Conds, One);
+      };
+      if (R.GridStride)
+        if (std::optional<double> E = AtUnitGrid())
           R.GridStrideElements = *E;
-      }
+      // Over blocks along y or z alone (split-K's `k += gridDim.z`) and no
+      // stated grid: counted where the grid is one block along them, as
+      // every grid the model derives is (1-D).
+      std::optional<double> AtOne;
+      if (unsigned D = !R.GridStride && !ByBlock && !StatedGrid &&
+                               scevMentions(BTC, SReg::NCtaId)
+                           ? gridStrideDims(*L, SE, /*ByBlocks=*/true)
+                           : 0u;
+          D && !(D & 1u))
+        AtOne = AtUnitGrid();
       if (R.GridStride && Facts.TotalThreads) {
         R.Trip = 1; // One pass per launch-wide stride over the problem.
+      } else if (AtOne && *AtOne > 0) {
+        R.Trip = *AtOne;
+        R.Symbolic = "at one block along its step's dimensions (the derived "
+                     "grid's; a stated grid counts it there): " +
+                     R.Symbolic;
       } else if (!R.GridStride && (T = tripAt(L, BTC, SE, Conds, Ref))) {
         R.Trip = *T;
         if (ByBlock)
@@ -568,7 +586,7 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
           R.GridStride = true;
           R.Symbolic = "N / (gridDim.x * blockDim.x)";
           R.DependsOn = "the problem size over the whole grid (grid-stride loop)";
-        } else if (ByGrid) {
+        } else if (ByGrid && scevMentions(Step, SReg::NCtaId, 0)) {
           R.GridStride = R.GridStrideBlocks = true;
           R.Symbolic = "N / gridDim.x";
           R.DependsOn = "the problem size over the grid's blocks (grid-stride "

@@ -1532,17 +1532,37 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   }
   // Stepped by the grid's blocks alone (`r += gridDim.x`: a block per row
   // at a time, its threads sharing the row in loops of their own, or none):
-  // a grid-stride loop over units of a block.
-  bool ByBlocks = (OwnTaint & TNCtaId) && !(OwnTaint & TNTid);
-  if (((StepTaint & TNTid) && (StepTaint & TNCtaId)) || ByBlocks) {
-    R.GridStride = true;
-    R.GridStrideBlocks = ByBlocks;
-    S.Shape.GridStrideLoop = true;
-    if (StepReg >= 0)
-      R.GridStrideDims = launchDims(unsigned(StepReg));
-    // Its elements: the count with one thread in the grid.
-    // The branches one thread decides too (nvcc's test of the unrolled
-    // loop's remainder, `count & 3`, ahead of it).
+  // a grid-stride loop over units of a block. Along x: over y or z alone
+  // (split-K's `k += gridDim.z`) the x grid's work, which no loop counts,
+  // is not known. To a bound that does not read blockDim: virtual blocks
+  // (`b < (n + blockDim.x - 1) / blockDim.x`) are no units of a problem
+  // the launch's threads divide.
+  auto ExitTaint = [&] {
+    unsigned T = 0;
+    for (unsigned BI : L.Body.members()) {
+      const Block &B = Blocks[BI];
+      if (B.End == B.Begin ||
+          llvm::all_of(B.Succs, [&](unsigned Sx) { return L.Body.test(Sx); }))
+        continue;
+      const Instr &Br = *Instrs[B.End - 1];
+      int P = Br.Guard.empty() ? -1 : regId(Br.Guard);
+      if (P < 0)
+        continue;
+      for (unsigned D : DefSites[unsigned(P)])
+        for (size_t O = 1; O < Instrs[D]->Ops.size(); ++O)
+          T |= taintOf(Instrs[D]->Ops[O]);
+    }
+    return T;
+  };
+  bool OverBlocks = (OwnTaint & TNCtaId) && !(OwnTaint & TNTid) &&
+                    OwnStepReg >= 0 && !(ExitTaint() & TNTid);
+  bool ByBlocks =
+      OverBlocks && (launchDims(unsigned(OwnStepReg)) & 1u);
+  bool OverThreads = (StepTaint & TNTid) && (StepTaint & TNCtaId);
+  // The count with one thread in the grid. The branches one thread decides
+  // too (nvcc's test of the unrolled loop's remainder, `count & 3`, ahead
+  // of it).
+  auto UnitGridCount = [&]() -> std::optional<double> {
     UnitGrid = true;
     if (ConstMemo)
       ConstMemo->clear();
@@ -1552,12 +1572,36 @@ void FunctionAnalysis::guessTrip(Loop &L) {
         if (std::optional<unsigned> S = branchGoes(B, 0))
           ConstSucc[B] = int(*S);
     Loop Try = L;
-    if (std::optional<double> E = countedTrip(Try); E && *E > 0)
-      R.GridStrideElements = *E;
+    std::optional<double> E = countedTrip(Try);
     ConstSucc = std::move(Decided);
     UnitGrid = false;
     if (ConstMemo)
       ConstMemo->clear();
+    return E;
+  };
+  // Over blocks along y or z alone (split-K's `k += gridDim.z`, rows by
+  // `gridDim.y`) and no stated grid: counted where the grid is one block
+  // along them, as every grid the model derives is (1-D).
+  if (OverBlocks && !ByBlocks && !OverThreads)
+    if (std::optional<double> E = UnitGridCount(); E && *E > 0) {
+      R.Trip = *E;
+      R.Guessed = false;
+      R.Symbolic = formatv("at one block along its step's dimensions (the "
+                           "derived grid's; a stated grid counts it there; "
+                           "{0})",
+                           L.ExitDesc)
+                       .str();
+      return;
+    }
+  if (OverThreads || ByBlocks) {
+    R.GridStride = true;
+    R.GridStrideBlocks = ByBlocks;
+    S.Shape.GridStrideLoop = true;
+    if (StepReg >= 0)
+      R.GridStrideDims = launchDims(unsigned(StepReg));
+    // Its elements: the count with one thread in the grid.
+    if (std::optional<double> E = UnitGridCount(); E && *E > 0)
+      R.GridStrideElements = *E;
   } else if (StepTaint & TNTid) {
     R.DependsOnBlockDim = true;
     S.Shape.WorkScalesWithBlock = true;

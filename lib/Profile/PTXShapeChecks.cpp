@@ -101,7 +101,9 @@ void FunctionAnalysis::analyseShapeChecks() {
       continue;
     // A - B = c * ntid.d + K, c = +-1, nothing else.
     AffVal E = affCombine(affOf(D.Ops[1]), affOf(D.Ops[2]), 1, -1);
-    if (!E.known())
+    // A form taken at a 1-D block (AffVal::OneD) is no fact of other
+    // blocks' sizes.
+    if (!E.known() || E.OneD)
       continue;
     int Dim = -1;
     int64_t Coef = 0;

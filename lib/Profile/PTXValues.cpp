@@ -891,7 +891,7 @@ std::optional<AffVal> FunctionAnalysis::warpSplitOf(StringRef Base,
   if (Below > 1 || (X.K % 32 != 0 && (Below || !Quot)))
     return std::nullopt;
   if (Quot)
-    R.K = X.K / 32;
+    R.K = llvm::divideFloorSigned(X.K, 32);
   return R;
 }
 
@@ -904,7 +904,11 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
   // A narrowed index: `and X, 2^k - 1` of an X below 2^k (cooperative
   // groups' `(unsigned short)` warp index and warps a block), and `bfe.u32
   // d, X, pos, len` of such, (X >> pos) mod 2^len, whose shift is a split.
+  // Thread and warp terms only: a loop's count may be a guess.
   auto Below = [&](const AffVal &V, int64_t Bits) {
+    for (unsigned Sl = 0; Sl < NumIterSlots; ++Sl)
+      if (V.C[GVIter + Sl])
+        return false;
     std::optional<int64_t> Max = maxOverThreads(V, IterTrip);
     return Bits > 0 && Bits < 62 && Max && *Max < (int64_t(1) << Bits);
   };
@@ -1184,7 +1188,7 @@ void FunctionAnalysis::addStridedCounters() {
       -> std::optional<std::pair<unsigned, int64_t>> {
     int S = Op.Kind == Operand::Reg ? regId(Op.Name) : -1;
     if (S < 0 || DefSites[S].empty() || !Affs[S].known() || Affs[S].K ||
-        Affs[S].Opaque ||
+        Affs[S].Opaque || Affs[S].OneD ||
         llvm::any_of(DefSites[S],
                      [&](unsigned K) { return L.Body.test(InstrBlock[K]); }))
       return std::nullopt;

@@ -28,8 +28,6 @@
 // CHECK:       loop: depth=1 line=0 trip={{[0-9]+}} exact=no guessed=no grid-stride elements=1.67772e+07 symbolic="16777216 elements over the launched threads
 // CHECK-NOT:   guess:
 // CHECK-LABEL: kernel _Z4gs2dPKfPfii
-// CHECK:       loop: depth=1 line=0 trip={{[0-9]+}} exact=no guessed=yes grid-stride-blocks
-// CHECK-SAME:  stride-dims=y
 // CHECK:       loop: depth=2 line=0 trip={{[0-9]+}} exact=no guessed=no grid-stride
 // CHECK-SAME:  stride-dims=x
 // A loop over rows by blocks (`r += gridDim.x`, the block's threads

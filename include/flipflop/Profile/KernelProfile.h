@@ -677,13 +677,29 @@ inline bool sameInEveryBlock(double T0, double T1, double T8) {
   return (T0 == T1 && T0 == T8) || (T0 >= 4 && T0 - T8 <= 2 && T8 - T0 <= 2);
 }
 
+/// Whether the kernel's grid-stride loops step over blocks
+/// (LoopRecord::GridStrideBlocks): true when there is at least one and
+/// every one does.
+inline bool gridStrideByBlocks(const KernelProfile &K) {
+  bool Any = false;
+  for (const LoopRecord &L : K.Loops)
+    if (L.GridStride) {
+      if (!L.GridStrideBlocks)
+        return false;
+      Any = true;
+    }
+  return Any;
+}
+
 /// The dimensions the kernel's grid-stride loops stride over
-/// (LoopRecord::GridStrideDims); 0 when unknown or when they differ.
+/// (LoopRecord::GridStrideDims; of those gridStrideElements reads); 0 when
+/// unknown or when they differ.
 inline unsigned gridStrideDims(const KernelProfile &K) {
   unsigned Dims = 0, Strided = 0;
   bool Same = true;
+  const bool Blocks = gridStrideByBlocks(K);
   for (const LoopRecord &L : K.Loops)
-    if (L.GridStride) {
+    if (L.GridStride && L.GridStrideBlocks == Blocks) {
       Same = Same && (!Strided++ || Dims == L.GridStrideDims);
       Dims = L.GridStrideDims;
     }
@@ -702,37 +718,23 @@ inline unsigned blockStrideDims(const KernelProfile &K) {
 }
 
 /// The elements the kernel's grid-stride loops run over
-/// (LoopRecord::GridStrideElements; units of a block where they step over
-/// blocks, gridStrideByBlocks): several loops over the same elements (a
-/// kernel's passes over one array, one after the other) are one problem
-/// size; 0 when unknown or when they differ, in number (a 2-D nest over
-/// rows and columns: each knows only its own extent) or in units.
+/// (LoopRecord::GridStrideElements; units of a block where they all step
+/// over blocks, gridStrideByBlocks, else those of the loops over the
+/// launched threads): several loops over the same elements (a kernel's
+/// passes over one array, one after the other) are one problem size; 0
+/// when unknown or when they differ (a 2-D nest over rows and columns:
+/// each knows only its own extent).
 inline double gridStrideElements(const KernelProfile &K) {
+  const bool Blocks = gridStrideByBlocks(K);
   double E = 0;
   unsigned Strided = 0;
-  bool Same = true, Blocks = false;
+  bool Same = true;
   for (const LoopRecord &L : K.Loops)
-    if (L.GridStride) {
-      Same = Same && (!Strided++ || (E == L.GridStrideElements &&
-                                     Blocks == L.GridStrideBlocks));
+    if (L.GridStride && L.GridStrideBlocks == Blocks) {
+      Same = Same && (!Strided++ || E == L.GridStrideElements);
       E = L.GridStrideElements;
-      Blocks = L.GridStrideBlocks;
     }
   return Same ? E : 0;
-}
-
-/// Whether the kernel's grid-stride loops step over blocks
-/// (LoopRecord::GridStrideBlocks): true when there is at least one and
-/// every one does.
-inline bool gridStrideByBlocks(const KernelProfile &K) {
-  bool Any = false;
-  for (const LoopRecord &L : K.Loops)
-    if (L.GridStride) {
-      if (!L.GridStrideBlocks)
-        return false;
-      Any = true;
-    }
-  return Any;
 }
 
 /// A loop whose count falls with the block's index until it runs out (a

@@ -58,3 +58,6 @@ for f in cg-rank.nvcc.ptx cg-rank.clang.ptx; do
   sed -i -e "s|$HERE/||g" -e "s|$CUDA_PATH/bin/../targets/[^/]*/include/|cuda/include/|g" -e "s|$CUDA_PATH/include/|cuda/include/|g" \
     -e 's|/usr/lib/llvm-[0-9]*/lib/clang/[0-9]*/include/|clang/include/|g' "$f"
 done
+# Loops over blocks and warp checks: blocks-loops.test.
+"$NVCC" -ptx -arch="$ARCH" -lineinfo -o blocks-loops.nvcc.ptx blocks-loops.cu
+sed -i -e "s|$HERE/||g" blocks-loops.nvcc.ptx
