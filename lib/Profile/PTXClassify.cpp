@@ -1446,8 +1446,10 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   R.Trip = Opts.DefaultTripCount;
   R.Guessed = true;
   // Describe the bound and look at the step's dependences.
-  // OwnTaint: of the loop's own steps alone.
+  // OwnTaint: of the loop's own steps alone; CounterSteps: their taint
+  // and step register by the register they step.
   unsigned StepTaint = 0, OwnTaint = 0;
+  std::map<int, std::pair<unsigned, int>> CounterSteps;
   // The smallest step at the reference block of the loop's own counters
   // and of its inner loops', and whether it is an unrolled chain's.
   std::pair<int64_t, bool> OwnStepAt{0, false}, InnerStepAt{0, false};
@@ -1479,8 +1481,15 @@ void FunctionAnalysis::guessTrip(Loop &L) {
                         (Self.Name == I.Ops[0].Name ||
                          loopCopyOf(L, Self, regId(I.Ops[0].Name)) >= 0)) {
             StepTaint |= taintOf(I.Ops[3 - Side]);
-            if (Own)
+            if (Own) {
               OwnTaint |= taintOf(I.Ops[3 - Side]);
+              if (int D = regId(I.Ops[0].Name); D >= 0)
+                CounterSteps[D] = {
+                    taintOf(I.Ops[3 - Side]),
+                    I.Ops[3 - Side].Kind == Operand::Reg
+                        ? regId(I.Ops[3 - Side].Name)
+                        : -1};
+            }
             if (I.Ops[3 - Side].Kind == Operand::Reg && StepReg < 0)
               StepReg = regId(I.Ops[3 - Side].Name);
             // The step at the reference block (`48 * blockDim.x`: 48
@@ -1554,10 +1563,32 @@ void FunctionAnalysis::guessTrip(Loop &L) {
     }
     return T;
   };
-  bool OverBlocks = (OwnTaint & TNCtaId) && !(OwnTaint & TNTid) &&
-                    OwnStepReg >= 0 && !(ExitTaint() & TNTid);
+  // The counter the exit compares, where it is one of the loop's own
+  // steps, speaks for the loop (pointers stepped beside a row counter, `p
+  // += gridDim.x * blockDim.x`, step by a row's elements a pass).
+  unsigned CounterTaint = OwnTaint;
+  int CounterStepReg = OwnStepReg;
+  for (unsigned BI : L.Body.members()) {
+    const Block &B = Blocks[BI];
+    if (B.End == B.Begin ||
+        llvm::all_of(B.Succs, [&](unsigned Sx) { return L.Body.test(Sx); }))
+      continue;
+    const Instr &Br = *Instrs[B.End - 1];
+    int P = Br.Guard.empty() ? -1 : regId(Br.Guard);
+    if (P < 0 || DefSites[unsigned(P)].size() != 1)
+      continue;
+    for (const Operand &O : Instrs[DefSites[unsigned(P)][0]]->Ops)
+      if (auto It = CounterSteps.find(O.Kind == Operand::Reg ? regId(O.Name)
+                                                             : -1);
+          It != CounterSteps.end()) {
+        CounterTaint = It->second.first;
+        CounterStepReg = It->second.second;
+      }
+  }
+  bool OverBlocks = (CounterTaint & TNCtaId) && !(CounterTaint & TNTid) &&
+                    CounterStepReg >= 0 && !(ExitTaint() & TNTid);
   bool ByBlocks =
-      OverBlocks && (launchDims(unsigned(OwnStepReg)) & 1u);
+      OverBlocks && (launchDims(unsigned(CounterStepReg)) & 1u);
   bool OverThreads = (StepTaint & TNTid) && (StepTaint & TNCtaId);
   // The count with one thread in the grid. The branches one thread decides
   // too (nvcc's test of the unrolled loop's remainder, `count & 3`, ahead
@@ -1597,8 +1628,8 @@ void FunctionAnalysis::guessTrip(Loop &L) {
     R.GridStride = true;
     R.GridStrideBlocks = ByBlocks;
     S.Shape.GridStrideLoop = true;
-    if (StepReg >= 0)
-      R.GridStrideDims = launchDims(unsigned(StepReg));
+    if (int SR = ByBlocks ? CounterStepReg : StepReg; SR >= 0)
+      R.GridStrideDims = launchDims(unsigned(SR));
     // Its elements: the count with one thread in the grid.
     if (std::optional<double> E = UnitGridCount(); E && *E > 0)
       R.GridStrideElements = *E;

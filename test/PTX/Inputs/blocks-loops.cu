@@ -62,3 +62,15 @@ __global__ void tr16(const float *__restrict__ x, float *__restrict__ y,
   if (r < n && c < n)
     y[(size_t)r * n + c] = t[threadIdx.x][threadIdx.y];
 }
+// A loop over rows by blocks whose pointers step beside the row counter by
+// the launched threads (a row of blockDim.x elements a block).
+__global__ void rows_ptr(const float *__restrict__ x, float *__restrict__ y,
+                         int rows) {
+  const float *p = x + blockIdx.x * blockDim.x + threadIdx.x;
+  float *q = y + blockIdx.x * blockDim.x + threadIdx.x;
+  for (int r = blockIdx.x; r < rows; r += gridDim.x) {
+    *q = 2.f * *p;
+    p += gridDim.x * blockDim.x;
+    q += gridDim.x * blockDim.x;
+  }
+}
