@@ -231,34 +231,23 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
   if (GridStride) {
     N = GivenGrid ? double(GivenGrid)
                   : std::min(std::ceil(T / B), double(G.SMCount) * R);
-    // The threads the step spans; those along the other dimensions repeat
-    // the range (LoopRecord::GridStrideDims).
-    // The launched threads along dimensions Dims (the grid's blocks given,
-    // else N along x).
-    auto ThreadsAlong = [&](unsigned Dims) {
-      double Threads = 1;
+    // The blocks (or the launched threads, \p Threads) along the
+    // dimensions a step spans, all of them where it does not say (the
+    // grid's blocks given, else N along x); threads along the others
+    // repeat the range (LoopRecord::GridStrideDims).
+    auto Along = [&](unsigned Dims, bool Threads) {
+      if (!Dims)
+        Dims = 7u;
+      double Units = 1;
       for (unsigned D = 0; D < 3; ++D)
         if (Dims & (1u << D))
-          Threads *= (GivenGrid ? std::max(1u, Cfg.Grid[D]) : D ? 1.0 : N) *
-                     std::max(1u, Cfg.Block[D]);
-      return Threads;
+          Units *= (GivenGrid ? std::max(1u, Cfg.Grid[D]) : D ? 1.0 : N) *
+                   (Threads ? std::max(1u, Cfg.Block[D]) : 1u);
+      return Units;
     };
-    // The blocks along Dims (all of them where unknown).
-    auto BlocksAlong = [&](unsigned Dims) {
-      if (!Dims || Dims == 7u)
-        return N;
-      double Blocks = 1;
-      for (unsigned D = 0; D < 3; ++D)
-        if (Dims & (1u << D))
-          Blocks *= GivenGrid ? std::max(1u, Cfg.Grid[D]) : D ? 1.0 : N;
-      return Blocks;
-    };
-    double Stride = N * B;
+    // T is in threads: a loop over blocks' units times B.
     unsigned Dims = gridStrideDims(K);
-    if (ByBlocks)
-      Stride = BlocksAlong(Dims) * B; // T is in threads: units times B.
-    else if (Dims && Dims != 7u)
-      Stride = ThreadsAlong(Dims);
+    double Stride = ByBlocks ? Along(Dims, false) * B : Along(Dims, true);
     double Iter = T / Stride;
     Useful = std::min(1.0, Iter);
     WorkScale = std::max(1.0, Iter) / TripRef;
@@ -268,8 +257,7 @@ static GridPlan gridPlan(const KernelProfile &K, const GPUSpec &G,
       WorkScale = 1;
       for (const LoopRecord *L : Nest) {
         double It = L->GridStrideElements /
-                    (L->GridStrideBlocks ? BlocksAlong(L->GridStrideDims)
-                                         : ThreadsAlong(L->GridStrideDims));
+                    Along(L->GridStrideDims, !L->GridStrideBlocks);
         Useful *= std::min(1.0, It);
         WorkScale *= std::max(1.0, It) / std::max(1.0, L->Trip);
       }

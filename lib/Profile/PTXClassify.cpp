@@ -1546,28 +1546,9 @@ void FunctionAnalysis::guessTrip(Loop &L) {
   // is not known. To a bound that does not read blockDim: virtual blocks
   // (`b < (n + blockDim.x - 1) / blockDim.x`) are no units of a problem
   // the launch's threads divide.
-  auto ExitTaint = [&] {
-    unsigned T = 0;
-    for (unsigned BI : L.Body.members()) {
-      const Block &B = Blocks[BI];
-      if (B.End == B.Begin ||
-          llvm::all_of(B.Succs, [&](unsigned Sx) { return L.Body.test(Sx); }))
-        continue;
-      const Instr &Br = *Instrs[B.End - 1];
-      int P = Br.Guard.empty() ? -1 : regId(Br.Guard);
-      if (P < 0)
-        continue;
-      for (unsigned D : DefSites[unsigned(P)])
-        for (size_t O = 1; O < Instrs[D]->Ops.size(); ++O)
-          T |= taintOf(Instrs[D]->Ops[O]);
-    }
-    return T;
-  };
-  // The counter the exit compares, where it is one of the loop's own
-  // steps, speaks for the loop (pointers stepped beside a row counter, `p
-  // += gridDim.x * blockDim.x`, step by a row's elements a pass).
-  unsigned CounterTaint = OwnTaint;
-  int CounterStepReg = OwnStepReg;
+  // The tests the loop's exits branch on (the setp defining each exiting
+  // block's branch predicate).
+  SmallVector<const Instr *, 2> ExitTests;
   for (unsigned BI : L.Body.members()) {
     const Block &B = Blocks[BI];
     if (B.End == B.Begin ||
@@ -1575,18 +1556,29 @@ void FunctionAnalysis::guessTrip(Loop &L) {
       continue;
     const Instr &Br = *Instrs[B.End - 1];
     int P = Br.Guard.empty() ? -1 : regId(Br.Guard);
-    if (P < 0 || DefSites[unsigned(P)].size() != 1)
-      continue;
-    for (const Operand &O : Instrs[DefSites[unsigned(P)][0]]->Ops)
+    if (P >= 0)
+      for (unsigned D : DefSites[unsigned(P)])
+        ExitTests.push_back(Instrs[D]);
+  }
+  unsigned ExitTaint = 0;
+  for (const Instr *T : ExitTests)
+    for (size_t O = 1; O < T->Ops.size(); ++O)
+      ExitTaint |= taintOf(T->Ops[O]);
+  // The counter the exit compares, where it is one of the loop's own
+  // steps, speaks for the loop (pointers stepped beside a row counter, `p
+  // += gridDim.x * blockDim.x`, step by a row's elements a pass).
+  unsigned CounterTaint = OwnTaint;
+  int CounterStepReg = OwnStepReg;
+  if (ExitTests.size() == 1)
+    for (const Operand &O : ExitTests.front()->Ops)
       if (auto It = CounterSteps.find(O.Kind == Operand::Reg ? regId(O.Name)
                                                              : -1);
           It != CounterSteps.end()) {
         CounterTaint = It->second.first;
         CounterStepReg = It->second.second;
       }
-  }
   bool OverBlocks = (CounterTaint & TNCtaId) && !(CounterTaint & TNTid) &&
-                    CounterStepReg >= 0 && !(ExitTaint() & TNTid);
+                    CounterStepReg >= 0 && !(ExitTaint & TNTid);
   bool ByBlocks =
       OverBlocks && (launchDims(unsigned(CounterStepReg)) & 1u);
   bool OverThreads = (StepTaint & TNTid) && (StepTaint & TNCtaId);
