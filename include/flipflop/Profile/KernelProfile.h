@@ -251,12 +251,13 @@ struct LoopRecord {
   /// when the grid is one thread (0 when not known). The model takes it
   /// for the problem size in threads where none is stated.
   double GridStrideElements = 0;
-  /// A grid-stride loop whose own step spans the grid's blocks, not its
-  /// threads (`for (r = blockIdx.x; r < rows; r += gridDim.x)`, a block
-  /// per row at a time, the block's threads sharing the row in loops of
-  /// their own): GridStrideElements counts units of a block (rows, the
-  /// count with one block in the grid), and each block runs
-  /// GridStrideElements / gridDim passes of it (the model's gridPlan).
+  /// A grid-stride loop whose counter steps by the grid's blocks along x,
+  /// not its threads, to a bound that does not read blockDim (`for (r =
+  /// blockIdx.x; r < rows; r += gridDim.x)`, a block per row at a time,
+  /// the block's threads sharing the row in loops of their own):
+  /// GridStrideElements counts units of a block (rows, the count with one
+  /// block in the grid), and each block runs GridStrideElements / gridDim
+  /// passes of it (the model's gridPlan).
   bool GridStrideBlocks = false;
   /// A grid-stride loop's step spans the launched threads of these
   /// dimensions (bit d: blockDim.d * gridDim.d in the step); 0 when not
