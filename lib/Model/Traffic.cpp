@@ -367,7 +367,10 @@ double modelimpl::globalWavefronts(const KernelProfile &K,
                                    const LaunchConfig &C) {
   double Waves = 0;
   for (const MemAccess &A : K.Accesses) {
-    if (A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic)
+    // A bulk copy's global side: the copy engine moves it between the L2
+    // and shared memory, past the L1 (its shared side is counted there).
+    if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
+        A.Bulk)
       continue;
     double Count = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
     double Bytes = std::clamp(double(A.Bytes), 1.0, 16.0);

@@ -35,6 +35,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -444,6 +445,53 @@ void ProfileBuilder::guessUnrolled(LoopRecord &R, const Loop *L,
       }
 }
 
+/// Whether \p V is a poll of an mbarrier: inline `mbarrier.try_wait` /
+/// `test_wait`, or the NVVM intrinsics.
+static bool isBarrierPoll(const Value *V) {
+  const auto *CB = dyn_cast<CallBase>(V);
+  if (!CB)
+    return false;
+  if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
+    StringRef Asm = IA->getAsmString();
+    return Asm.contains("mbarrier.try_wait") ||
+           Asm.contains("mbarrier.test_wait");
+  }
+  if (const Function *Callee = CB->getCalledFunction()) {
+    StringRef N = Callee->getName();
+    return N.starts_with("llvm.nvvm.mbarrier.try_wait") ||
+           N.starts_with("llvm.nvvm.mbarrier.test_wait");
+  }
+  return false;
+}
+
+/// Whether loop \p L waits on an mbarrier: an exit's condition is computed
+/// in the loop from a poll's result (the PTX front end's rule). A loop over
+/// a counter that polls once a pass, to choose whether to wait, is not.
+static bool waitsOnBarrier(const Loop &L) {
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  for (BasicBlock *BB : Exiting) {
+    const auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    if (!Br || !Br->isConditional())
+      continue;
+    SmallVector<const Value *, 8> Work{Br->getCondition()};
+    SmallPtrSet<const Value *, 16> Seen;
+    while (!Work.empty()) {
+      const Value *V = Work.pop_back_val();
+      if (!Seen.insert(V).second || Seen.size() > 32)
+        continue;
+      if (isBarrierPoll(V))
+        return true;
+      const auto *I = dyn_cast<Instruction>(V);
+      if (!I || !L.contains(I) || isa<PHINode>(I) || isa<CallBase>(I))
+        continue;
+      for (const Value *Op : I->operands())
+        Work.push_back(Op);
+    }
+  }
+  return false;
+}
+
 const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
                                              Function &F, unsigned Depth) {
   auto It = LoopMemo.find(L);
@@ -611,6 +659,14 @@ const LoopRecord &ProfileBuilder::loopRecord(const Loop *L, ScalarEvolution &SE,
         // Resolved against the problem size: one pass per launch-wide stride.
         R.Trip = 1;
         R.Guessed = false;
+      } else if (!ByThreads && waitsOnBarrier(*L)) {
+        // Polling an mbarrier until its phase completes (the PTX front
+        // end's rule): the passes are the time the arrivals and copies
+        // take, charged as their latency and traffic; counted once.
+        R.Trip = 1;
+        R.Guessed = false;
+        R.Symbolic = "waits on an mbarrier, counted once";
+        R.DependsOn = "the arrivals and copies of the barrier's phase";
       } else if (!ByThreads) {
         // A counter that is no add recurrence (`s /= 2`, `s *= 2`): run
         // the loop's integer steps pass by pass.

@@ -123,7 +123,8 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
                            return L.Guessed && !L.UnrollRemainder;
                          });
   };
-  if (Guessed(PTX) < Guessed(Into)) {
+  const bool WorkFromPTX = Guessed(PTX) < Guessed(Into);
+  if (WorkFromPTX) {
     Into.Ops = PTX.Ops;
     Into.Flops32 = PTX.Flops32;
     Into.ConvIntToF32 = PTX.ConvIntToF32;
@@ -211,6 +212,23 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
       if (!Kept.Guards.empty())
         Into.Guarded.push_back(std::move(Kept));
     }
+  }
+  // Bulk copies (TMA): their bytes come from the mbarriers of the final
+  // code, which the IR's inline asm calls, each parsed alone, do not
+  // connect; the IR has none of them. Their checks are the PTX's (taken
+  // above where the IR has none).
+  if (!WorkFromPTX) {
+    bool Any = false;
+    bool SameChecks = Into.Guards.size() == PTX.Guards.size();
+    for (const MemAccess &A : PTX.Accesses)
+      if (A.Bulk) {
+        Into.Accesses.push_back(A);
+        if (!SameChecks)
+          Into.Accesses.back().Guards.clear();
+        Any = true;
+      }
+    if (Any)
+      finalizeProfile(Into);
   }
   for (const std::string &W : PTX.Warnings)
     Into.Warnings.push_back("ptx: " + W);

@@ -673,6 +673,34 @@ private:
   bool classifyALU(const InstrCtx &X);
   bool classifySync(const InstrCtx &X);
   void classifyCopy(const InstrCtx &X);
+  void classifyBulkCopy(const InstrCtx &X, int Dir);
+  /// Who issues a bulk copy and the bytes a thread moves (bulkIssue).
+  struct BulkIssue {
+    enum { Checked, Block, EveryThread } Mode = Block;
+    double Bytes = 0;     ///< Of one copy.
+    unsigned Threads = 1; ///< Block: the threads it is spread over.
+    /// Checked: the threads of a warp one of which it elects.
+    unsigned Lanes = 1;
+    bool ThreadsAssumed = false;
+    double perThread() const {
+      return Mode == Block ? Bytes / Threads : Bytes / Lanes;
+    }
+  };
+  /// The issue of bulk copy \p I behind checks \p Checks (indices into
+  /// S.Guards); none when its bytes are not known.
+  std::optional<BulkIssue> bulkIssue(const Instr &I,
+                                     ArrayRef<unsigned> Checks) const;
+  bool checksThreads(ArrayRef<unsigned> Gs) const;
+  /// The bytes of the function's bulk copies (analyseBulkCopies): a plain
+  /// copy's stated size by its instruction, and the bytes of each
+  /// execution of a tensor copy into shared memory, from the mbarriers'
+  /// expected transaction counts.
+  void analyseBulkCopies();
+  llvm::DenseMap<const Instr *, double> BulkBytes;
+  bool BulkThreadsWarned = false;
+  /// Whether loop \p L polls an mbarrier in its own blocks
+  /// (`mbarrier.try_wait` / `test_wait`): a wait, not work.
+  bool waitsOnBarrier(const Loop &L) const;
   bool classifyMemory(const InstrCtx &X);
   void classifyMMA(const InstrCtx &X);
   void classifyWMMAMemory(const InstrCtx &X);
@@ -823,6 +851,7 @@ private:
       break;
     case Operand::Vec:
     case Operand::List:
+    case Operand::Sym: // `_|p`: the sink, then a predicate (elect.sync).
       for (StringRef R : O.Regs)
         Add(R);
       break;

@@ -13,6 +13,7 @@
 #include "flipflop/Profile/VectorRuns.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cmath>
@@ -1091,9 +1092,100 @@ bool FunctionAnalysis::classifySync(const InstrCtx &X) {
   return true;
 }
 
+/// A bulk copy's direction (`cp.async.bulk[.tensor.Nd].DST.SRC...`):
+/// +1 global to shared, -1 shared to global, 0 anything else (prefetches
+/// to L2, copies between shared memories, reductions).
+static int bulkDirection(const Instr &I) {
+  if (I.Mods.size() < 3 || I.Mods[1] != "async" || I.Mods[2] != "bulk" ||
+      I.hasMod("prefetch"))
+    return 0;
+  SmallVector<StringRef, 2> Spaces;
+  for (StringRef M : ArrayRef<StringRef>(I.Mods).drop_front(3))
+    if (M == "global" || M.starts_with("shared"))
+      Spaces.push_back(M);
+  if (Spaces.size() != 2)
+    return 0;
+  if (Spaces[0].starts_with("shared") && Spaces[1] == "global")
+    return 1;
+  if (Spaces[0] == "global" && Spaces[1].starts_with("shared"))
+    return -1;
+  return 0;
+}
+
+void FunctionAnalysis::analyseBulkCopies() {
+  // Bytes a copy moves: a plain bulk copy names its size (an immediate or
+  // a constant register); a tensor copy's box is in its tensor map, which
+  // the PTX does not hold, but the mbarrier it completes on is told the
+  // bytes to expect (`mbarrier.arrive.expect_tx ... [bar], 16384`): the
+  // kernel's expected bytes, less the plain copies', are its tensor
+  // copies', shared by their executions.
+  double Expected = 0, Plain = 0, TensorRuns = 0;
+  bool Untold = false; // An expected count that is not a constant.
+  std::vector<const Instr *> Tensors;
+  for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
+    double W = Blocks[BI].Weight;
+    if (!(W > 0))
+      continue;
+    for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+      const Instr &I = *Instrs[K];
+      auto ValueOf = [&](const Operand &O) -> std::optional<double> {
+        if (O.Kind == Operand::Imm)
+          return O.Value > 0 ? std::optional<double>(O.Value) : std::nullopt;
+        if (O.Kind == Operand::Reg)
+          if (int R = regId(O.Name); R >= 0)
+            if (std::optional<int64_t> V = constAt(unsigned(R), K); V && *V > 0)
+              return double(*V);
+        return std::nullopt;
+      };
+      if (I.Mods[0] == "mbarrier" && I.hasMod("expect_tx")) {
+        // The count follows the barrier's address.
+        for (size_t O = 0; O + 1 < I.Ops.size(); ++O)
+          if (I.Ops[O].Kind == Operand::Addr) {
+            if (std::optional<double> V = ValueOf(I.Ops[O + 1]))
+              Expected += *V * W;
+            else
+              Untold = true;
+            break;
+          }
+        continue;
+      }
+      if (I.Mods[0] != "cp" || I.Mods.size() < 3 || I.Mods[1] != "async" ||
+          I.Mods[2] != "bulk" || I.hasMod("prefetch"))
+        continue;
+      int Dir = bulkDirection(I);
+      if (I.hasMod("tensor")) {
+        if (Dir > 0) {
+          TensorRuns += W;
+          Tensors.push_back(&I);
+        }
+        continue;
+      }
+      // [dst], [src], size, ...: into shared memory (from global memory or
+      // another block's shared memory) it completes on an mbarrier, told
+      // of its bytes too.
+      if (I.Ops.size() >= 3)
+        if (std::optional<double> V = ValueOf(I.Ops[2])) {
+          if (Dir)
+            BulkBytes[&I] = *V;
+          if (Dir >= 0 && I.Ops.size() >= 4)
+            Plain += *V * W;
+        }
+    }
+  }
+  // A count that is not a constant (a kernel argument not stated) leaves
+  // the tensor copies' bytes unknown: not a share of the others'.
+  if (TensorRuns > 0 && Expected > Plain && !Untold)
+    for (const Instr *I : Tensors)
+      BulkBytes[I] = (Expected - Plain) / TensorRuns;
+}
+
 /// cp.async and its relatives.
 void FunctionAnalysis::classifyCopy(const InstrCtx &X) {
   const Instr &I = X.I;
+  if (int Dir = bulkDirection(I)) {
+    classifyBulkCopy(X, Dir);
+    return;
+  }
   if (I.Mods.size() > 2 && I.Mods[1] == "async" && I.Mods[2] != "bulk" &&
       I.Mods[2] != "commit_group" && I.Mods[2] != "wait_group" &&
       I.Mods[2] != "wait_all" && I.Mods[2] != "mbarrier") {
@@ -1111,11 +1203,178 @@ void FunctionAnalysis::classifyCopy(const InstrCtx &X) {
     addOp(X, OpClass::Barrier);
   } else {
     addOp(X, OpClass::Other);
-    if (I.Mods.size() > 2 && I.Mods[2] == "bulk")
-      S.Warnings.push_back(formatv("{0}PTX line {1}: bulk asynchronous "
-                                   "copies (TMA) are not modelled",
-                                   where(), I.PtxLine)
-                               .str());
+  }
+}
+
+/// Whether the checks \p Gs (indices into S.Guards) pick threads of a
+/// block: a thread index, or the warp split's lane or warp, in one of them.
+bool FunctionAnalysis::checksThreads(ArrayRef<unsigned> Gs) const {
+  for (unsigned G : Gs) {
+    if (G >= S.Guards.size())
+      continue;
+    const AffineGuard &A = S.Guards[G];
+    if (A.Coef[GVTid] || A.Coef[GVTid + 1] || A.Coef[GVTid + 2] ||
+        A.Coef[GVWarp] || A.Coef[GVWarp + 1])
+      return true;
+  }
+  return false;
+}
+
+std::optional<FunctionAnalysis::BulkIssue>
+FunctionAnalysis::bulkIssue(const Instr &I, ArrayRef<unsigned> Checks) const {
+  auto It = BulkBytes.find(&I);
+  if (It == BulkBytes.end())
+    return std::nullopt;
+  BulkIssue Is;
+  Is.Bytes = It->second;
+  // Its predicate elects one lane of a warp (`elect.sync`, through
+  // `and.pred`s with other conditions).
+  bool Elected = false;
+  if (int P = I.Guard.empty() ? -1 : regId(I.Guard); P >= 0) {
+    SmallVector<unsigned, 8> Work{unsigned(P)};
+    for (unsigned Step = 0; Step < 16 && !Work.empty() && !Elected; ++Step) {
+      unsigned R = Work.pop_back_val();
+      if (R >= DefSites.size())
+        continue;
+      for (unsigned K : DefSites[R]) {
+        const Instr &D = *Instrs[K];
+        if (D.Mods[0] == "elect")
+          Elected = true;
+        else if (D.Mods[0] == "and" && D.hasMod("pred"))
+          usesOf(D, Work);
+      }
+    }
+  }
+  if (checksThreads(Checks)) {
+    // `if (threadIdx.x == 0)`: the threads that pass the checks issue it,
+    // as they make a guarded load (the model counts them at each block);
+    // one lane of each where it is elected (`if (warp == 0)`, then
+    // `elect.sync`).
+    Is.Mode = BulkIssue::Checked;
+    Is.Lanes = Elected ? 32 : 1;
+  } else if (!I.Guard.empty() || I.hasMod("tensor")) {
+    // Predicated on an election (`elect.sync`, a warp's lane) that no
+    // check holds, or a tensor copy (a block's tile: one issuer): the
+    // block's, spread over its threads.
+    Is.Mode = BulkIssue::Block;
+    unsigned T = F.Bounds.maxThreads();
+    Is.Threads = T ? T : 256;
+    Is.ThreadsAssumed = !T;
+  } else {
+    Is.Mode = BulkIssue::EveryThread; // Each thread its own copy.
+  }
+  return Is;
+}
+
+/// A bulk asynchronous copy (TMA) between global and shared memory,
+/// \p Dir +1 into shared memory, -1 out of it: the copy engine moves its
+/// bytes past the registers, the LSU and the L1. Who issues it
+/// (bulkIssue): the threads a check on thread indices lets through, each
+/// its copy's bytes (counted by the model as a guarded load is); a single
+/// thread the checks do not say (an election, or any tensor copy: a
+/// block's tile), the block's bytes counted as its threads copying them
+/// together, bytes / (16 x the launch bounds' threads) a thread; or every
+/// thread, each its own copy (docs/MODEL.md, "Bulk copies").
+void FunctionAnalysis::classifyBulkCopy(const InstrCtx &X, int Dir) {
+  const Instr &I = X.I;
+  addOp(X, OpClass::Other);
+  bool Tensor = I.hasMod("tensor");
+  ArrayRef<unsigned> Checks;
+  if (X.BlockIdx < BlockGuards.size())
+    Checks = BlockGuards[X.BlockIdx];
+  std::optional<BulkIssue> Is = bulkIssue(I, Checks);
+  if (!Is) {
+    S.Warnings.push_back(
+        formatv("{0}PTX line {1}: a bulk asynchronous copy (TMA) of unknown "
+                "size is not counted{2}",
+                where(), I.PtxLine,
+                Tensor ? (Dir > 0 ? " (its mbarriers are told no constant "
+                                    "count of bytes)"
+                                  : " (a tensor store's box is in its map)")
+                       : "")
+            .str());
+    return;
+  }
+  if (Is->ThreadsAssumed && !BulkThreadsWarned) {
+    BulkThreadsWarned = true;
+    S.Warnings.push_back(
+        formatv("{0}bulk asynchronous copies are spread over a block of "
+                "256 threads (the kernel states no launch bounds)",
+                where())
+            .str());
+  }
+  // The global side: its block indices say which blocks read the same
+  // data (a tensor copy's coordinates, a plain copy's address).
+  const Operand *Global = nullptr;
+  if (I.Ops.size() >= 2 && I.Ops[0].Kind == Operand::Addr &&
+      I.Ops[1].Kind == Operand::Addr)
+    Global = &I.Ops[Dir > 0 ? 1 : 0];
+  // A coordinate that follows a block index through a division or a
+  // remainder (a 1-D grid cut into tile rows and columns, `blockIdx.x /
+  // tilesN`, `% tilesN`; a persistent kernel's tile index) is the same for
+  // several blocks: the tile is read again by them, as a tile indexed by
+  // the other dimension of a 2-D grid is. Its value (addressPoly) then
+  // holds an opaque register that follows a block index, defined by such
+  // a step (division, remainder, shift right, mask or bit field: `x - q *
+  // (x / q)` too, whose x is also a term).
+  unsigned Dims = 0;
+  bool Shared = false;
+  if (Global) {
+    SmallVector<StringRef, 6> Regs(Global->Regs.begin(), Global->Regs.end());
+    if (!Tensor && Global->BaseIsReg)
+      Regs.push_back(Global->Name);
+    for (StringRef N : Regs)
+      if (int R = regId(N); R >= 0) {
+        unsigned D = blockDimsOf(Taints[R]);
+        Dims |= D;
+        if (!(D & 7u) || (D & AddrDependsOnData))
+          continue;
+        for (const auto &MC : addressPoly(unsigned(R)))
+          for (const std::string &V : MC.first) {
+            unsigned Leaf;
+            StringRef Name(V);
+            if (!Name.consume_front("r") || Name.getAsInteger(10, Leaf) ||
+                Leaf >= Taints.size() || Leaf >= DefSites.size() ||
+                DefSites[Leaf].size() != 1 ||
+                !(blockDimsOf(Taints[Leaf]) & 7u) ||
+                (blockDimsOf(Taints[Leaf]) & AddrDependsOnData))
+              continue;
+            StringRef Op = Instrs[DefSites[Leaf][0]]->Mods[0];
+            Shared |= Op == "div" || Op == "rem" || Op == "shr" ||
+                      Op == "and" || Op == "bfe";
+          }
+      }
+  }
+  // The shared side is written or read by the copy engine, which the
+  // checks do not scale: the block's bytes over its threads (where checks
+  // pick the issuers, as where one thread issues it).
+  unsigned T = F.Bounds.maxThreads();
+  const double SharedCount =
+      X.W *
+      (Is->Mode == BulkIssue::EveryThread ? Is->Bytes
+       : Is->Mode == BulkIssue::Checked   ? Is->Bytes / (T ? T : 256)
+                                          : Is->perThread()) /
+      16.0;
+  for (bool SharedSide : {false, true}) {
+    MemAccess A;
+    A.Space = SharedSide ? AddrSpace::Shared : AddrSpace::Global;
+    A.IsStore = SharedSide == (Dir > 0);
+    A.Bytes = 16;
+    A.Count = SharedSide ? SharedCount : X.W * Is->perThread() / 16.0;
+    A.Pattern = AccessPattern::Coalesced;
+    A.StrideBytes = 16;
+    A.ThreadDims = 1;
+    A.ThreadDimsKnown = true;
+    A.BlockDims = SharedSide ? 0 : Dims;
+    A.ReusedAcrossBlocks = !SharedSide && Dir > 0 && Shared;
+    A.Bulk = true;
+    A.Line = I.Loc.Line;
+    // The checks it runs behind scale its global side as they scale a
+    // load: those on thread indices pick its issuers, those on block
+    // indices its blocks.
+    if (!SharedSide)
+      A.Guards.assign(Checks.begin(), Checks.end());
+    S.Accesses.push_back(A);
   }
 }
 
@@ -2058,12 +2317,74 @@ void FunctionAnalysis::computeTripCounts() {
     } else if (auto T = tripOverFallingBlocks(L)) {
       R.Trip = *T;
       R.Exact = false;
+    } else if (waitsOnBarrier(L)) {
+      // Polling an mbarrier until its phase completes: the passes are the
+      // time the arrivals and copies take, which the model charges as
+      // their latency and traffic; the loop's own work runs once.
+      R.Trip = 1;
+      R.Exact = false;
+      R.Symbolic =
+          "waits on an mbarrier" +
+          (L.ExitDesc.empty() ? std::string() : " (" + L.ExitDesc + ")") +
+          ", counted once";
     } else {
       guessTrip(L);
     }
     L.Trip = R.Trip;
   }
   ConstMemo.reset();
+}
+
+bool FunctionAnalysis::waitsOnBarrier(const Loop &L) const {
+  // The names the loop's polls decide: their predicates, and what the
+  // loop's instructions compute from them (CCCL's `selp` of the poll's
+  // predicate, then a `setp` on it).
+  llvm::StringSet<> Decided;
+  auto Own = [&](unsigned BI) {
+    return !Blocks[BI].Loops.empty() &&
+           Loops[Blocks[BI].Loops.back()].Header == L.Header;
+  };
+  for (unsigned BI : L.Body.members()) {
+    if (!Own(BI)) // An inner loop's wait is that loop's.
+      continue;
+    for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+      const Instr &I = *Instrs[K];
+      if (I.Mods[0] == "mbarrier" && I.Mods.size() > 1 &&
+          (I.Mods[1] == "try_wait" || I.Mods[1] == "test_wait") &&
+          !I.Ops.empty() && !I.Ops[0].Name.empty())
+        Decided.insert(I.Ops[0].Name);
+    }
+  }
+  if (Decided.empty())
+    return false;
+  for (unsigned Round = 0; Round < 4; ++Round)
+    for (unsigned BI : L.Body.members())
+      for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
+        const Instr &I = *Instrs[K];
+        if (I.Ops.empty() || I.Ops[0].Name.empty() ||
+            Decided.count(I.Ops[0].Name))
+          continue;
+        for (size_t O = 1; O < I.Ops.size(); ++O)
+          if (Decided.count(I.Ops[O].Name)) {
+            Decided.insert(I.Ops[0].Name);
+            break;
+          }
+      }
+  // A wait: a branch on a decided name leaves the loop (or stays in it
+  // where falling through leaves), so the poll's outcome ends it. A loop
+  // over a counter that polls once a pass to choose whether to wait is
+  // not one.
+  for (unsigned BI : L.Body.members()) {
+    const Block &B = Blocks[BI];
+    if (B.End == B.Begin)
+      continue;
+    const Instr &T = *Instrs[B.End - 1];
+    if (T.Mods[0] != "bra" || T.Guard.empty() || !Decided.count(T.Guard))
+      continue;
+    if (llvm::any_of(B.Succs, [&](unsigned Sx) { return !L.Body.test(Sx); }))
+      return true;
+  }
+  return false;
 }
 
 std::optional<double> FunctionAnalysis::tripInBlock(Loop &Try, int64_t B) {
@@ -2661,6 +2982,7 @@ FuncSummary FunctionAnalysis::run() {
   for (unsigned BI = 0; BI < BlockPeak.size() && BI < Blocks.size(); ++BI)
     if (Blocks[BI].Weight > 0 && Blocks[BI].End > Blocks[BI].Begin)
       S.BlockPressure.push_back({BlockPeak[BI], Blocks[BI].Weight});
+  analyseBulkCopies(); // Their bytes are in the checks' shares of traffic.
   analyseGuards();
   if (F.IsEntry) // Loads in called functions have no forms.
     analyseAddressForms();

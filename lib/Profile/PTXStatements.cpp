@@ -406,6 +406,56 @@ Error Parser::parseFunction(bool IsEntry, std::vector<Function> &Funcs) {
   return Error::success();
 }
 
+/// Labels are local to the `{ }` scope that declares them: inline asm
+/// with its own loop (`LAB_WAIT: ... bra LAB_WAIT;`) declares the same
+/// label wherever it was inlined. The labels declared directly in the
+/// scope that ends at the end of F.Body, statements \p Start on (inner
+/// scopes' were renamed when they ended), and the branches to them there
+/// get names of their own: the label, '@' (no PTX identifier has one) and
+/// a number.
+static void renameScopeLabels(Function &F, size_t Start) {
+  StringMap<StringRef> Renamed;
+  for (size_t I = Start; I < F.Body.size(); ++I) {
+    Stmt &S = F.Body[I];
+    if (!S.IsLabel || S.Label.contains('@') || Renamed.count(S.Label))
+      continue;
+    if (!F.ScopedNames)
+      F.ScopedNames = std::make_shared<std::deque<std::string>>();
+    F.ScopedNames->push_back(
+        (S.Label + "@" + Twine(F.ScopedNames->size())).str());
+    Renamed[S.Label] = F.ScopedNames->back();
+  }
+  if (Renamed.empty())
+    return;
+  for (size_t I = Start; I < F.Body.size(); ++I) {
+    Stmt &S = F.Body[I];
+    if (S.IsLabel) {
+      if (auto It = Renamed.find(S.Label); It != Renamed.end())
+        S.Label = It->second;
+      continue;
+    }
+    if (S.I.Mods.empty() || (S.I.Mods[0] != "bra" && S.I.Mods[0] != "brx"))
+      continue;
+    for (Operand &O : S.I.Ops)
+      if (O.Kind == Operand::Sym)
+        if (auto It = Renamed.find(O.Name); It != Renamed.end())
+          O.Name = It->second;
+  }
+  // Jump tables (`TBL: .branchtargets A, B;`) declared in the scope: their
+  // names and the labels they list.
+  for (auto &[Old, New] : Renamed) {
+    auto It = F.BranchTargets.find(Old);
+    if (It == F.BranchTargets.end())
+      continue;
+    std::vector<StringRef> Targets = std::move(It->second);
+    F.BranchTargets.erase(It);
+    for (StringRef &T : Targets)
+      if (auto R = Renamed.find(T); R != Renamed.end())
+        T = R->second;
+    F.BranchTargets[New] = std::move(Targets);
+  }
+}
+
 Error Parser::parseBody(Function &F) {
   // Size the statements once (each ends in ';' or is a label) rather than
   // doubling: a doubling holds both buffers, 1.5x the statements at the peak.
@@ -417,6 +467,8 @@ Error Parser::parseBody(Function &F) {
   }
   F.Body.reserve(Ends);
   int Depth = 1;
+  // Where each open nested scope's statements start.
+  SmallVector<size_t, 4> ScopeStarts;
   while (true) {
     const Token &T = peek();
     if (T.Kind == TokKind::End)
@@ -425,12 +477,15 @@ Error Parser::parseBody(Function &F) {
     if (T.is('{')) {
       next();
       ++Depth;
+      ScopeStarts.push_back(F.Body.size());
       continue;
     }
     if (T.is('}')) {
       next();
       if (--Depth == 0)
         return Error::success();
+      if (!ScopeStarts.empty())
+        renameScopeLabels(F, ScopeStarts.pop_back_val());
       continue;
     }
     if (T.is(';')) {

@@ -16,7 +16,9 @@
 #include "llvm/Support/Error.h"
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -142,6 +144,11 @@ struct Function {
   /// Positions in Body of `.pragma "nounroll";` (before the statement at
   /// that position: NVPTX and nvcc put it after a loop header's label).
   std::vector<size_t> NoUnroll;
+  /// The names given to labels of nested `{ }` scopes (renameScopeLabels),
+  /// shared by copies of the function: inline asm that declares its own
+  /// labels (CUTLASS's and ThunderKittens' mbarrier waits, `LAB_WAIT:`)
+  /// repeats them wherever it is inlined.
+  std::shared_ptr<std::deque<std::string>> ScopedNames;
 };
 
 /// Width in bits of a PTX type name ("f32" -> 32), 0 when not a type.

@@ -2276,6 +2276,12 @@ void FunctionAnalysis::analyseGuards() {
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
       const Instr &I = *Instrs[K];
       StringRef Base = I.Mods[0];
+      // A bulk copy's global side, as classifyBulkCopy counts it.
+      if (Base == "cp")
+        if (std::optional<BulkIssue> Is = bulkIssue(I, Set[BI])) {
+          Bytes += Is->perThread();
+          continue;
+        }
       if ((Base != "ld" && Base != "ldu" && Base != "st" && Base != "atom" &&
            Base != "red") ||
           llvm::any_of(I.Mods, [](StringRef M) {

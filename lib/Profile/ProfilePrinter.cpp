@@ -233,6 +233,8 @@ void printGlobalAddress(const MemAccess &A, raw_ostream &OS) {
     OS << " base=" << A.BaseId << (A.Offset < 0 ? "" : "+") << A.Offset;
   if (A.InnerLoopStep)
     OS << " walk=" << A.InnerLoopStep;
+  if (A.Bulk)
+    OS << " bulk";
 }
 
 void printAccess(const MemAccess &A, raw_ostream &OS) {

@@ -187,6 +187,66 @@ TEST(PTXParser, UnknownTripIsGuessed) {
   EXPECT_NE(K.Guesses[0].find("assumed 16"), std::string::npos);
 }
 
+// Inline asm that loops declares its labels in a { } scope; inlined
+// twice, the same labels appear twice (CUTLASS's mbarrier wait). Each
+// scope's labels are its own: the outer loop around them stays a loop of
+// 8 passes, and each wait counts once.
+TEST(PTXParser, LabelsOfNestedScopes) {
+  std::string Wait = "{\n.reg .pred P1;\nLAB_WAIT:\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 P1, [%r3], 0;\n"
+                     "@P1 bra.uni DONE;\nbra.uni LAB_WAIT;\nDONE:\n}\n";
+  PTXModule M = parseOK(std::string(Header) +
+                        ".visible .entry k(.param .u64 p)\n{\n"
+                        ".reg .pred %p<2>;\n.reg .b32 %r<5>;\n"
+                        ".reg .f32 %f<3>;\nmov.u32 %r1, 0;\n"
+                        "mov.u32 %r3, 64;\nmov.f32 %f1, 0f00000000;\n" +
+                        Wait + "L_OUT:\n" + Wait +
+                        "add.f32 %f1, %f1, 0f3F800000;\n"
+                        "add.s32 %r1, %r1, 1;\n"
+                        "setp.lt.s32 %p1, %r1, 8;\n@%p1 bra L_OUT;\n"
+                        "ret;\n}\n");
+  ASSERT_EQ(M.Kernels.size(), 1u);
+  const KernelProfile &K = M.Kernels[0];
+  for (const std::string &W : K.Warnings)
+    EXPECT_EQ(W.find("irreducible"), std::string::npos) << W;
+  EXPECT_TRUE(K.Guesses.empty());
+  EXPECT_EQ(K.op(OpClass::FP32), 8);
+  unsigned Waits = 0, Outer = 0;
+  for (const LoopRecord &L : K.Loops) {
+    Waits += L.Trip == 1 && L.Symbolic.find("mbarrier") != std::string::npos;
+    Outer += L.Exact && L.Trip == 8;
+  }
+  EXPECT_EQ(Waits, 2u);
+  EXPECT_EQ(Outer, 1u);
+}
+
+// A jump table declared inside a scope lists the scope's labels: renamed
+// with them (a review found its labels lost: every access after it
+// counted 0 times).
+TEST(PTXParser, JumpTableInAScope) {
+  PTXModule M =
+      parseOK(std::string(Header) +
+              ".visible .entry k(.param .u64 p)\n{\n"
+              ".reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n"
+              ".reg .f32 %f<4>;\n"
+              "ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd2, %rd1;\n"
+              "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\n"
+              "add.s64 %rd2, %rd2, %rd3;\nand.b32 %r4, %r1, 1;\n"
+              "{\nTBL: .branchtargets CASE0, CASE1;\n"
+              "brx.idx %r4, TBL;\n"
+              "CASE0:\nld.global.f32 %f1, [%rd2];\nbra.uni DONE;\n"
+              "CASE1:\nld.global.f32 %f1, [%rd2+512];\n"
+              "DONE:\n}\n"
+              "st.global.f32 [%rd2], %f1;\nret;\n}\n");
+  ASSERT_EQ(M.Kernels.size(), 1u);
+  const KernelProfile &K = M.Kernels[0];
+  for (const std::string &W : K.Warnings)
+    EXPECT_EQ(W.find("unknown label"), std::string::npos) << W;
+  ASSERT_EQ(K.Accesses.size(), 3u);
+  for (const MemAccess &A : K.Accesses)
+    EXPECT_GT(A.Count, 0) << A.Line;
+}
+
 TEST(PTXParser, BlockStrideLoopAtReferenceBlock) {
   std::string T = std::string(Header) + R"(
 .visible .entry bs()

@@ -227,6 +227,11 @@ struct MemAccess {
   /// warp read that far apart, not the same elements.
   unsigned SmoothDims = 0;
   std::array<double, 3> SmoothStepBytes{};
+  /// A bulk asynchronous copy's side (TMA, `cp.async.bulk`): one thread
+  /// issues it for the block and the copy engine moves the bytes, counted
+  /// as the block's threads copying them together (Count per thread); no
+  /// load/store instruction of the LSU, no check scales it.
+  bool Bulk = false;
 };
 
 /// A loop and how its trip count was found.

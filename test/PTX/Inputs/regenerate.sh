@@ -61,3 +61,7 @@ done
 # Loops over blocks and warp checks: blocks-loops.test.
 "$NVCC" -ptx -arch="$ARCH" -lineinfo -o blocks-loops.nvcc.ptx blocks-loops.cu
 sed -i -e "s|$HERE/||g" blocks-loops.nvcc.ptx
+# Bulk copies (TMA) and mbarrier waits in inline PTX, for sm_90a:
+# bulk-copies.test and test/Profile/bulk-copies.cu.
+"$NVCC" -ptx -arch=sm_90a -lineinfo -o bulk-copies.nvcc.ptx bulk-copies.cu
+sed -i -e "s|$HERE/||g" bulk-copies.nvcc.ptx
