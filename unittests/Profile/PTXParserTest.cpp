@@ -187,6 +187,11 @@ TEST(PTXParser, UnknownTripIsGuessed) {
   EXPECT_NE(K.Guesses[0].find("assumed 16"), std::string::npos);
 }
 
+void expectNoWarning(const KernelProfile &K, StringRef What) {
+  for (const std::string &W : K.Warnings)
+    EXPECT_EQ(StringRef(W).find(What), StringRef::npos) << W;
+}
+
 // Inline asm that loops declares its labels in a { } scope; inlined
 // twice, the same labels appear twice (CUTLASS's mbarrier wait). Each
 // scope's labels are its own: the outer loop around them stays a loop of
@@ -207,8 +212,7 @@ TEST(PTXParser, LabelsOfNestedScopes) {
                         "ret;\n}\n");
   ASSERT_EQ(M.Kernels.size(), 1u);
   const KernelProfile &K = M.Kernels[0];
-  for (const std::string &W : K.Warnings)
-    EXPECT_EQ(W.find("irreducible"), std::string::npos) << W;
+  expectNoWarning(K, "irreducible");
   EXPECT_TRUE(K.Guesses.empty());
   EXPECT_EQ(K.op(OpClass::FP32), 8);
   unsigned Waits = 0, Outer = 0;
@@ -240,8 +244,7 @@ TEST(PTXParser, JumpTableInAScope) {
               "st.global.f32 [%rd2], %f1;\nret;\n}\n");
   ASSERT_EQ(M.Kernels.size(), 1u);
   const KernelProfile &K = M.Kernels[0];
-  for (const std::string &W : K.Warnings)
-    EXPECT_EQ(W.find("unknown label"), std::string::npos) << W;
+  expectNoWarning(K, "unknown label");
   ASSERT_EQ(K.Accesses.size(), 3u);
   for (const MemAccess &A : K.Accesses)
     EXPECT_GT(A.Count, 0) << A.Line;
