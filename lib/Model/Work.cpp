@@ -46,7 +46,18 @@ struct BlockScope {
   double Lanes = 0; ///< Threads of the block's warps.
   double S = 1;     ///< Per-thread work multiplier (WorkScale x Useful).
   double SGlobal = 1; ///< The same for global-memory traffic.
+  /// The same for the tensor-memory MMAs of one issuing thread
+  /// (KernelProfile::EngineTensorFlops): already the block's work over its
+  /// threads, which no check on the threads scales.
+  double SEngine = 1;
 };
+
+/// Tensor FLOPs of a thread at scope \p Sc: the checks scale the MMAs its
+/// threads issue, not the block's tensor-memory MMAs.
+static double tensorFlops(const KernelProfile &K, const BlockScope &Sc) {
+  double Engine = std::clamp(K.EngineTensorFlops, 0.0, K.TensorFlops);
+  return (K.TensorFlops - Engine) * Sc.S + Engine * Sc.SEngine;
+}
 
 /// Per-thread instructions of each unit.
 struct UnitMix {
@@ -432,7 +443,11 @@ static double tensorRate(const KernelProfile &K, const UnitThroughput &U) {
     TensorRate = U.TensorFP16;
   else if (TT == "tf32")
     TensorRate = U.TensorTF32;
-  else if (TT == "s8" || TT == "u8" || TT == "s4" || TT == "u4")
+  else if (TT == "s8" || TT == "u8" || TT == "s4" || TT == "u4" ||
+           TT == "fp8" || TT == "fp4")
+    // FP8 (e4m3/e5m2, Ada, Hopper, Blackwell) runs at the INT8 rate, twice
+    // FP16's (docs/GPUS.md); FP4 is taken at it too (Blackwell's is
+    // twice again: not in the table).
     TensorRate = U.TensorINT8;
   else if (TT == "f64")
     TensorRate = U.TensorFP64;
@@ -468,7 +483,7 @@ static IssueWork unitCycles(const KernelProfile &K, const GPUSpec &G,
   WarpInstr = (WarpInstr - OtherInstr) + OtherInstr * S;
   Is.ChainMin = (ChainMin - OtherInstr) + OtherInstr * S;
   // Tensor cores: FLOPs per block over the dense rate of the type.
-  Is.UnitCycles[UTensor] = K.TensorFlops * S * Sc.Lanes / tensorRate(K, U);
+  Is.UnitCycles[UTensor] = tensorFlops(K, Sc) * Sc.Lanes / tensorRate(K, U);
   Is.SchedCycles = WarpsPerBlock * WarpInstr / Sched;
   return Is;
 }
@@ -692,10 +707,12 @@ static double energyUnits(const KernelProfile &K, const BlockScope &Sc,
        K.op(OpClass::IntMul) * mc::WIntMul + K.op(OpClass::SFU) * mc::WSFU +
        K.op(OpClass::Conv) * mc::WConv + M.ConvOnInt * (mc::WInt - mc::WConv) +
        K.op(OpClass::Shuffle) * mc::WShuffle +
-       K.op(OpClass::Branch) * mc::WBranch + K.op(OpClass::Barrier) * mc::WBarrier +
+       K.op(OpClass::Branch) * mc::WBranch +
+       K.op(OpClass::Barrier) * mc::WBarrier +
        (K.op(OpClass::Other) + K.op(OpClass::LoadConst)) * mc::WOther +
-       M.Instr[ULdSt] * mc::WLdSt) * S +
-      K.TensorFlops * S * mc::WTensorFlop;
+       M.Instr[ULdSt] * mc::WLdSt) *
+          S +
+      tensorFlops(K, Sc) * mc::WTensorFlop;
   return PerThreadUnits * Sc.Lanes + W.L2Bytes * mc::WL2Byte +
          W.SharedBytes * mc::WSharedByte + W.L1Bytes * mc::WL1Byte;
 }
@@ -865,6 +882,7 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   P.WorkScale = GP.WorkScale * P.ActiveFraction;
   P.Config.TotalThreads = uint64_t(GP.Threads);
   Sc.S = P.WorkScale * GP.Useful;
+  Sc.SEngine = GP.WorkScale * GP.Useful;
   // The bytes behind the checks can be a share of their own (a loop of
   // loads only block 0 runs).
   Sc.SGlobal =

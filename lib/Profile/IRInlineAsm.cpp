@@ -396,7 +396,9 @@ void ProfileBuilder::classifyInlineAsm(Instruction &I, CallBase &CB, double W,
   P.Flops64 += W * Work.Flops64;
   P.Flops16 += W * Work.Flops16;
   P.ConvIntToF32 += W * Work.ConvIntToF32;
-  P.TensorFlops += W * Work.TensorFlops;
+  // Tensor-memory MMAs: one thread's issue for the block, which the
+  // wrapper's unknown block cannot spread: the PTX's (mergePTXFacts).
+  P.TensorFlops += W * (Work.TensorFlops - Work.EngineTensorFlops);
   if (P.TensorType.empty())
     P.TensorType = Work.TensorType;
   // Special registers read inside the text (`mov.u32 $0, %tid.x;`).

@@ -131,6 +131,7 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
     Into.Flops64 = PTX.Flops64;
     Into.Flops16 = PTX.Flops16;
     Into.TensorFlops = PTX.TensorFlops;
+    Into.EngineTensorFlops = PTX.EngineTensorFlops;
     Into.TensorType = PTX.TensorType;
     Into.Accesses = PTX.Accesses;
     Into.Loops = PTX.Loops;
@@ -217,6 +218,12 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
   // code, which the IR's inline asm calls, each parsed alone, do not
   // connect; the IR has none of them. Their checks are the PTX's (taken
   // above where the IR has none).
+  if (!WorkFromPTX && PTX.EngineTensorFlops > 0) {
+    Into.TensorFlops += PTX.EngineTensorFlops;
+    Into.EngineTensorFlops = PTX.EngineTensorFlops;
+    if (Into.TensorType.empty())
+      Into.TensorType = PTX.TensorType;
+  }
   if (!WorkFromPTX) {
     bool Any = false;
     bool SameChecks = Into.Guards.size() == PTX.Guards.size();

@@ -240,6 +240,7 @@ struct FuncSummary {
   double Flops32 = 0, Flops64 = 0, Flops16 = 0, TensorFlops = 0;
   double ConvIntToF32 = 0; ///< KernelProfile::ConvIntToF32.
   std::map<std::string, double> TensorByType;
+  double EngineTensorFlops = 0; ///< Of TensorFlops: tcgen05.mma's.
   std::vector<MemAccess> Accesses;
   std::vector<LoopRecord> Loops;
   std::vector<std::string> Guesses, Warnings;
@@ -697,6 +698,10 @@ private:
   /// expected transaction counts.
   void analyseBulkCopies();
   llvm::DenseMap<const Instr *, double> BulkBytes;
+  /// Blackwell's tensor-memory MMAs of a constant instruction descriptor:
+  /// the FLOPs of one issue and their type.
+  llvm::DenseMap<const Instr *, std::pair<double, std::string>> EngineFlops;
+  void classifyTensorMemoryMMA(const InstrCtx &X);
   bool BulkThreadsWarned = false;
   /// Whether loop \p L polls an mbarrier in its own blocks
   /// (`mbarrier.try_wait` / `test_wait`): a wait, not work.

@@ -1149,6 +1149,50 @@ void FunctionAnalysis::analyseBulkCopies() {
           }
         continue;
       }
+      if (I.Mods[0] == "tcgen05" && I.Mods.size() > 1 && I.Mods[1] == "mma") {
+        // The shape is in the instruction descriptor (idesc, the fourth
+        // operand): N / 8 at bits 17-22, M / 16 at bits 24-28 (PTX ISA,
+        // "Instruction descriptor"); K by the kind, twice for .sp.
+        std::optional<double> D =
+            I.Ops.size() >= 4 ? ValueOf(I.Ops[3]) : std::nullopt;
+        unsigned Kk = 0;
+        StringRef Type;
+        // The kind and the CTA group are `::` qualifiers, which Mods drop.
+        SmallVector<StringRef, 8> Parts;
+        I.Opcode.split(Parts, '.');
+        for (StringRef M : Parts) {
+          if (!M.consume_front("kind::"))
+            continue;
+          if (M == "f16") {
+            Kk = 16;
+            Type = "f16";
+          } else if (M == "tf32") {
+            Kk = 8;
+            Type = "tf32";
+          } else if (M == "f8f6f4" || M == "mxf8f6f4") {
+            Kk = 32;
+            Type = "fp8";
+          } else if (M == "i8") {
+            Kk = 32;
+            Type = "s8";
+          } else if (M == "mxf4" || M == "mxf4nvf4") {
+            Kk = 64;
+            Type = "fp4";
+          }
+        }
+        if (D && Kk) {
+          uint64_t Bits = uint64_t(*D);
+          double N = double((Bits >> 17) & 0x3F) * 8,
+                 Mm = double((Bits >> 24) & 0x1F) * 16;
+          double Flops = 2 * Mm * N * Kk * (I.hasMod("sp") ? 2 : 1);
+          // A pair of blocks (cta_group::2) shares one issue: half each.
+          if (llvm::is_contained(Parts, "cta_group::2"))
+            Flops /= 2;
+          if (Flops > 0)
+            EngineFlops[&I] = {Flops, Type.str()};
+        }
+        continue;
+      }
       if (I.Mods[0] != "cp" || I.Mods.size() < 3 || I.Mods[1] != "async" ||
           I.Mods[2] != "bulk" || I.hasMod("prefetch"))
         continue;
@@ -1278,6 +1322,8 @@ FunctionAnalysis::bulkIssue(const Instr &I, ArrayRef<unsigned> Checks) const {
 void FunctionAnalysis::classifyBulkCopy(const InstrCtx &X, int Dir) {
   const Instr &I = X.I;
   addOp(X, OpClass::Other);
+  if (!(X.W > 0))
+    return; // Never runs: nothing to count or say.
   bool Tensor = I.hasMod("tensor");
   ArrayRef<unsigned> Checks;
   if (X.BlockIdx < BlockGuards.size())
@@ -1298,8 +1344,9 @@ void FunctionAnalysis::classifyBulkCopy(const InstrCtx &X, int Dir) {
   if (Is->ThreadsAssumed && !BulkThreadsWarned) {
     BulkThreadsWarned = true;
     S.Warnings.push_back(
-        formatv("{0}bulk asynchronous copies are spread over a block of "
-                "256 threads (the kernel states no launch bounds)",
+        formatv("{0}bulk asynchronous copies and tensor-memory MMAs are "
+                "spread over a block of 256 threads (the kernel states no "
+                "launch bounds)",
                 where())
             .str());
   }
@@ -1492,10 +1539,49 @@ void FunctionAnalysis::classifyWMMAMemory(const InstrCtx &X) {
     S.Accesses.back().BankConflictWays = 1;
 }
 
+/// Blackwell's tensor-memory MMA (`tcgen05.mma`): one thread issues it for
+/// the block (or for a pair of blocks), its shape in an instruction
+/// descriptor. Its FLOPs are the block's, spread over the launch bounds'
+/// threads as a bulk copy's bytes are (docs/MODEL.md, "Bulk copies and
+/// mbarrier waits").
+void FunctionAnalysis::classifyTensorMemoryMMA(const InstrCtx &X) {
+  const Instr &I = X.I;
+  addOp(X, OpClass::Tensor);
+  if (!(X.W > 0))
+    return; // Never runs: nothing to count or say.
+  auto It = EngineFlops.find(&I);
+  if (It == EngineFlops.end()) {
+    S.Warnings.push_back(formatv("{0}PTX line {1}: a tensor-memory MMA "
+                                 "whose instruction descriptor is not a "
+                                 "constant: its FLOPs are not counted",
+                                 where(), I.PtxLine)
+                             .str());
+    return;
+  }
+  unsigned T = F.Bounds.maxThreads();
+  if (!T && !BulkThreadsWarned) {
+    BulkThreadsWarned = true;
+    S.Warnings.push_back(
+        formatv("{0}bulk asynchronous copies and tensor-memory MMAs are "
+                "spread over a block of 256 threads (the kernel states no "
+                "launch bounds)",
+                where())
+            .str());
+  }
+  double PerThread = It->second.first / (T ? T : 256) * X.W;
+  S.TensorFlops += PerThread;
+  S.EngineTensorFlops += PerThread;
+  S.TensorByType[It->second.second] += PerThread;
+}
+
 /// Tensor-core instructions.
 bool FunctionAnalysis::classifyTensor(const InstrCtx &X) {
   const Instr &I = X.I;
   StringRef Base = X.Base;
+  if (Base == "tcgen05" && I.Mods.size() > 1 && I.Mods[1] == "mma") {
+    classifyTensorMemoryMMA(X);
+    return true;
+  }
   if (Base == "mma" || Base == "wgmma" ||
       (Base == "wmma" && I.Mods.size() > 1 && I.Mods[1] == "mma")) {
     if (Base == "wgmma" && (I.Mods.size() < 2 || I.Mods[1] != "mma_async"))

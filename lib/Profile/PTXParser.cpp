@@ -37,6 +37,7 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
   Into.Flops64 += From.Flops64 * W;
   Into.Flops16 += From.Flops16 * W;
   Into.TensorFlops += From.TensorFlops * W;
+  Into.EngineTensorFlops += From.EngineTensorFlops * W;
   for (auto &[T, V] : From.TensorByType)
     Into.TensorByType[T] += V * W;
   for (MemAccess A : From.Accesses) {
@@ -144,6 +145,7 @@ void copySummary(const FuncSummary &S, KernelProfile &K) {
   K.Flops64 = S.Flops64;
   K.Flops16 = S.Flops16;
   K.TensorFlops = S.TensorFlops;
+  K.EngineTensorFlops = S.EngineTensorFlops;
   double Best = 0;
   for (auto &[T, V] : S.TensorByType)
     if (V > Best) {

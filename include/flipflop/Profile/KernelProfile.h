@@ -564,6 +564,10 @@ struct KernelProfile {
   /// Tensor-core FLOPs per thread (warp-level MMA FLOPs / 32) and the type.
   double TensorFlops = 0;
   std::string TensorType; ///< "f16", "bf16", "tf32", "s8", "f64", "".
+  /// Of TensorFlops: Blackwell's tensor-memory MMAs (`tcgen05.mma`), one
+  /// thread's issue for the block spread over its threads (PTX front end;
+  /// the plugin takes them from the PTX it emits).
+  double EngineTensorFlops = 0;
   /// FLOPs per thread (FMA = 2), by precision, excluding tensor cores.
   double Flops32 = 0, Flops64 = 0, Flops16 = 0;
   /// Of Ops[Conv]: conversions to f32 from u8, u16, u32 or s32. Compute

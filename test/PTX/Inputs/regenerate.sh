@@ -65,3 +65,7 @@ sed -i -e "s|$HERE/||g" blocks-loops.nvcc.ptx
 # bulk-copies.test and test/Profile/bulk-copies.cu.
 "$NVCC" -ptx -arch=sm_90a -lineinfo -o bulk-copies.nvcc.ptx bulk-copies.cu
 sed -i -e "s|$HERE/||g" bulk-copies.nvcc.ptx
+# Blackwell's tensor-memory MMAs in inline PTX, for sm_100a:
+# tensor-memory.test.
+"$NVCC" -ptx -arch=sm_100a -lineinfo -O3 -o tensor-memory.nvcc.ptx tensor-memory.cu
+sed -i -e "s|$HERE/||g" tensor-memory.nvcc.ptx
