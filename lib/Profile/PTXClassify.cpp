@@ -1151,10 +1151,12 @@ void FunctionAnalysis::analyseBulkCopies() {
       }
       if (I.Mods[0] == "tcgen05" && I.Mods.size() > 1 && I.Mods[1] == "mma") {
         // The shape is in the instruction descriptor (idesc, the fourth
-        // operand): N / 8 at bits 17-22, M / 16 at bits 24-28 (PTX ISA,
-        // "Instruction descriptor"); K by the kind, twice for .sp.
+        // operand; the fifth of .sp, after its metadata's address): N / 8
+        // at bits 17-22, M / 16 at bits 24-28 (PTX ISA, "Instruction
+        // descriptor"); K by the kind, twice for .sp.
+        size_t At = I.hasMod("sp") ? 4 : 3;
         std::optional<double> D =
-            I.Ops.size() >= 4 ? ValueOf(I.Ops[3]) : std::nullopt;
+            I.Ops.size() > At ? ValueOf(I.Ops[At]) : std::nullopt;
         unsigned Kk = 0;
         StringRef Type;
         // The kind and the CTA group are `::` qualifiers, which Mods drop.

@@ -53,3 +53,26 @@ __global__ void __launch_bounds__(128)
   __syncthreads();
   out[blockIdx.x * 128 + threadIdx.x] = 0.f;
 }
+// Sparse (`.sp`, its metadata's address before the descriptor): twice K.
+__global__ void __launch_bounds__(128)
+    ummaSparse(uint64_t adesc, uint64_t bdesc, float *out) {
+  __shared__ uint32_t tmem;
+  if (threadIdx.x == 0)
+    asm volatile("tcgen05.mma.sp.cta_group::1.kind::f16 [%0], %1, %2, [%0], %3, 1;" ::"r"(
+                     tmem),
+                 "l"(adesc), "l"(bdesc), "r"(idescF32<128, 256>(1)));
+  __syncthreads();
+  out[blockIdx.x * 128 + threadIdx.x] = 0.f;
+}
+// A pair of blocks' MMA (`cta_group::2`, M = 256 over the pair): one issue
+// for two blocks, half each.
+__global__ void __launch_bounds__(128)
+    ummaPair(uint64_t adesc, uint64_t bdesc, float *out) {
+  __shared__ uint32_t tmem;
+  if (threadIdx.x == 0)
+    asm volatile("tcgen05.mma.cta_group::2.kind::f16 [%0], %1, %2, %3, 1;" ::"r"(
+                     tmem),
+                 "l"(adesc), "l"(bdesc), "r"(idescF32<256, 256>(1)));
+  __syncthreads();
+  out[blockIdx.x * 128 + threadIdx.x] = 0.f;
+}
