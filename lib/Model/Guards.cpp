@@ -402,7 +402,8 @@ std::vector<BlockShare> blockShares(const KernelProfile &K,
 /// shares (\p Memory) where every set has one.
 static double passingShare(const KernelProfile &K,
                            const std::array<unsigned, 3> &Block,
-                           const std::array<unsigned, 3> &Grid, bool Memory) {
+                           const std::array<unsigned, 3> &Grid, bool Memory,
+                           bool BlocksOnly = false) {
   if (K.Guarded.empty())
     return 1;
   Memory = Memory && hasMemoryShares(K);
@@ -412,7 +413,16 @@ static double passingShare(const KernelProfile &K,
     if (Sh <= 0)
       continue;
     Guarded += Sh;
-    Active += Sh * setShare(K, W.Guards, Block, Grid);
+    std::vector<unsigned> Set = W.Guards;
+    if (BlocksOnly)
+      llvm::erase_if(Set, [&](unsigned GI) {
+        if (GI >= K.Guards.size())
+          return true;
+        const AffineGuard &G = K.Guards[GI];
+        return G.Coef[GVTid] || G.Coef[GVTid + 1] || G.Coef[GVTid + 2] ||
+               G.Coef[GVWarp] || G.Coef[GVWarp + 1];
+      });
+    Active += Sh * (Set.empty() ? 1.0 : setShare(K, Set, Block, Grid));
   }
   return std::clamp(1 - std::min(1.0, Guarded) + Active, 0.0, 1.0);
 }
@@ -421,6 +431,12 @@ double activeFraction(const KernelProfile &K,
                       const std::array<unsigned, 3> &Block,
                       const std::array<unsigned, 3> &Grid) {
   return passingShare(K, Block, Grid, false);
+}
+
+double activeBlockFraction(const KernelProfile &K,
+                           const std::array<unsigned, 3> &Block,
+                           const std::array<unsigned, 3> &Grid) {
+  return passingShare(K, Block, Grid, false, /*BlocksOnly=*/true);
 }
 
 double activeMemoryFraction(const KernelProfile &K,

@@ -444,7 +444,7 @@ static double tensorRate(const KernelProfile &K, const UnitThroughput &U) {
   else if (TT == "tf32")
     TensorRate = U.TensorTF32;
   else if (TT == "s8" || TT == "u8" || TT == "s4" || TT == "u4" ||
-           TT == "fp8" || TT == "fp4")
+           TT == "fp8" || TT == "e4m3" || TT == "e5m2" || TT == "fp4")
     // FP8 (e4m3/e5m2, Ada, Hopper, Blackwell) runs at the INT8 rate, twice
     // FP16's (docs/GPUS.md); FP4 is taken at it too (Blackwell's is
     // twice again: not in the table).
@@ -882,7 +882,10 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   P.WorkScale = GP.WorkScale * P.ActiveFraction;
   P.Config.TotalThreads = uint64_t(GP.Threads);
   Sc.S = P.WorkScale * GP.Useful;
-  Sc.SEngine = GP.WorkScale * GP.Useful;
+  Sc.SEngine =
+      GP.WorkScale *
+      (Checked ? activeBlockFraction(K, Cfg.Block, P.Config.Grid) : 1.0) *
+      GP.Useful;
   // The bytes behind the checks can be a share of their own (a loop of
   // loads only block 0 runs).
   Sc.SGlobal =

@@ -240,7 +240,11 @@ struct FuncSummary {
   double Flops32 = 0, Flops64 = 0, Flops16 = 0, TensorFlops = 0;
   double ConvIntToF32 = 0; ///< KernelProfile::ConvIntToF32.
   std::map<std::string, double> TensorByType;
-  double EngineTensorFlops = 0; ///< Of TensorFlops: tcgen05.mma's.
+  /// tcgen05.mma's FLOPs, one issue's (not in TensorFlops): the kernel's
+  /// launch bounds spread them over its threads (a callee's are its
+  /// caller's).
+  double EngineIssueFlops = 0;
+  std::string EngineType; ///< Their type (the first met).
   std::vector<MemAccess> Accesses;
   std::vector<LoopRecord> Loops;
   std::vector<std::string> Guesses, Warnings;

@@ -1155,8 +1155,16 @@ void FunctionAnalysis::analyseBulkCopies() {
         // at bits 17-22, M / 16 at bits 24-28 (PTX ISA, "Instruction
         // descriptor"); K by the kind, twice for .sp.
         size_t At = I.hasMod("sp") ? 4 : 3;
-        std::optional<double> D =
-            I.Ops.size() > At ? ValueOf(I.Ops[At]) : std::nullopt;
+        // A 32-bit pattern: bit 31 (the .ws max shift) makes it negative.
+        std::optional<uint64_t> D;
+        if (I.Ops.size() > At) {
+          const Operand &O = I.Ops[At];
+          if (O.Kind == Operand::Imm)
+            D = uint64_t(uint32_t(O.Value));
+          else if (int R = O.Kind == Operand::Reg ? regId(O.Name) : -1; R >= 0)
+            if (std::optional<int64_t> V = constAt(unsigned(R), K))
+              D = uint64_t(uint32_t(*V));
+        }
         unsigned Kk = 0;
         StringRef Type;
         // The kind and the CTA group are `::` qualifiers, which Mods drop.
@@ -1183,7 +1191,7 @@ void FunctionAnalysis::analyseBulkCopies() {
           }
         }
         if (D && Kk) {
-          uint64_t Bits = uint64_t(*D);
+          uint64_t Bits = *D;
           double N = double((Bits >> 17) & 0x3F) * 8,
                  Mm = double((Bits >> 24) & 0x1F) * 16;
           double Flops = 2 * Mm * N * Kk * (I.hasMod("sp") ? 2 : 1);
@@ -1346,9 +1354,8 @@ void FunctionAnalysis::classifyBulkCopy(const InstrCtx &X, int Dir) {
   if (Is->ThreadsAssumed && !BulkThreadsWarned) {
     BulkThreadsWarned = true;
     S.Warnings.push_back(
-        formatv("{0}bulk asynchronous copies and tensor-memory MMAs are "
-                "spread over a block of 256 threads (the kernel states no "
-                "launch bounds)",
+        formatv("{0}bulk asynchronous copies are spread over a block of "
+                "256 threads (the kernel states no launch bounds)",
                 where())
             .str());
   }
@@ -1560,20 +1567,11 @@ void FunctionAnalysis::classifyTensorMemoryMMA(const InstrCtx &X) {
                              .str());
     return;
   }
-  unsigned T = F.Bounds.maxThreads();
-  if (!T && !BulkThreadsWarned) {
-    BulkThreadsWarned = true;
-    S.Warnings.push_back(
-        formatv("{0}bulk asynchronous copies and tensor-memory MMAs are "
-                "spread over a block of 256 threads (the kernel states no "
-                "launch bounds)",
-                where())
-            .str());
-  }
-  double PerThread = It->second.first / (T ? T : 256) * X.W;
-  S.TensorFlops += PerThread;
-  S.EngineTensorFlops += PerThread;
-  S.TensorByType[It->second.second] += PerThread;
+  // One issue's FLOPs: the kernel spreads them over its threads
+  // (parsePTXModule), a callee's over its caller's.
+  S.EngineIssueFlops += It->second.first * X.W;
+  if (S.EngineType.empty())
+    S.EngineType = It->second.second;
 }
 
 /// Tensor-core instructions.

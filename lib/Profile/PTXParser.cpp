@@ -37,7 +37,9 @@ void addScaled(FuncSummary &Into, const FuncSummary &From, double W) {
   Into.Flops64 += From.Flops64 * W;
   Into.Flops16 += From.Flops16 * W;
   Into.TensorFlops += From.TensorFlops * W;
-  Into.EngineTensorFlops += From.EngineTensorFlops * W;
+  Into.EngineIssueFlops += From.EngineIssueFlops * W;
+  if (Into.EngineType.empty())
+    Into.EngineType = From.EngineType;
   for (auto &[T, V] : From.TensorByType)
     Into.TensorByType[T] += V * W;
   for (MemAccess A : From.Accesses) {
@@ -145,7 +147,6 @@ void copySummary(const FuncSummary &S, KernelProfile &K) {
   K.Flops64 = S.Flops64;
   K.Flops16 = S.Flops16;
   K.TensorFlops = S.TensorFlops;
-  K.EngineTensorFlops = S.EngineTensorFlops;
   double Best = 0;
   for (auto &[T, V] : S.TensorByType)
     if (V > Best) {
@@ -386,6 +387,19 @@ KernelProfile makeKernel(const Function &F, unsigned I, const CallFolder &CF,
   copySummary(S, K);
   K.Warnings.insert(K.Warnings.end(), M.Warnings.begin(), M.Warnings.end());
   K.Bounds = F.Bounds;
+  // Tensor-memory MMAs (its own and its callees'): the block's FLOPs over
+  // the kernel's threads.
+  if (S.EngineIssueFlops > 0) {
+    unsigned T = F.Bounds.maxThreads();
+    if (!T)
+      K.Warnings.push_back("tensor-memory MMAs are spread over a block of "
+                           "256 threads (the kernel states no launch "
+                           "bounds)");
+    K.EngineTensorFlops = S.EngineIssueFlops / (T ? T : 256);
+    K.TensorFlops += K.EngineTensorFlops;
+    if (K.TensorType.empty())
+      K.TensorType = S.EngineType;
+  }
   K.Params = F.Params;
   K.Shape = S.Shape;
   K.DivergentBranches = S.DivergentBranches;

@@ -181,6 +181,13 @@ void predictLockedClocks(const KernelProfile &K, const GPUSpec &GPU,
 double activeFraction(const KernelProfile &K,
                       const std::array<unsigned, 3> &Block,
                       const std::array<unsigned, 3> &Grid);
+/// The same share over the checks on block indices and arguments alone,
+/// those on thread indices taken as passed: the block's tensor-memory MMAs
+/// (KernelProfile::EngineTensorFlops), which one thread issues for the
+/// block whichever the checks pick.
+double activeBlockFraction(const KernelProfile &K,
+                           const std::array<unsigned, 3> &Block,
+                           const std::array<unsigned, 3> &Grid);
 /// The same share of the kernel's global-memory bytes (GuardedWork::
 /// MemShare where the front end counted it).
 double activeMemoryFraction(const KernelProfile &K,

@@ -76,3 +76,40 @@ __global__ void __launch_bounds__(128)
   __syncthreads();
   out[blockIdx.x * 128 + threadIdx.x] = 0.f;
 }
+
+// Thread 0 of the first nb blocks issues them: the check on the blocks
+// scales the work, the one on the threads does not.
+__global__ void __launch_bounds__(128)
+    ummaSomeBlocks(uint64_t adesc, uint64_t bdesc, int nb, int steps,
+                   float *out) {
+  __shared__ uint32_t tmem;
+  if (blockIdx.x < nb && threadIdx.x == 0)
+    for (int s = 0; s < steps; ++s)
+      mmaF16(tmem, adesc + s * 2, bdesc + s * 2, idescF32<128, 256>(1), s);
+  __syncthreads();
+  out[blockIdx.x * 128 + threadIdx.x] = 0.f;
+}
+// Issued in a function the kernel calls: the kernel's threads share it.
+__device__ __noinline__ void issueOne(uint32_t tmem, uint64_t a, uint64_t b) {
+  mmaF16(tmem, a, b, idescF32<128, 256>(1), 1);
+}
+__global__ void __launch_bounds__(128)
+    ummaCallee(uint64_t adesc, uint64_t bdesc, float *out) {
+  __shared__ uint32_t tmem;
+  if (threadIdx.x == 0)
+    issueOne(tmem, adesc, bdesc);
+  __syncthreads();
+  out[blockIdx.x * 128 + threadIdx.x] = 0.f;
+}
+// A weight-stationary MMA with a maximum shift (bits 30-31: the
+// descriptor is negative as a 32-bit integer), M = 64.
+__global__ void __launch_bounds__(128)
+    ummaWsShift(uint64_t adesc, uint64_t bdesc, float *out) {
+  __shared__ uint32_t tmem;
+  if (threadIdx.x == 0)
+    asm volatile("tcgen05.mma.ws.cta_group::1.kind::f16 [%0], %1, %2, %3, 1;" ::"r"(
+                     tmem),
+                 "l"(adesc), "l"(bdesc), "r"(idescF32<64, 256>(1) | (2u << 30)));
+  __syncthreads();
+  out[blockIdx.x * 128 + threadIdx.x] = 0.f;
+}
