@@ -416,11 +416,7 @@ static double passingShare(const KernelProfile &K,
     std::vector<unsigned> Set = W.Guards;
     if (BlocksOnly)
       llvm::erase_if(Set, [&](unsigned GI) {
-        if (GI >= K.Guards.size())
-          return true;
-        const AffineGuard &G = K.Guards[GI];
-        return G.Coef[GVTid] || G.Coef[GVTid + 1] || G.Coef[GVTid + 2] ||
-               G.Coef[GVWarp] || G.Coef[GVWarp + 1];
+        return GI >= K.Guards.size() || K.Guards[GI].readsThreads();
       });
     Active += Sh * (Set.empty() ? 1.0 : setShare(K, Set, Block, Grid));
   }

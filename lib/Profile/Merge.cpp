@@ -214,16 +214,19 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
         Into.Guarded.push_back(std::move(Kept));
     }
   }
-  // Bulk copies (TMA): their bytes come from the mbarriers of the final
-  // code, which the IR's inline asm calls, each parsed alone, do not
-  // connect; the IR has none of them. Their checks are the PTX's (taken
-  // above where the IR has none).
+  // Tensor-memory MMAs: the IR's inline asm, parsed alone, cannot spread
+  // one thread's issue over the kernel's threads (IRInlineAsm.cpp leaves
+  // them out); the PTX's.
   if (!WorkFromPTX && PTX.EngineTensorFlops > 0) {
     Into.TensorFlops += PTX.EngineTensorFlops;
     Into.EngineTensorFlops = PTX.EngineTensorFlops;
     if (Into.TensorType.empty())
       Into.TensorType = PTX.TensorType;
   }
+  // Bulk copies (TMA): their bytes come from the mbarriers of the final
+  // code, which the IR's inline asm calls, each parsed alone, do not
+  // connect; the IR has none of them. Their checks are the PTX's (taken
+  // above where the IR has none).
   if (!WorkFromPTX) {
     bool Any = false;
     bool SameChecks = Into.Guards.size() == PTX.Guards.size();

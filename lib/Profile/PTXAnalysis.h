@@ -696,19 +696,20 @@ private:
   std::optional<BulkIssue> bulkIssue(const Instr &I,
                                      ArrayRef<unsigned> Checks) const;
   bool checksThreads(ArrayRef<unsigned> Gs) const;
-  /// The bytes of the function's bulk copies (analyseBulkCopies): a plain
-  /// copy's stated size by its instruction, and the bytes of each
-  /// execution of a tensor copy into shared memory, from the mbarriers'
-  /// expected transaction counts.
-  void analyseBulkCopies();
+  /// The copy engine's and the tensor memory's work, before the checks'
+  /// shares are taken (analyseEngineWork): the bytes of the function's
+  /// bulk copies (a plain copy's stated size; each execution of a tensor
+  /// copy into shared memory, from the mbarriers' expected transaction
+  /// counts) and the FLOPs of its tensor-memory MMAs.
+  void analyseEngineWork();
   llvm::DenseMap<const Instr *, double> BulkBytes;
   /// Blackwell's tensor-memory MMAs of a constant instruction descriptor:
   /// the FLOPs of one issue and their type.
   llvm::DenseMap<const Instr *, std::pair<double, std::string>> EngineFlops;
   void classifyTensorMemoryMMA(const InstrCtx &X);
   bool BulkThreadsWarned = false;
-  /// Whether loop \p L polls an mbarrier in its own blocks
-  /// (`mbarrier.try_wait` / `test_wait`): a wait, not work.
+  /// Whether loop \p L waits on an mbarrier: a poll in its own blocks
+  /// (`mbarrier.try_wait` / `test_wait`) decides a branch that leaves it.
   bool waitsOnBarrier(const Loop &L) const;
   bool classifyMemory(const InstrCtx &X);
   void classifyMMA(const InstrCtx &X);

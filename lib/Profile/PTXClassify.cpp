@@ -1112,7 +1112,53 @@ static int bulkDirection(const Instr &I) {
   return 0;
 }
 
-void FunctionAnalysis::analyseBulkCopies() {
+/// The FLOPs of one issue of tensor-memory MMA \p I and their type, where
+/// its instruction descriptor is a constant (\p ValueOf): the fourth
+/// operand, the fifth of `.sp` (after its metadata's address), a 32-bit
+/// pattern with N / 8 at bits 17-22 and M / 16 at bits 24-28 (PTX ISA,
+/// "Instruction descriptor"); K by the kind, twice for `.sp`; a pair of
+/// blocks' (`cta_group::2`) shares one issue, half each.
+template <typename ValueFn>
+static std::optional<std::pair<double, std::string>>
+tensorMemoryMMAFlops(const Instr &I, ValueFn ValueOf) {
+  size_t At = I.hasMod("sp") ? 4 : 3;
+  if (I.Ops.size() <= At)
+    return std::nullopt;
+  std::optional<int64_t> D = ValueOf(I.Ops[At]);
+  if (!D)
+    return std::nullopt;
+  struct Kind {
+    const char *Name;
+    unsigned K;
+    const char *Type;
+  };
+  static const Kind Kinds[] = {{"f16", 16, "f16"},     {"tf32", 8, "tf32"},
+                               {"f8f6f4", 32, "fp8"},  {"mxf8f6f4", 32, "fp8"},
+                               {"i8", 32, "s8"},       {"mxf4", 64, "fp4"},
+                               {"mxf4nvf4", 64, "fp4"}};
+  // The kind and the CTA group are `::` qualifiers, which Mods drop.
+  SmallVector<StringRef, 8> Parts;
+  I.Opcode.split(Parts, '.');
+  const Kind *Found = nullptr;
+  for (StringRef M : Parts)
+    if (M.consume_front("kind::"))
+      for (const Kind &Kd : Kinds)
+        if (M == Kd.Name)
+          Found = &Kd;
+  if (!Found)
+    return std::nullopt;
+  uint32_t Bits = uint32_t(*D);
+  double N = double((Bits >> 17) & 0x3F) * 8,
+         M = double((Bits >> 24) & 0x1F) * 16;
+  double Flops = 2 * M * N * Found->K * (I.hasMod("sp") ? 2 : 1);
+  if (llvm::is_contained(Parts, "cta_group::2"))
+    Flops /= 2;
+  if (!(Flops > 0))
+    return std::nullopt;
+  return std::make_pair(Flops, std::string(Found->Type));
+}
+
+void FunctionAnalysis::analyseEngineWork() {
   // Bytes a copy moves: a plain bulk copy names its size (an immediate or
   // a constant register); a tensor copy's box is in its tensor map, which
   // the PTX does not hold, but the mbarrier it completes on is told the
@@ -1128,20 +1174,25 @@ void FunctionAnalysis::analyseBulkCopies() {
       continue;
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
       const Instr &I = *Instrs[K];
-      auto ValueOf = [&](const Operand &O) -> std::optional<double> {
+      // An immediate or a constant register.
+      auto ValueOf = [&](const Operand &O) -> std::optional<int64_t> {
         if (O.Kind == Operand::Imm)
-          return O.Value > 0 ? std::optional<double>(O.Value) : std::nullopt;
+          return O.Value;
         if (O.Kind == Operand::Reg)
           if (int R = regId(O.Name); R >= 0)
-            if (std::optional<int64_t> V = constAt(unsigned(R), K); V && *V > 0)
-              return double(*V);
+            return constAt(unsigned(R), K);
         return std::nullopt;
+      };
+      // A count of bytes: a positive constant.
+      auto BytesOf = [&](const Operand &O) -> std::optional<double> {
+        std::optional<int64_t> V = ValueOf(O);
+        return V && *V > 0 ? std::optional<double>(double(*V)) : std::nullopt;
       };
       if (I.Mods[0] == "mbarrier" && I.hasMod("expect_tx")) {
         // The count follows the barrier's address.
         for (size_t O = 0; O + 1 < I.Ops.size(); ++O)
           if (I.Ops[O].Kind == Operand::Addr) {
-            if (std::optional<double> V = ValueOf(I.Ops[O + 1]))
+            if (std::optional<double> V = BytesOf(I.Ops[O + 1]))
               Expected += *V * W;
             else
               Untold = true;
@@ -1150,57 +1201,8 @@ void FunctionAnalysis::analyseBulkCopies() {
         continue;
       }
       if (I.Mods[0] == "tcgen05" && I.Mods.size() > 1 && I.Mods[1] == "mma") {
-        // The shape is in the instruction descriptor (idesc, the fourth
-        // operand; the fifth of .sp, after its metadata's address): N / 8
-        // at bits 17-22, M / 16 at bits 24-28 (PTX ISA, "Instruction
-        // descriptor"); K by the kind, twice for .sp.
-        size_t At = I.hasMod("sp") ? 4 : 3;
-        // A 32-bit pattern: bit 31 (the .ws max shift) makes it negative.
-        std::optional<uint64_t> D;
-        if (I.Ops.size() > At) {
-          const Operand &O = I.Ops[At];
-          if (O.Kind == Operand::Imm)
-            D = uint64_t(uint32_t(O.Value));
-          else if (int R = O.Kind == Operand::Reg ? regId(O.Name) : -1; R >= 0)
-            if (std::optional<int64_t> V = constAt(unsigned(R), K))
-              D = uint64_t(uint32_t(*V));
-        }
-        unsigned Kk = 0;
-        StringRef Type;
-        // The kind and the CTA group are `::` qualifiers, which Mods drop.
-        SmallVector<StringRef, 8> Parts;
-        I.Opcode.split(Parts, '.');
-        for (StringRef M : Parts) {
-          if (!M.consume_front("kind::"))
-            continue;
-          if (M == "f16") {
-            Kk = 16;
-            Type = "f16";
-          } else if (M == "tf32") {
-            Kk = 8;
-            Type = "tf32";
-          } else if (M == "f8f6f4" || M == "mxf8f6f4") {
-            Kk = 32;
-            Type = "fp8";
-          } else if (M == "i8") {
-            Kk = 32;
-            Type = "s8";
-          } else if (M == "mxf4" || M == "mxf4nvf4") {
-            Kk = 64;
-            Type = "fp4";
-          }
-        }
-        if (D && Kk) {
-          uint64_t Bits = *D;
-          double N = double((Bits >> 17) & 0x3F) * 8,
-                 Mm = double((Bits >> 24) & 0x1F) * 16;
-          double Flops = 2 * Mm * N * Kk * (I.hasMod("sp") ? 2 : 1);
-          // A pair of blocks (cta_group::2) shares one issue: half each.
-          if (llvm::is_contained(Parts, "cta_group::2"))
-            Flops /= 2;
-          if (Flops > 0)
-            EngineFlops[&I] = {Flops, Type.str()};
-        }
+        if (auto F = tensorMemoryMMAFlops(I, ValueOf))
+          EngineFlops[&I] = *F;
         continue;
       }
       if (I.Mods[0] != "cp" || I.Mods.size() < 3 || I.Mods[1] != "async" ||
@@ -1218,7 +1220,7 @@ void FunctionAnalysis::analyseBulkCopies() {
       // another block's shared memory) it completes on an mbarrier, told
       // of its bytes too.
       if (I.Ops.size() >= 3)
-        if (std::optional<double> V = ValueOf(I.Ops[2])) {
+        if (std::optional<double> V = BytesOf(I.Ops[2])) {
           if (Dir)
             BulkBytes[&I] = *V;
           if (Dir >= 0 && I.Ops.size() >= 4)
@@ -1266,9 +1268,7 @@ bool FunctionAnalysis::checksThreads(ArrayRef<unsigned> Gs) const {
   for (unsigned G : Gs) {
     if (G >= S.Guards.size())
       continue;
-    const AffineGuard &A = S.Guards[G];
-    if (A.Coef[GVTid] || A.Coef[GVTid + 1] || A.Coef[GVTid + 2] ||
-        A.Coef[GVWarp] || A.Coef[GVWarp + 1])
+    if (S.Guards[G].readsThreads())
       return true;
   }
   return false;
@@ -3068,7 +3068,7 @@ FuncSummary FunctionAnalysis::run() {
   for (unsigned BI = 0; BI < BlockPeak.size() && BI < Blocks.size(); ++BI)
     if (Blocks[BI].Weight > 0 && Blocks[BI].End > Blocks[BI].Begin)
       S.BlockPressure.push_back({BlockPeak[BI], Blocks[BI].Weight});
-  analyseBulkCopies(); // Their bytes are in the checks' shares of traffic.
+  analyseEngineWork(); // Bulk bytes are in the checks' shares of traffic.
   analyseGuards();
   if (F.IsEntry) // Loads in called functions have no forms.
     analyseAddressForms();

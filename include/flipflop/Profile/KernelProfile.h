@@ -227,10 +227,11 @@ struct MemAccess {
   /// warp read that far apart, not the same elements.
   unsigned SmoothDims = 0;
   std::array<double, 3> SmoothStepBytes{};
-  /// A bulk asynchronous copy's side (TMA, `cp.async.bulk`): one thread
-  /// issues it for the block and the copy engine moves the bytes, counted
-  /// as the block's threads copying them together (Count per thread); no
-  /// load/store instruction of the LSU, no check scales it.
+  /// A bulk asynchronous copy's side (TMA, `cp.async.bulk`): the copy
+  /// engine moves the bytes, past the LSU (no load/store instruction) and
+  /// the L1. Count holds them as the PTX front end's bulkIssue says: the
+  /// issuing threads' copies behind their checks (Guards), or the block's
+  /// bytes over its threads (docs/MODEL.md, "Bulk copies").
   bool Bulk = false;
 };
 
@@ -533,6 +534,12 @@ struct AffineGuard {
   /// The check's form holds at 1-D blocks only (AddrForm::OneD: cooperative
   /// groups' warp index `meta_group_rank()`): no check at other blocks.
   bool OneD = false;
+  /// Whether it reads a thread index (threadIdx, or the warp split's lane
+  /// or warp): a check that picks threads of a block, not blocks.
+  bool readsThreads() const {
+    return Coef[GVTid] || Coef[GVTid + 1] || Coef[GVTid + 2] || Coef[GVWarp] ||
+           Coef[GVWarp + 1];
+  }
   /// Whether it is a check at \p Block (not one that holds at 1-D blocks
   /// only, at another).
   bool at(const std::array<unsigned, 3> &Block) const {
