@@ -82,8 +82,52 @@ static Prediction predictAuthorBounds(const KernelProfile &K,
   return predict(K, GPU, AC);
 }
 
+const LaunchRequest *statedLaunch(const PluginOptions &O) {
+  if (O.Launches.empty())
+    return nullptr;
+  const LaunchRequest &First = O.Launches.front();
+  for (const LaunchRequest &L : O.Launches)
+    if (L.Block != First.Block || L.Grid != First.Grid)
+      return nullptr;
+  return &First;
+}
+
+/// A kernel written for one block shape (ShapeInfo::FixedByTile) whose
+/// block neither front end read off the code (none, or a guess from a
+/// tile's dimensions or the launch bounds) is run with the block its
+/// launch states: the sweep holds that block instead of assuming one
+/// (CLBlast's Xgemm compiled by clang, whose stores stay in a call, was
+/// told to use 32 x 8 threads where it was written and launched for 16 x
+/// 8). A block read off the code that the launch contradicts is kept, and
+/// a warning says so.
+static std::string holdStatedBlock(KernelProfile &K, const LaunchRequest &L) {
+  ShapeInfo &S = K.Shape;
+  if (!S.FixedByTile || K.Bounds.ReqNTid[0])
+    return "";
+  std::string Stated = std::to_string(L.Block[0]) + " x " +
+                       std::to_string(L.Block[1]) + " x " +
+                       std::to_string(L.Block[2]);
+  if (S.FixedBlock[0] && !S.FixedGuessed) {
+    if (S.FixedBlock == L.Block)
+      return "";
+    return "the stated launch's block (" + Stated +
+           ") is not the block the code is written for (" +
+           std::to_string(S.FixedBlock[0]) + " x " +
+           std::to_string(S.FixedBlock[1]) + " x " +
+           std::to_string(S.FixedBlock[2]) + ": " + S.FixedReason + ")";
+  }
+  if (!S.passesChecks(L.Block))
+    return "";
+  S.FixedBlock = L.Block;
+  S.FixedGuessed = false;
+  S.FixedReason +=
+      "; the stated launch's block " + Stated + " (-flipflop-launch)";
+  return "";
+}
+
 KernelResult analyzeKernel(const Function &F, KernelProfile &K,
-                           const PluginOptions &O, const ModuleFacts &MF) {
+                           const PluginOptions &O, const ModuleFacts &MF,
+                           bool OnlyKernel) {
   KernelResult R;
   if (!K.Internal.empty()) {
     R.Problem = K.Internal;
@@ -101,12 +145,36 @@ KernelResult analyzeKernel(const Function &F, KernelProfile &K,
   AO.Ptxas = O.Ptxas;
   AO.Arch = archOf(F);
   AO.Sweep.TotalThreads = O.ProblemSize;
+  // The stated launch is the problem (unless a size is stated, or a
+  // grid-stride loop's elements are): the held block's own grid, else its
+  // threads at every block swept.
+  std::string LaunchConflict;
+  if (const LaunchRequest *L = OnlyKernel ? statedLaunch(O) : nullptr) {
+    LaunchConflict = holdStatedBlock(K, *L);
+    if (!O.ProblemSize && gridStrideElements(K) <= 0) {
+      const bool Held =
+          K.Bounds.ReqNTid[0]
+              ? K.Bounds.ReqNTid == L->Block
+              : K.Shape.FixedByTile && K.Shape.FixedBlock == L->Block;
+      AO.Sweep.TotalThreads = uint64_t(L->Block[0]) * L->Block[1] *
+                              L->Block[2] * L->Grid[0] * L->Grid[1] *
+                              L->Grid[2];
+      if (Held)
+        AO.Sweep.Grid = L->Grid;
+      R.ProblemFromLaunch = true;
+    }
+  }
   AO.Sweep.PowerMinW = O.PowerMinW;
   AO.Sweep.PowerMaxW = O.PowerMaxW;
   AO.Sweep.PowerSteps = O.PowerSteps;
   AO.Sweep.SlowdownBudgetPct = O.BudgetPct;
   AO.Sweep.Obj = O.Obj;
   R.Sweep = recommend(K, *R.GPU, MF.PTX, AO, MF.Ptxas);
+  // Said with the pick (FF014) and in the report.
+  if (!LaunchConflict.empty()) {
+    R.Sweep->Warnings.push_back(LaunchConflict);
+    K.Warnings.push_back(LaunchConflict);
+  }
   // Figures outside physical bounds never drive a recommendation (FF013).
   if (!R.Sweep->Implausible.empty() || R.Sweep->Status == SweepStatus::NoWork)
     return R;

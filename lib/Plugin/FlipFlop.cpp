@@ -121,10 +121,11 @@ std::vector<KernelProfile> profileKernels(Module &M,
 /// opt-in bounds and its report entry.
 static void reportKernel(Function &F, const DiagnosticLocation &Loc,
                          KernelProfile &K, const PluginOptions &O,
-                         const ModuleFacts &MF, ModuleReport &Report) {
+                         const ModuleFacts &MF, bool OnlyKernel,
+                         ModuleReport &Report) {
   KernelRemarks Remarks(F, Loc);
   emitOptionProblems(Remarks, O);
-  KernelResult R = analyzeKernel(F, K, O, MF);
+  KernelResult R = analyzeKernel(F, K, O, MF, OnlyKernel);
   Report.add(K, R, O);
   if (!R.Problem.empty())
     return emitInternalProblem(Remarks, F.getContext(), O, K.DisplayName,
@@ -142,15 +143,20 @@ void reportModule(Module &M, std::vector<KernelProfile> &Profiles,
                   const PluginOptions &O, const ModuleFacts &MF) {
   ModuleReport Report;
   SourceCache Sources;
-  for (KernelProfile &K : Profiles)
+  unsigned Defined = 0;
+  for (KernelProfile &K : Profiles) {
     stateDynamicShared(K, O.DynamicShared);
+    const Function *F = M.getFunction(K.Name);
+    Defined += F && !F->isDeclaration();
+  }
   for (KernelProfile &K : Profiles) {
     Function *F = M.getFunction(K.Name);
     if (!F || F->isDeclaration())
       continue;
     DiagnosticLocation Loc = kernelLocation(*F, Sources);
     CrashRecoveryContext CRC;
-    if (CRC.RunSafely([&] { reportKernel(*F, Loc, K, O, MF, Report); }))
+    if (CRC.RunSafely(
+            [&] { reportKernel(*F, Loc, K, O, MF, Defined == 1, Report); }))
       continue;
     // A crash: FF900 without a Problem argument (the record as before).
     KernelRemarks Remarks(*F, Loc);

@@ -102,6 +102,15 @@ void mergeEmittedPTX(llvm::LLVMContext &Ctx, llvm::StringRef PTX,
 /// What the model says about one kernel (analyzeKernel): plain data from
 /// which the remarks, the metadata, the opt-in bounds and the report are
 /// written.
+/// The launch every stated launch (option "launch") agrees on, block and
+/// grid, or null when none is stated or they differ: the launch the code
+/// is run with, which the sweep of a module's only kernel takes as its
+/// problem size and, for a kernel written for one block shape that neither
+/// front end can read, as its block. (The option names no kernel: in a
+/// module of several, the launch is predicted for each but is none's
+/// problem.)
+const LaunchRequest *statedLaunch(const PluginOptions &O);
+
 struct KernelResult {
   /// Why there is no recommendation (remark FF900), or empty.
   std::string Problem;
@@ -117,6 +126,9 @@ struct KernelResult {
   size_t Best = 0, Heuristic = 0;
   /// Loops whose trip count was guessed (FF012).
   unsigned GuessedLoops = 0;
+  /// The sweep's problem size is that of the stated launches
+  /// (statedLaunch), not -flipflop-problem-size nor the default.
+  bool ProblemFromLaunch = false;
   /// The author's __launch_bounds__ predicted at the recommendation's power
   /// limit and problem size (FF020: only with bounds and verbosity >= 1).
   std::optional<Prediction> Author;
@@ -137,9 +149,11 @@ struct KernelResult {
 };
 
 /// Runs the model on kernel \p F's profile \p K (recommend() may refine \p K
-/// with ptxas facts). Emits nothing.
+/// with ptxas facts). Emits nothing. \p OnlyKernel: the module defines no
+/// other kernel, so that a stated launch (statedLaunch) is this kernel's.
 KernelResult analyzeKernel(const llvm::Function &F, KernelProfile &K,
-                           const PluginOptions &O, const ModuleFacts &MF);
+                           const PluginOptions &O, const ModuleFacts &MF,
+                           bool OnlyKernel);
 
 /// Attaches the recommendation to \p F: !flipflop metadata and flipflop.*
 /// string attributes (docs/METADATA.md). Changes no code generation.

@@ -389,7 +389,8 @@ void streamAssumptions(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
   Rem << "% time); problem size "
       << ore::NV(remark::ProblemThreads, R.best().Config.TotalThreads)
       << " threads ("
-      << (O.ProblemSize ? "-flipflop-problem-size"
+      << (O.ProblemSize         ? "-flipflop-problem-size"
+          : R.ProblemFromLaunch ? "the stated launch, -flipflop-launch"
           : gridStrideElements(K) > 0
               ? (gridStrideByBlocks(K)
                      ? "its grid-stride loop's units of a block, each a "
