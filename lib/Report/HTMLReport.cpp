@@ -633,6 +633,12 @@ void kernelSection(const ReportKernel &K, size_t Index, raw_ostream &OS) {
   OS << "</div></div>\n</section>\n";
 }
 
+/// A pick's key in words ("occupancy_heuristic" -> "occupancy heuristic").
+std::string pickWords(std::string Key) {
+  std::replace(Key.begin(), Key.end(), '_', ' ');
+  return Key;
+}
+
 /// The application-level advice (one setting for the whole program).
 void adviceSection(const Report &R, const AppAdviceOptions &AO,
                    raw_ostream &OS) {
@@ -646,10 +652,9 @@ void adviceSection(const Report &R, const AppAdviceOptions &AO,
     OS << "<p class=\"app\">" << esc(A.GPU) << ": one setting for the whole "
        << "program, from " << A.Kernels.size()
        << " kernel(s) weighted by their share of its GPU time (each at its "
-       << esc(A.At) << " configuration; " << A.NumSettings
-       << " settings). Default (no lever): "
-       << quantity(T0, timeUnit) << " &plusmn;"
-       << format("%.0f", AB.Time * 100) << "%, "
+       << esc(pickWords(A.At)) << " configuration; " << A.NumSettings
+       << " settings). Default (no lever): " << quantity(T0, timeUnit)
+       << " &plusmn;" << format("%.0f", AB.Time * 100) << "%, "
        << quantity(E0, energyUnit) << " &plusmn;"
        << format("%.0f", AB.Energy * 100) << "%.</p>\n<p class=\"app\">";
     if (A.Best.Lever == "none") {
