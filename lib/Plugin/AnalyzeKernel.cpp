@@ -149,7 +149,8 @@ KernelResult analyzeKernel(const Function &F, KernelProfile &K,
   // grid-stride loop's elements are): the held block's own grid, else its
   // threads at every block swept.
   std::string LaunchConflict;
-  if (const LaunchRequest *L = OnlyKernel ? statedLaunch(O) : nullptr) {
+  const LaunchRequest *L = OnlyKernel ? statedLaunch(O) : nullptr;
+  if (L) {
     LaunchConflict = holdStatedBlock(K, *L);
     if (!O.ProblemSize && gridStrideElements(K) <= 0) {
       const bool Held =
@@ -183,6 +184,21 @@ KernelResult analyzeKernel(const Function &F, KernelProfile &K,
     return R;
   }
   R.Best = R.Sweep->pick(O.Obj);
+  // The launch as it is, on this GPU (not one it names for another), with
+  // the facts the sweep gathered.
+  if (L && (L->GPU.empty() || [&] {
+        Expected<GPUSpec> Named = resolveGPU(L->GPU, "");
+        if (!Named) {
+          consumeError(Named.takeError());
+          return false;
+        }
+        return Named->Name == R.GPU->Name;
+      }())) {
+    LaunchConfig C;
+    C.Block = L->Block;
+    C.Grid = L->Grid;
+    R.Launch = predict(K, *R.GPU, C);
+  }
   R.Heuristic = R.Sweep->Pick.OccupancyHeuristic;
   for (const LoopRecord &L : K.Loops)
     R.GuessedLoops += L.Guessed && !L.UnrollRemainder;

@@ -129,6 +129,9 @@ struct KernelResult {
   /// The sweep's problem size is that of the stated launches
   /// (statedLaunch), not -flipflop-problem-size nor the default.
   bool ProblemFromLaunch = false;
+  /// The stated launch (statedLaunch) predicted on the compile's GPU at
+  /// its default power limit (FF021), when there is one for this kernel.
+  std::optional<Prediction> Launch;
   /// The author's __launch_bounds__ predicted at the recommendation's power
   /// limit and problem size (FF020: only with bounds and verbosity >= 1).
   std::optional<Prediction> Author;

@@ -706,6 +706,42 @@ void emitAuthorBounds(KernelRemarks &Remarks, const KernelProfile &K,
       });
 }
 
+/// FF021: the launch the user states, as it is, against the pick.
+void emitStatedLaunch(KernelRemarks &Remarks, const KernelProfile &K,
+                      const KernelResult &R) {
+  const Prediction &Best = R.best();
+  const Prediction &LP = *R.Launch;
+  Remarks.emitRemark(
+      remark::id::StatedLaunch, [&](OptimizationRemarkAnalysis Rem) {
+        Rem << "kernel '" << ore::NV(remark::Kernel, K.DisplayName)
+            << "' as launched (-flipflop-launch), block "
+            << ore::NV(remark::LaunchBlock, blockShapeText(LP.Config.Block))
+            << ", grid "
+            << ore::NV(remark::LaunchGrid, blockShapeText(LP.Config.Grid));
+        if (!LP.Valid) {
+          Rem << ": this launch cannot run on " << R.GPU->Name << " ("
+              << ore::NV(remark::Invalid, LP.Invalid) << ")";
+          return Rem;
+        }
+        Rem << ", "
+            << std::to_string(watts(LP.PowerLimitW > 0 ? LP.PowerLimitW
+                                                       : LP.Config.PowerLimitW))
+            << " W: predicted " << timeArg(remark::LaunchTime, LP.TimeS) << ", "
+            << energyArg(remark::LaunchEnergy, LP.EnergyJ)
+            << "; the recommendation " << timeArg(remark::Time, Best.TimeS)
+            << ", " << energyArg(remark::Energy, Best.EnergyJ) << " ("
+            << pctArg(remark::EnergyChangePct, pct(Best.EnergyJ, LP.EnergyJ))
+            << "% energy, "
+            << pctArg(remark::TimeChangePct, pct(Best.TimeS, LP.TimeS))
+            << "% time)" << ore::setExtraArgs()
+            << intArg(remark::LaunchTimeNs, LP.TimeS * 1e9)
+            << intArg(remark::LaunchEnergyUJ, LP.EnergyJ * 1e6)
+            << intArg(remark::TimeNs, Best.TimeS * 1e9)
+            << intArg(remark::EnergyUJ, Best.EnergyJ * 1e6);
+        return Rem;
+      });
+}
+
 } // namespace
 
 void emitRecommendation(KernelRemarks &Remarks, const KernelProfile &K,
@@ -737,6 +773,8 @@ void emitRecommendation(KernelRemarks &Remarks, const KernelProfile &K,
   emitSpills(Remarks, K, R);
   if (R.Author)
     emitAuthorBounds(Remarks, K, R);
+  if (R.Launch)
+    emitStatedLaunch(Remarks, K, R);
 }
 
 } // namespace flipflop

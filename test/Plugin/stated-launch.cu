@@ -9,11 +9,34 @@
 // when the launch contradicts it, with a warning (FF014). Launches that
 // differ, or a module of several kernels (the option names none), state
 // no problem.
-// RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -DROWS -mllvm -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=96:1000 -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=ROWS
-// RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -DROWS -mllvm -flipflop-gpu=A100-PCIE-40GB '-mllvm' '-flipflop-launch=96:1000;96:2000' -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=TWO
-// RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -DCOPY -mllvm -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=96:1000 -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=COPY
-// RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -DSCALE -mllvm -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=96:1000 -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=SCALE
-// RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -DROWS -DSCALE -mllvm -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=96:1000 -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s
+// -I%flipflop_src/test/Inputs -o %t.ptx -DROWS -mllvm
+// -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=96:1000
+// -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s
+// --check-prefix=ROWS RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s
+// -I%flipflop_src/test/Inputs -o %t.ptx -DROWS -mllvm
+// -flipflop-gpu=A100-PCIE-40GB '-mllvm' '-flipflop-launch=96:1000;96:2000'
+// -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s
+// --check-prefix=TWO RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s
+// -I%flipflop_src/test/Inputs -o %t.ptx -DCOPY -mllvm
+// -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=96:1000
+// -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s
+// --check-prefix=COPY RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s
+// -I%flipflop_src/test/Inputs -o %t.ptx -DSCALE -mllvm
+// -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=96:1000
+// -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s
+// --check-prefix=SCALE RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s
+// -I%flipflop_src/test/Inputs -o %t.ptx -DSCALE -mllvm
+// -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=96:1000
+// -fsave-optimization-record -foptimization-record-file=%t.yaml RUN: FileCheck
+// %s --check-prefix=SCALE-YAML < %t.yaml RUN: %clang_ff_nocuda
+// --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -DSCALE
+// -mllvm -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=2048:1000
+// -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=BIG RUN:
+// %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs
+// -o %t.ptx -DROWS -DSCALE -mllvm -flipflop-gpu=A100-PCIE-40GB -mllvm
+// -flipflop-launch=96:1000 -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1
+// | FileCheck %s --check-prefix=BOTH
 #include "ff_cuda.h"
 
 // Rows 100 elements apart do not repeat a block of 128 (test/Profile/
@@ -41,9 +64,20 @@ __global__ void copy128(const float *in, float *out) {
 }
 #endif
 
-// A kernel that reads blockDim is swept at the launch's threads.
-// SCALE: [FF001] kernel 'scale(float const*, float*)' on A100-PCIE-40GB: {{.*}}problem size 96000 threads (the stated launch, -flipflop-launch)
-// BOTH-DAG: [FF001] kernel 'scale(float const*, float*)' on A100-PCIE-40GB: {{.*}}problem size 16777216 threads (assumed: set -flipflop-problem-size)
+// A kernel that reads blockDim is swept at the launch's threads, and the
+// launch as it is is compared with the pick (FF021); a launch that cannot
+// run says why, and none is compared where the problem is not the launch's.
+// SCALE: [FF001] kernel 'scale(float const*, float*)' on A100-PCIE-40GB:
+// {{.*}}problem size 96000 threads (the stated launch, -flipflop-launch) SCALE:
+// [FF021] kernel 'scale(float const*, float*)' as launched (-flipflop-launch),
+// block 96, grid 1000, 250 W: predicted {{[0-9.]+ [um]?s}}, {{[0-9.]+ [um]?J}};
+// the recommendation {{[0-9.]+ [um]?s}}, {{[0-9.]+ [um]?J}} ({{[-+][0-9.]+}}%
+// energy, {{[-+][0-9.]+}}% time) SCALE-YAML: Name: FF021 SCALE-YAML:
+// LaunchBlock: '96' SCALE-YAML: LaunchTimeNs: BIG: [FF021] kernel 'scale(float
+// const*, float*)' as launched (-flipflop-launch), block 2048, grid 1000: this
+// launch cannot run on A100-PCIE-40GB ( BOTH-NOT: [FF021] TWO-NOT: [FF021]
+// BOTH-DAG: [FF001] kernel 'scale(float const*, float*)' on A100-PCIE-40GB:
+// {{.*}}problem size 16777216 threads (assumed: set -flipflop-problem-size)
 #ifdef SCALE
 __global__ void scale(const float *in, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

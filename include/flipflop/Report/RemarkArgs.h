@@ -30,6 +30,7 @@ inline constexpr const char *LocalArray = "FF015";      ///< Array on the stack.
 inline constexpr const char *Spills = "FF016";          ///< Register spills.
 inline constexpr const char *NoWork = "FF017";          ///< Nothing to tune.
 inline constexpr const char *AuthorBounds = "FF020";    ///< vs the author.
+inline constexpr const char *StatedLaunch = "FF021";    ///< vs the launch.
 inline constexpr const char *BoundsApplied = "FF030";   ///< Opt-in bounds.
 inline constexpr const char *BoundsKept = "FF031";      ///< Author's kept.
 inline constexpr const char *InternalProblem = "FF900";
@@ -107,6 +108,13 @@ inline constexpr const char *AuthorEnergyMJ = "AuthorEnergyMJ";
 inline constexpr const char *AuthorTimeNs = "AuthorTimeNs";
 inline constexpr const char *AuthorEnergyUJ = "AuthorEnergyUJ";
 inline constexpr const char *Invalid = "Invalid";
+// FF021: the stated launch.
+inline constexpr const char *LaunchBlock = "LaunchBlock";
+inline constexpr const char *LaunchGrid = "LaunchGrid";
+inline constexpr const char *LaunchTime = "LaunchTime";
+inline constexpr const char *LaunchEnergy = "LaunchEnergy";
+inline constexpr const char *LaunchTimeNs = "LaunchTimeNs";
+inline constexpr const char *LaunchEnergyUJ = "LaunchEnergyUJ";
 // FF015: a per-thread array in local memory.
 inline constexpr const char *ArrayBytes = "ArrayBytes";
 inline constexpr const char *Holder = "Holder";
