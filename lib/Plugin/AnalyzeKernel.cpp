@@ -92,6 +92,18 @@ const LaunchRequest *statedLaunch(const PluginOptions &O) {
   return &First;
 }
 
+/// Whether launch \p L is for \p G: it names no GPU, or that one.
+static bool launchOnGPU(const LaunchRequest &L, const GPUSpec &G) {
+  if (L.GPU.empty())
+    return true;
+  Expected<GPUSpec> Named = resolveGPU(L.GPU, "");
+  if (!Named) {
+    consumeError(Named.takeError());
+    return false;
+  }
+  return Named->Name == G.Name;
+}
+
 /// A kernel written for one block shape (ShapeInfo::FixedByTile) whose
 /// block neither front end read off the code (none, or a guess from a
 /// tile's dimensions or the launch bounds) is run with the block its
@@ -146,23 +158,46 @@ KernelResult analyzeKernel(const Function &F, KernelProfile &K,
   AO.Arch = archOf(F);
   AO.Sweep.TotalThreads = O.ProblemSize;
   // The stated launch is the problem (unless a size is stated, or a
-  // grid-stride loop's elements are): the held block's own grid, else its
-  // threads at every block swept.
+  // grid-stride loop sets it): its threads at every block swept, and its
+  // grid where the sweep holds its block or a block-stride loop makes the
+  // grid the problem (a row a block). A launch that cannot run, or that
+  // the kernel's own checks on blockDim stop, is no problem to rank
+  // configurations for: FF021 says why.
   std::string LaunchConflict;
   const LaunchRequest *L = OnlyKernel ? statedLaunch(O) : nullptr;
   if (L) {
-    LaunchConflict = holdStatedBlock(K, *L);
-    if (!O.ProblemSize && gridStrideElements(K) <= 0) {
-      const bool Held =
-          K.Bounds.ReqNTid[0]
-              ? K.Bounds.ReqNTid == L->Block
-              : K.Shape.FixedByTile && K.Shape.FixedBlock == L->Block;
-      AO.Sweep.TotalThreads = uint64_t(L->Block[0]) * L->Block[1] *
-                              L->Block[2] * L->Grid[0] * L->Grid[1] *
-                              L->Grid[2];
-      if (Held)
-        AO.Sweep.Grid = L->Grid;
-      R.ProblemFromLaunch = true;
+    LaunchConfig C;
+    C.Block = L->Block;
+    C.Grid = L->Grid;
+    Prediction LP = predict(K, *R.GPU, C);
+    const uint64_t Threads = uint64_t(L->Block[0]) * L->Block[1] * L->Block[2];
+    // predict() refuses what the GPU and the launch bounds refuse; the
+    // kernel's own checks stop the rest.
+    if (LP.Valid && !K.Shape.passesChecks(L->Block)) {
+      LP.Valid = false;
+      LP.Invalid = "its block fails the kernel's own check on blockDim";
+      for (size_t I = 0; I < K.Shape.CheckFacts.size(); ++I)
+        LP.Invalid += (I ? "; " : ": ") + K.Shape.CheckFacts[I];
+    }
+    if (llvm::any_of(O.Launches, [&](const LaunchRequest &Each) {
+          return launchOnGPU(Each, *R.GPU);
+        }))
+      R.Launch = LP;
+    if (LP.Valid) {
+      LaunchConflict = holdStatedBlock(K, *L);
+      if (!O.ProblemSize && !K.Shape.GridStrideLoop &&
+          gridStrideElements(K) <= 0) {
+        const bool Held =
+            K.Bounds.ReqNTid[0]
+                ? K.Bounds.ReqNTid == L->Block
+                : K.Shape.FixedByTile && K.Shape.FixedBlock == L->Block;
+        AO.Sweep.TotalThreads = Threads * L->Grid[0] * L->Grid[1] * L->Grid[2];
+        if (Held || K.Shape.WorkScalesWithBlock)
+          AO.Sweep.Grid = L->Grid;
+        R.ProblemFromLaunch = Held || !K.Shape.WorkScalesWithBlock
+                                  ? ProblemSource::Launch
+                                  : ProblemSource::LaunchGrid;
+      }
     }
   }
   AO.Sweep.PowerMinW = O.PowerMinW;
@@ -184,21 +219,6 @@ KernelResult analyzeKernel(const Function &F, KernelProfile &K,
     return R;
   }
   R.Best = R.Sweep->pick(O.Obj);
-  // The launch as it is, on this GPU (not one it names for another), with
-  // the facts the sweep gathered.
-  if (L && (L->GPU.empty() || [&] {
-        Expected<GPUSpec> Named = resolveGPU(L->GPU, "");
-        if (!Named) {
-          consumeError(Named.takeError());
-          return false;
-        }
-        return Named->Name == R.GPU->Name;
-      }())) {
-    LaunchConfig C;
-    C.Block = L->Block;
-    C.Grid = L->Grid;
-    R.Launch = predict(K, *R.GPU, C);
-  }
   R.Heuristic = R.Sweep->Pick.OccupancyHeuristic;
   for (const LoopRecord &L : K.Loops)
     R.GuessedLoops += L.Guessed && !L.UnrollRemainder;

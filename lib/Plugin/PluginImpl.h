@@ -111,6 +111,9 @@ void mergeEmittedPTX(llvm::LLVMContext &Ctx, llvm::StringRef PTX,
 /// problem.)
 const LaunchRequest *statedLaunch(const PluginOptions &O);
 
+/// Where a sweep's problem comes from when a launch is stated.
+enum class ProblemSource { None, Launch, LaunchGrid };
+
 struct KernelResult {
   /// Why there is no recommendation (remark FF900), or empty.
   std::string Problem;
@@ -126,11 +129,15 @@ struct KernelResult {
   size_t Best = 0, Heuristic = 0;
   /// Loops whose trip count was guessed (FF012).
   unsigned GuessedLoops = 0;
-  /// The sweep's problem size is that of the stated launches
-  /// (statedLaunch), not -flipflop-problem-size nor the default.
-  bool ProblemFromLaunch = false;
+  /// Where the sweep's problem comes from when it is the stated launch's
+  /// (statedLaunch): its threads, or its grid (a block-stride kernel's
+  /// blocks are its problem); None: -flipflop-problem-size, a grid-stride
+  /// loop or the default.
+  ProblemSource ProblemFromLaunch = ProblemSource::None;
   /// The stated launch (statedLaunch) predicted on the compile's GPU at
-  /// its default power limit (FF021), when there is one for this kernel.
+  /// its default power limit (FF021), when one is for this GPU; not Valid
+  /// (Invalid says why) when it cannot run or the kernel's own checks on
+  /// blockDim stop it.
   std::optional<Prediction> Launch;
   /// The author's __launch_bounds__ predicted at the recommendation's power
   /// limit and problem size (FF020: only with bounds and verbosity >= 1).

@@ -389,8 +389,11 @@ void streamAssumptions(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
   Rem << "% time); problem size "
       << ore::NV(remark::ProblemThreads, R.best().Config.TotalThreads)
       << " threads ("
-      << (O.ProblemSize         ? "-flipflop-problem-size"
-          : R.ProblemFromLaunch ? "the stated launch, -flipflop-launch"
+      << (O.ProblemSize ? "-flipflop-problem-size"
+          : R.ProblemFromLaunch == ProblemSource::Launch
+              ? "the stated launch, -flipflop-launch"
+          : R.ProblemFromLaunch == ProblemSource::LaunchGrid
+              ? "the stated launch's grid of blocks, -flipflop-launch"
           : gridStrideElements(K) > 0
               ? (gridStrideByBlocks(K)
                      ? "its grid-stride loop's units of a block, each a "
@@ -720,14 +723,15 @@ void emitStatedLaunch(KernelRemarks &Remarks, const KernelProfile &K,
             << ore::NV(remark::LaunchGrid, blockShapeText(LP.Config.Grid));
         if (!LP.Valid) {
           Rem << ": this launch cannot run on " << R.GPU->Name << " ("
-              << ore::NV(remark::Invalid, LP.Invalid) << ")";
+              << ore::NV(remark::Invalid, LP.Invalid)
+              << "); the recommendation is not compared with it";
           return Rem;
         }
-        Rem << ", "
+        Rem << ", at the default power limit ("
             << std::to_string(watts(LP.PowerLimitW > 0 ? LP.PowerLimitW
                                                        : LP.Config.PowerLimitW))
-            << " W: predicted " << timeArg(remark::LaunchTime, LP.TimeS) << ", "
-            << energyArg(remark::LaunchEnergy, LP.EnergyJ)
+            << " W): predicted " << timeArg(remark::LaunchTime, LP.TimeS)
+            << ", " << energyArg(remark::LaunchEnergy, LP.EnergyJ)
             << "; the recommendation " << timeArg(remark::Time, Best.TimeS)
             << ", " << energyArg(remark::Energy, Best.EnergyJ) << " ("
             << pctArg(remark::EnergyChangePct, pct(Best.EnergyJ, LP.EnergyJ))
@@ -773,7 +777,10 @@ void emitRecommendation(KernelRemarks &Remarks, const KernelProfile &K,
   emitSpills(Remarks, K, R);
   if (R.Author)
     emitAuthorBounds(Remarks, K, R);
-  if (R.Launch)
+  // The launch against the pick where both do the launch's work, or why
+  // the launch cannot run.
+  if (R.Launch &&
+      (R.ProblemFromLaunch != ProblemSource::None || !R.Launch->Valid))
     emitStatedLaunch(Remarks, K, R);
 }
 
