@@ -1,5 +1,6 @@
 //===- Options.cpp - Command line, environment and config file ------------===//
 #include "flipflop/Plugin/Options.h"
+#include "flipflop/Target/GPUDatabase.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Config/llvm-config.h"
@@ -178,6 +179,7 @@ bool applyLaunch(PluginOptions &O, StringRef V) {
   V.split(Parts, ';', -1, /*KeepEmpty=*/false);
   std::vector<LaunchRequest> Out;
   for (StringRef P : Parts) {
+    const StringRef Whole = P.trim();
     LaunchRequest L;
     if (P.contains('@')) {
       auto [G, Rest] = P.split('@');
@@ -187,6 +189,18 @@ bool applyLaunch(PluginOptions &O, StringRef V) {
     auto [B, G] = P.split(':');
     if (!parseDims(B, L.Block) || !parseDims(G, L.Grid))
       return false;
+    // A GPU no one knows is said here (not only as an error entry of the
+    // JSON report), and the option keeps its default: no launch, rather
+    // than a problem taken from launches the user did not all mean.
+    if (!L.GPU.empty()) {
+      if (Expected<GPUSpec> Named = resolveGPU(L.GPU, ""); !Named) {
+        O.Errors.push_back("option 'launch': '" + Whole.str() +
+                           "': " + toString(Named.takeError()));
+        O.Launches.clear();
+        O.Facts.Grid = {0, 0, 0};
+        return true;
+      }
+    }
     Out.push_back(L);
   }
   O.Launches = std::move(Out);

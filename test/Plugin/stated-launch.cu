@@ -27,6 +27,12 @@
 // RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -DROWS -DSCALE -mllvm -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=96:1000 -Rpass-missed=flipflop -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=BOTH
 // RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -DEARLY -mllvm -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-launch=64:1000 -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=EARLY
 // RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -DROWSUM -mllvm -flipflop-gpu=A100-PCIE-40GB -mllvm -flipflop-args=2=4096 -mllvm -flipflop-launch=128:1000 -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=ROWSUM
+// An unknown GPU in a launch is an option problem (FF901), and no launch
+// is taken:
+// RUN: %clang_ff_nocuda --cuda-gpu-arch=sm_80 -O2 -S %s -I%flipflop_src/test/Inputs -o %t.ptx -DSCALE -mllvm -flipflop-gpu=A100-PCIE-40GB '-mllvm' '-flipflop-launch=NOPE@96:1000;A100-PCIE-40GB@96:1000' -Rpass-analysis=flipflop 2>&1 | FileCheck %s --check-prefix=NOPE
+// NOPE: warning: FlipFlop: option 'launch': 'NOPE@96:1000': unknown GPU 'NOPE'{{.*}}(default kept) [FF901]
+// NOPE: [FF001] kernel 'scale(float const*, float*)' on A100-PCIE-40GB: {{.*}}problem size 16777216 threads (assumed: set -flipflop-problem-size)
+// NOPE-NOT: [FF021]
 #include "ff_cuda.h"
 
 // Rows 100 elements apart do not repeat a block of 128 (test/Profile/
