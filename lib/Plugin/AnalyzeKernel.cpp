@@ -92,6 +92,23 @@ const LaunchRequest *statedLaunch(const PluginOptions &O) {
   return &First;
 }
 
+Prediction predictLaunch(const KernelProfile &K, const GPUSpec &G,
+                         const LaunchRequest &L) {
+  LaunchConfig C;
+  C.Block = L.Block;
+  C.Grid = L.Grid;
+  Prediction P = predict(K, G, C);
+  // predict() refuses what the GPU and the launch bounds refuse; the
+  // kernel's own checks on blockDim stop the rest.
+  if (P.Valid && !K.Shape.passesChecks(L.Block)) {
+    P.Valid = false;
+    P.Invalid = "its block fails the kernel's own check on blockDim";
+    for (size_t I = 0; I < K.Shape.CheckFacts.size(); ++I)
+      P.Invalid += (I ? "; " : ": ") + K.Shape.CheckFacts[I];
+  }
+  return P;
+}
+
 /// Whether launch \p L is for \p G: it names no GPU, or that one.
 static bool launchOnGPU(const LaunchRequest &L, const GPUSpec &G) {
   if (L.GPU.empty())
@@ -157,46 +174,41 @@ KernelResult analyzeKernel(const Function &F, KernelProfile &K,
   AO.Ptxas = O.Ptxas;
   AO.Arch = archOf(F);
   AO.Sweep.TotalThreads = O.ProblemSize;
-  // The stated launch is the problem (unless a size is stated, or a
-  // grid-stride loop sets it): its threads at every block swept, and its
-  // grid where the sweep holds its block or a block-stride loop makes the
-  // grid the problem (a row a block). A launch that cannot run, or that
-  // the kernel's own checks on blockDim stop, is no problem to rank
-  // configurations for: FF021 says why.
+  // The stated launch is the problem where that is unambiguous: a held
+  // block (the launch's grid at that block: the same work), or a 1-D
+  // launch of a kernel indexed along x alone whose work per thread does
+  // not depend on the block (its threads at every block swept). A 2-D
+  // launch's area, a block-stride loop (a row a block, or a setup loop
+  // over a shared array: which, the profile cannot tell), a grid-stride
+  // loop or a stated size leave the default problem, and FF021 is not
+  // said there. A launch that cannot run, or that the kernel's own checks
+  // on blockDim stop, is neither held nor the problem: FF021 says why.
   std::string LaunchConflict;
   const LaunchRequest *L = OnlyKernel ? statedLaunch(O) : nullptr;
   if (L) {
-    LaunchConfig C;
-    C.Block = L->Block;
-    C.Grid = L->Grid;
-    Prediction LP = predict(K, *R.GPU, C);
-    const uint64_t Threads = uint64_t(L->Block[0]) * L->Block[1] * L->Block[2];
-    // predict() refuses what the GPU and the launch bounds refuse; the
-    // kernel's own checks stop the rest.
-    if (LP.Valid && !K.Shape.passesChecks(L->Block)) {
-      LP.Valid = false;
-      LP.Invalid = "its block fails the kernel's own check on blockDim";
-      for (size_t I = 0; I < K.Shape.CheckFacts.size(); ++I)
-        LP.Invalid += (I ? "; " : ": ") + K.Shape.CheckFacts[I];
-    }
+    Prediction LP = predictLaunch(K, *R.GPU, *L);
     if (llvm::any_of(O.Launches, [&](const LaunchRequest &Each) {
           return launchOnGPU(Each, *R.GPU);
         }))
       R.Launch = LP;
     if (LP.Valid) {
       LaunchConflict = holdStatedBlock(K, *L);
+      const bool Held =
+          K.Bounds.ReqNTid[0]
+              ? K.Bounds.ReqNTid == L->Block
+              : K.Shape.FixedByTile && K.Shape.FixedBlock == L->Block;
+      const bool OneD = L->Block[1] == 1 && L->Block[2] == 1 &&
+                        L->Grid[1] == 1 && L->Grid[2] == 1 &&
+                        !K.Shape.UsesTid[1] && !K.Shape.UsesTid[2];
       if (!O.ProblemSize && !K.Shape.GridStrideLoop &&
-          gridStrideElements(K) <= 0) {
-        const bool Held =
-            K.Bounds.ReqNTid[0]
-                ? K.Bounds.ReqNTid == L->Block
-                : K.Shape.FixedByTile && K.Shape.FixedBlock == L->Block;
-        AO.Sweep.TotalThreads = Threads * L->Grid[0] * L->Grid[1] * L->Grid[2];
-        if (Held || K.Shape.WorkScalesWithBlock)
+          gridStrideElements(K) <= 0 &&
+          (Held || (OneD && !K.Shape.WorkScalesWithBlock))) {
+        AO.Sweep.TotalThreads = uint64_t(L->Block[0]) * L->Block[1] *
+                                L->Block[2] * L->Grid[0] * L->Grid[1] *
+                                L->Grid[2];
+        if (Held)
           AO.Sweep.Grid = L->Grid;
-        R.ProblemFromLaunch = Held || !K.Shape.WorkScalesWithBlock
-                                  ? ProblemSource::Launch
-                                  : ProblemSource::LaunchGrid;
+        R.ProblemFromLaunch = true;
       }
     }
   }

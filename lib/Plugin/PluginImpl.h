@@ -111,8 +111,12 @@ void mergeEmittedPTX(llvm::LLVMContext &Ctx, llvm::StringRef PTX,
 /// problem.)
 const LaunchRequest *statedLaunch(const PluginOptions &O);
 
-/// Where a sweep's problem comes from when a launch is stated.
-enum class ProblemSource { None, Launch, LaunchGrid };
+/// Launch \p L of kernel \p K predicted on \p G as it is (default power
+/// limit), not Valid where the GPU, the launch bounds or the kernel's own
+/// checks on blockDim refuse it (Invalid says why): FF021 and the JSON
+/// report's `launches` alike.
+Prediction predictLaunch(const KernelProfile &K, const GPUSpec &G,
+                         const LaunchRequest &L);
 
 struct KernelResult {
   /// Why there is no recommendation (remark FF900), or empty.
@@ -129,11 +133,9 @@ struct KernelResult {
   size_t Best = 0, Heuristic = 0;
   /// Loops whose trip count was guessed (FF012).
   unsigned GuessedLoops = 0;
-  /// Where the sweep's problem comes from when it is the stated launch's
-  /// (statedLaunch): its threads, or its grid (a block-stride kernel's
-  /// blocks are its problem); None: -flipflop-problem-size, a grid-stride
-  /// loop or the default.
-  ProblemSource ProblemFromLaunch = ProblemSource::None;
+  /// The sweep's problem is the stated launch's (statedLaunch), not
+  /// -flipflop-problem-size, a grid-stride loop's elements or the default.
+  bool ProblemFromLaunch = false;
   /// The stated launch (statedLaunch) predicted on the compile's GPU at
   /// its default power limit (FF021), when one is for this GPU; not Valid
   /// (Invalid says why) when it cannot run or the kernel's own checks on

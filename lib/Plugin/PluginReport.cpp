@@ -89,11 +89,9 @@ static void addLaunches(json::Object &Kernel, const KernelProfile &K,
       }
       G = *Named;
     }
-    LaunchConfig C;
-    C.Block = L.Block;
-    C.Grid = L.Grid;
-    Out.push_back(json::Object{{"gpu", G->Name},
-                               {"prediction", predictionToJSON(predict(K, *G, C))}});
+    Out.push_back(json::Object{
+        {"gpu", G->Name},
+        {"prediction", predictionToJSON(predictLaunch(K, *G, L))}});
   }
   Kernel["launches"] = std::move(Out);
 }

@@ -389,11 +389,8 @@ void streamAssumptions(OptimizationRemarkAnalysis &Rem, const KernelProfile &K,
   Rem << "% time); problem size "
       << ore::NV(remark::ProblemThreads, R.best().Config.TotalThreads)
       << " threads ("
-      << (O.ProblemSize ? "-flipflop-problem-size"
-          : R.ProblemFromLaunch == ProblemSource::Launch
-              ? "the stated launch, -flipflop-launch"
-          : R.ProblemFromLaunch == ProblemSource::LaunchGrid
-              ? "the stated launch's grid of blocks, -flipflop-launch"
+      << (O.ProblemSize         ? "-flipflop-problem-size"
+          : R.ProblemFromLaunch ? "the stated launch, -flipflop-launch"
           : gridStrideElements(K) > 0
               ? (gridStrideByBlocks(K)
                      ? "its grid-stride loop's units of a block, each a "
@@ -779,8 +776,7 @@ void emitRecommendation(KernelRemarks &Remarks, const KernelProfile &K,
     emitAuthorBounds(Remarks, K, R);
   // The launch against the pick where both do the launch's work, or why
   // the launch cannot run.
-  if (R.Launch &&
-      (R.ProblemFromLaunch != ProblemSource::None || !R.Launch->Valid))
+  if (R.Launch && (R.ProblemFromLaunch || !R.Launch->Valid))
     emitStatedLaunch(Remarks, K, R);
 }
 

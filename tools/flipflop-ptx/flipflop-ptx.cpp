@@ -520,17 +520,23 @@ SweepResult analyseKernel(KernelProfile &K, const Inputs &In,
   // recommend() adds ptxas facts for the register caps it tries.
   SweepResult Out = recommend(K, In.GPU, In.text(), KO, A.PS);
   // The stated grid is launched at every block swept: unless the shape is
-  // held, a grid-stride loop covers the elements whatever the threads, or
-  // a block-stride loop makes the blocks the problem (a row a block), a
+  // held or a grid-stride loop covers the elements whatever the threads, a
   // smaller block then runs a smaller problem (saxpy at --grid 4096 was
-  // "7.76x the speed" of the occupancy heuristic at 32 threads a block).
+  // "7.76x the speed" of the occupancy heuristic at 32 threads a block),
+  // except where a block-stride loop makes each block a unit of the
+  // problem (a row a block), which the profile cannot tell from a setup
+  // loop over a shared array.
   if (KO.Sweep.Grid[0] && !Out.ShapeHeld && Out.Configs.size() > 1 &&
-      !K.Shape.GridStrideLoop && !K.Shape.WorkScalesWithBlock &&
-      gridStrideElements(K) <= 0)
+      !K.Shape.GridStrideLoop && gridStrideElements(K) <= 0)
     K.Warnings.push_back(
-        "the stated grid is held at every block swept, so blocks of other "
-        "sizes run problems of other sizes; for one problem size give "
-        "--threads (or --block for this launch alone)");
+        K.Shape.WorkScalesWithBlock
+            ? "the stated grid is held at every block swept: unless each "
+              "block is a unit of the problem (a row a block), blocks of "
+              "other sizes run problems of other sizes; for one problem "
+              "size give --threads (or --block for this launch alone)"
+            : "the stated grid is held at every block swept, so blocks of "
+              "other sizes run problems of other sizes; for one problem "
+              "size give --threads (or --block for this launch alone)");
   return Out;
 }
 
