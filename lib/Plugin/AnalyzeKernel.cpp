@@ -186,11 +186,10 @@ KernelResult analyzeKernel(const Function &F, KernelProfile &K,
   std::string LaunchConflict;
   const LaunchRequest *L = OnlyKernel ? statedLaunch(O) : nullptr;
   if (L) {
+    // Whether it can run; its figures come after the sweep, with the facts
+    // the sweep gathers (ptxas under a cap its block implies), as the
+    // report's `launches` are.
     Prediction LP = predictLaunch(K, *R.GPU, *L);
-    if (llvm::any_of(O.Launches, [&](const LaunchRequest &Each) {
-          return launchOnGPU(Each, *R.GPU);
-        }))
-      R.Launch = LP;
     if (LP.Valid) {
       LaunchConflict = holdStatedBlock(K, *L);
       const bool Held =
@@ -223,6 +222,10 @@ KernelResult analyzeKernel(const Function &F, KernelProfile &K,
     R.Sweep->Warnings.push_back(LaunchConflict);
     K.Warnings.push_back(LaunchConflict);
   }
+  if (L && llvm::any_of(O.Launches, [&](const LaunchRequest &Each) {
+        return launchOnGPU(Each, *R.GPU);
+      }))
+    R.Launch = predictLaunch(K, *R.GPU, *L);
   // Figures outside physical bounds never drive a recommendation (FF013).
   if (!R.Sweep->Implausible.empty() || R.Sweep->Status == SweepStatus::NoWork)
     return R;
