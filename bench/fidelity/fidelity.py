@@ -256,7 +256,10 @@ def recipe_from_t1(t1_path, cache_path, source, gpu, arch):
         if a.get("MemoryType") == "Scalar" and isinstance(a.get("FillValue"), (int, float)):
             args[str(i)] = int(a["FillValue"])
     inc = [os.path.dirname(os.path.abspath(source))]
+    # Kernel Tuner compiles OpenCL through the driver (its opencl backend).
+    toolchain = "opencl-driver" if str(ks.get("Language", "")).lower() == "opencl" else "nvcc"
     return {
+        "toolchain": toolchain,
         "name": ks.get("KernelName", os.path.basename(source)),
         "sources": [os.path.abspath(source)],
         "include_dirs": inc,
@@ -351,13 +354,32 @@ def build_ptx(tools, work, recipe, params, arch, data_dir):
                   recipe["name"] + ".cu", text, produce)
 
 
+# The toolchain that built the measured binaries, where the recipe (or a T1
+# file's language) says it was not nvcc's: NVIDIA's OpenCL driver behaves as
+# if it did not merge scalar shared loads off loop-stepped pointers, which
+# ptxas does (docs/MODEL.md, "Vector accesses the compiler forms"), so the
+# model is told, as the plugin route is told to inline as nvcc did.
+TOOLCHAINS = {"nvcc": {}, "opencl-driver": {"FLIPFLOP_FIT_ASSEMBLER": "opencl-driver"}}
+
+
+def toolchain_env(recipe):
+    """The model's settings for the measured binaries' toolchain."""
+    t = recipe.get("toolchain", "nvcc")
+    if t not in TOOLCHAINS:
+        raise ValueError("%s: unknown toolchain %r (known: %s)" % (
+            recipe["name"], t, ", ".join(sorted(TOOLCHAINS))))
+    return TOOLCHAINS[t]
+
+
 def predict_ptx(tools, ptx, recipe, gpu, block, grid):
     args = ",".join("%s=%s" % kv for kv in sorted(recipe.get("args", {}).items()))
     cmd = [tools.ptx_tool, ptx, "--gpu", gpu, "--kernel", recipe["kernel"],
            "--block", ",".join(map(str, block)), "--grid", ",".join(map(str, grid)), "--csv"]
     if args:
         cmd += ["--arg", args]
-    out = run(cmd).splitlines()
+    env = dict(os.environ)
+    env.update(toolchain_env(recipe))
+    out = run(cmd, env=env).splitlines()
     head = out[0].split(",")
     row = dict(zip(head, out[1].split(",")))
     if row.get("valid") != "1":
@@ -431,6 +453,7 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
         # FLIPFLOP_ setting of the caller's is dropped.
         env = {k: v for k, v in os.environ.items()
                if not k.startswith("FLIPFLOP_") or k.startswith("FLIPFLOP_FIT_")}
+        env.update(toolchain_env(recipe))
         env.update({"FLIPFLOP_REPORT_DIR": os.path.join(tmp, "r"),
                     "FLIPFLOP_GPU": launches[0][0], "FLIPFLOP_LAUNCH": spec,
                     "FLIPFLOP_NO_CONFIG_SEARCH": "1"})
@@ -446,6 +469,7 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
     out = cached(work, "plugin", "json", text + " ".join(flags) + spec + args +
                  tools.stamp(tools.plugin) + tools.stamp(tools.clang) +
                  ("" if PLUGIN_PTXAS[0] == "off" else " ptxas=" + PLUGIN_PTXAS[0]) +
+                 "".join(" %s=%s" % kv for kv in sorted(toolchain_env(recipe).items())) +
                  "".join(" %s=%s" % kv for kv in sorted(os.environ.items())
                          if kv[0].startswith("FLIPFLOP_FIT_")),
                  recipe["name"] + ".cu", text, produce)
@@ -515,6 +539,14 @@ def gpu_groups(recipe):
     is sampled on its own."""
     shared = [g for g in recipe["gpus"] if "measured" not in g]
     return ([shared] if shared else []) + [[g] for g in recipe["gpus"] if "measured" in g]
+
+
+def group_toolchain(recipe, group):
+    """What built a sampling group's measured binaries: the recipe's
+    "toolchain" for the tuning data's GPUs, ptxas's for our own runs (a
+    "measured" entry, built by nvcc or clang), unless the entry names it."""
+    g = group[0]
+    return g.get("toolchain", "nvcc" if "measured" in g else recipe.get("toolchain", "nvcc"))
 
 
 def evaluate(recipe, data_dir, tools, work, sample, seed, frontends, only_gpus, jobs, log,
@@ -823,7 +855,8 @@ def main():
             if gpus and not gpus & {g.get("label", g["gpu"]) for g in group}:
                 continue
             try:
-                rows += evaluate(dict(r, gpus=group), data_dir, tools, work, a.sample, a.seed,
+                rows += evaluate(dict(r, gpus=group, toolchain=group_toolchain(r, group)),
+                                 data_dir, tools, work, a.sample, a.seed,
                                  frontends, gpus, a.jobs, log, where)
             except ValueError as e:  # a --where naming no parameter of the kernel
                 sys.exit("fidelity: %s" % e)

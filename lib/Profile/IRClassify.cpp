@@ -430,17 +430,17 @@ void ProfileBuilder::mergeVectorSiblings(size_t Begin) {
 }
 
 /// The alignment ptxas proves of shared address \p Ptr, given the
-/// alignment \p SharedAlign of its variable part (siblingKey): a shared
-/// address that no loop steps is one register of one definition in the
-/// PTX, whose alignment ptxas proves from its arithmetic; one stepped
-/// around a loop (an add recurrence) is taken to prove nothing, as
-/// provenAlign reads the PTX and the measured binaries behave (ptxas 13.0
-/// does merge it: docs/MODEL.md, "What ptxas 13.0 does with them"). 1 when
-/// nothing is proven.
+/// alignment \p SharedAlign of its variable part (siblingKey, whose known
+/// bits of an add recurrence are its start's and step's): ptxas proves it
+/// from the address's arithmetic, around a loop too, as provenAlign reads
+/// the PTX; an assembler that does not prove stepped pointers
+/// (assemblerMergesSteppedPointers) proves nothing of an add recurrence.
+/// 1 when nothing is proven.
 static uint64_t ptxasSharedAlign(const Value *Ptr, uint64_t SharedAlign,
                                  ScalarEvolution &SE) {
   if (SharedAlign <= 1 || !SE.isSCEVable(Ptr->getType()) ||
-      SE.containsAddRecurrence(SE.getSCEV(const_cast<Value *>(Ptr))))
+      (!assemblerMergesSteppedPointers() &&
+       SE.containsAddRecurrence(SE.getSCEV(const_cast<Value *>(Ptr)))))
     return 1;
   return SharedAlign;
 }

@@ -493,6 +493,10 @@ private:
   /// of register \p R's value from its one definition's arithmetic
   /// (PTXClassify.cpp).
   uint64_t provenAlign(unsigned R, unsigned Depth = 0) const;
+  uint64_t provenAlignIn(unsigned R, unsigned Depth,
+                         SmallVectorImpl<unsigned> &Open) const;
+  uint64_t alignOfDef(const Instr &I, unsigned Depth,
+                      SmallVectorImpl<unsigned> &Open) const;
   /// A register's value as a polynomial: monomials (sorted names of opaque
   /// registers "rN", symbols "s:NAME" and the thread and block indices
   /// "%tid.x" ... "%ctaid.z") -> integer coefficient; the empty monomial is
@@ -983,6 +987,7 @@ private:
   bool narrowedShift(const Instr &I, const AbsVal &A) const;
   AbsVal evalIntFold(const Instr &I) const;
   AbsVal evalShl(const Instr &I) const;
+  std::optional<int64_t> bfiAsSum(const Instr &I) const;
   /// The user-stated value of the kernel parameter \p I loads
   /// (ld.param [NAME_param_N]), if any. Only whole scalar loads count.
   std::optional<int64_t> paramValue(const Instr &I) const {

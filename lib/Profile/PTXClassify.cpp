@@ -2628,15 +2628,41 @@ std::optional<double> FunctionAnalysis::tripOverEnclosing(Loop &L) {
 /// Alignment, from the arithmetic that defines a value, as ptxas infers it
 /// before it merges adjacent scalar accesses into vector ones. Symbols are
 /// aligned (ptxas lays shared memory out itself); immediates by their low
-/// bit; shifts, products and sums carry alignment. A register with several
-/// definitions (a pointer stepped around a loop) proves nothing: the
-/// fidelity data show ptxas leaving those loads scalar (docs/MODEL.md,
+/// bit; shifts, products and sums carry alignment. A register of several
+/// definitions (a pointer stepped around a loop) has the alignment all of
+/// them keep: its start's and its steps' (an induction proof, its own
+/// value taken as aligned while its definitions are read), which is what
+/// ptxas 13 proves of a loop-stepped shared pointer (docs/MODEL.md,
 /// "Vector accesses the compiler forms").
 uint64_t FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
+  SmallVector<unsigned, 4> Open;
+  return provenAlignIn(R, Depth, Open);
+}
+
+uint64_t
+FunctionAnalysis::provenAlignIn(unsigned R, unsigned Depth,
+                                SmallVectorImpl<unsigned> &Open) const {
   constexpr uint64_t Max = 16;
-  if (Depth > 12 || R >= DefSites.size() || DefSites[R].size() != 1)
+  if (Depth > 12 || R >= DefSites.size() || DefSites[R].empty())
     return 1;
-  const Instr &I = *Instrs[DefSites[R][0]];
+  if (llvm::is_contained(Open, R))
+    return Max; // The induction hypothesis: the value being proven.
+  if (DefSites[R].size() > 1 && !assemblerMergesSteppedPointers())
+    return 1;
+  Open.push_back(R);
+  uint64_t Align = Max;
+  for (unsigned Site : DefSites[R]) {
+    Align = std::min(Align, alignOfDef(*Instrs[Site], Depth, Open));
+    if (Align == 1)
+      break;
+  }
+  Open.pop_back();
+  return Align;
+}
+
+uint64_t FunctionAnalysis::alignOfDef(const Instr &I, unsigned Depth,
+                                      SmallVectorImpl<unsigned> &Open) const {
+  constexpr uint64_t Max = 16;
   auto LowBit = [&](int64_t V) -> uint64_t {
     uint64_t U = uint64_t(V); // Two's complement: no overflow at INT64_MIN.
     return U == 0 ? Max : std::min<uint64_t>(Max, U & (~U + 1));
@@ -2651,7 +2677,7 @@ uint64_t FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
       return Max;
     if (O.Kind == Operand::Reg) {
       int Id = regId(O.Name);
-      return Id >= 0 ? provenAlign(unsigned(Id), Depth + 1) : 1;
+      return Id >= 0 ? provenAlignIn(unsigned(Id), Depth + 1, Open) : 1;
     }
     return 1;
   };
@@ -2670,6 +2696,8 @@ uint64_t FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
     return std::min(std::min(Max, Of(1) * Of(2)), Of(3));
   if (Base == "and") // Low zero bits of either operand stay zero.
     return std::max(Of(1), Of(2));
+  if (Base == "or" || Base == "xor" || Base == "selp")
+    return std::min(Of(1), Of(2)); // Low zero bits of both stay zero.
   return 1;
 }
 
@@ -3107,12 +3135,12 @@ FuncSummary FunctionAnalysis::run() {
     // this block's accesses still have their indices.
     finishSmooth();
     // ptxas merges adjacent scalar shared accesses whose alignment it can
-    // prove; a pointer parameter's alignment is not in the PTX, so nvcc's
-    // scalar global loads stay scalar. Accesses nvcc already wrote as
-    // vectors (v2), and those off a pointer stepped around a loop, are left
-    // as they are: the measured binaries show only the merging of 32-bit
-    // scalars off a register of one definition, although ptxas 13.0 merges
-    // both (docs/MODEL.md, "What ptxas 13.0 does with them").
+    // prove, off a pointer stepped around a loop too (provenAlign); a
+    // pointer parameter's alignment is not in the PTX, so nvcc's scalar
+    // global loads stay scalar. Accesses nvcc already wrote as vectors (v2)
+    // are left as they are: ptxas 13.0 merges those pairs as well, but no
+    // measurement here shows it (docs/MODEL.md, "What ptxas 13.0 does with
+    // them").
     mergeVectorRuns(
         S.Accesses, AccessesBefore,
         [&](size_t I) -> uint64_t {

@@ -664,7 +664,29 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
     return evalIntFold(I);
   if (Base == "shl")
     return evalShl(I);
+  // A bit-field insertion up to the top bit over a low field: an add of
+  // disjoint bits, as `or` is taken (affEval's form checks the bound).
+  if (std::optional<int64_t> Pos = bfiAsSum(I)) {
+    AbsVal A = opVal(I, 1), B = opVal(I, 2);
+    if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
+      return AbsVal();
+    if (A.known() && B.known())
+      return absCombine(absCombine(A, A, int64_t(1) << *Pos, 0), B, 1, 1);
+  }
   return allUniform(I);
+}
+
+/// The field position of `bfi.b32 d, a, b, pos, len` whose field reaches
+/// the top bit (pos + len >= 32; constant pos in 1..30), so that d is
+/// (a << pos) | (b's low pos bits): an add where b < 2^pos.
+std::optional<int64_t> FunctionAnalysis::bfiAsSum(const Instr &I) const {
+  if (I.Mods[0] != "bfi" || !I.hasMod("b32") || I.Ops.size() != 5 ||
+      I.Ops[3].Kind != Operand::Imm || I.Ops[4].Kind != Operand::Imm)
+    return std::nullopt;
+  int64_t Pos = I.Ops[3].Value, Len = I.Ops[4].Value;
+  if (Pos < 1 || Pos > 30 || Pos + Len < 32)
+    return std::nullopt;
+  return Pos;
 }
 
 void FunctionAnalysis::analyseValues() {
@@ -1029,6 +1051,20 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
     if (AddrMode && A.known() && !A.isConst() && B.isConst() && B.K > 0 &&
         B.K <= smallestStep(A))
       return affCombine(A, B, 1, 1);
+  }
+  // `bfi d, a, b, pos, len` inserting a's low bits at pos up to the top bit
+  // over a value b below 2^pos is b + (a << pos): nvcc's `(y << 5) | (t &
+  // 31)` of a 32-wide tile's column.
+  if (auto Parts = bfiAsSum(I)) {
+    AffVal A = Op(1), B = Op(2);
+    if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
+      return AffVal();
+    std::optional<int64_t> Max = maxOverThreads(B, IterTrip);
+    if (A.known() && B.known() && Max && *Max >= 0 &&
+        *Max < (int64_t(1) << *Parts))
+      return affCombine(affMul(A, AffVal::constant(int64_t(1) << *Parts)), B, 1,
+                        1);
+    return AffVal::top();
   }
   // Constants fold through the rest of the integer arithmetic: a stated
   // argument divided in the signed-division idiom (`(n + (n >>> 31)) >> 1`,

@@ -2,11 +2,20 @@
 #include "flipflop/Profile/VectorRuns.h"
 #include "flipflop/Profile/OpRules.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include <cstdlib>
 #include <map>
 #include <tuple>
 
 namespace flipflop {
+
+bool assemblerMergesSteppedPointers() {
+  static const bool Merges = [] {
+    const char *V = std::getenv("FLIPFLOP_FIT_ASSEMBLER");
+    return !(V && llvm::StringRef(V) == "opencl-driver");
+  }();
+  return Merges;
+}
 
 namespace {
 /// What two accesses must share, besides their base, to be one vector.

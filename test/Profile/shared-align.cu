@@ -3,24 +3,28 @@
 // (16-byte aligned) and proved 4t * 4 a multiple of 16 from the address's
 // arithmetic; the PTX front end reads clang's PTX so (provenAlign,
 // docs/MODEL.md "Vector accesses the compiler forms"), and the IR front end
-// now takes the same proof from the index's known low zero bits
-// (`fixed`). An address that a loop steps is a register of several
-// definitions in the PTX; both front ends keep those stores scalar
-// (`stepped`), as the measured CLBlast binaries behave, although ptxas 13.0
-// emits one STS.128 for them (docs/MODEL.md, "What ptxas 13.0 does with
-// them"). Both front ends give that, the PTX one on llc's PTX of the same
-// IR. Before, the IR took only the IR's `align 4` and kept all eight stores
-// scalar.
+// takes the same proof from the index's known low zero bits (`fixed`). An
+// address that a loop steps is a register of several definitions in the
+// PTX; ptxas 13 proves it aligned from its start and step and emits one
+// STS.128 (`stepped`), and since session 52 both front ends merge it so.
+// Binaries of NVIDIA's OpenCL driver behave as if it stayed scalar (the
+// measured CLBlast tiles), which FLIPFLOP_FIT_ASSEMBLER=opencl-driver gives.
+// Both front ends give the same, the PTX one on llc's PTX of the same IR.
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll
 // RUN: %profile %t.ll | FileCheck %s
 // RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 %t.ll -o %t.ptx
 // RUN: flipflop-ptx --no-ptxas --dump-profile %t.ptx | FileCheck %s
+// RUN: env FLIPFLOP_FIT_ASSEMBLER=opencl-driver %profile %t.ll | FileCheck %s --check-prefix=OPENCL
+// RUN: env FLIPFLOP_FIT_ASSEMBLER=opencl-driver flipflop-ptx --no-ptxas --dump-profile %t.ptx | FileCheck %s --check-prefix=OPENCL
 
 // CHECK-LABEL: kernel _Z5fixedPKfPf
 // CHECK: access: shared store bytes=16 count=1
 // CHECK-NOT: access: shared store bytes=4
 // CHECK-LABEL: kernel _Z7steppedPKfPfi
-// CHECK: access: shared store bytes=4
+// CHECK: access: shared store bytes=16 count=16
+// CHECK-NOT: access: shared store bytes=4
+// OPENCL-LABEL: kernel _Z7steppedPKfPfi
+// OPENCL: access: shared store bytes=4
 // Two 8-byte halves at +0 and +8 of an address ptxas proves 16-byte
 // aligned (clang's PTX: two st.shared.b64): the PTX front end merges 32-bit
 // scalars only, and since session 23 so does the IR front end's use of

@@ -32,6 +32,16 @@ void mergeVectorRuns(std::vector<MemAccess> &As, size_t Begin,
                      llvm::function_ref<uint64_t(size_t)> Alignment,
                      std::array<double, NumOpClasses> &Ops);
 
+/// Whether the assembler proves a shared pointer stepped around a loop
+/// aligned when its start and its steps are, and so merges adjacent scalar
+/// accesses off it: ptxas does (read off its SASS, and the times of
+/// nvcc-built kernels agree), the default. Binaries built by NVIDIA's
+/// OpenCL driver behave as if it did not (CLBlast's measured VWM = 1
+/// tiles); a harness comparing with such measurements says so with
+/// FLIPFLOP_FIT_ASSEMBLER=opencl-driver (docs/MODEL.md, "Vector accesses the
+/// compiler forms").
+bool assemblerMergesSteppedPointers();
+
 } // namespace flipflop
 
 #endif
