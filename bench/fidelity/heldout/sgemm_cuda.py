@@ -3,7 +3,7 @@
 
 Ten SGEMM kernels (naive to warp-tiled), each at the launch its runner gives
 it for M = N = K = 4096, measured on an RTX A6000 (the repository README's
-GFLOP/s; provenance in sgemm-cuda/README.md). Held out of every fit. Each
+GFLOP/s; provenance in heldout/README.md, "sgemm-cuda"). Held out of every fit. Each
 kernel is compiled as the repository builds it (nvcc, sm_86) and predicted
 through both front ends: nvcc's PTX and flipflop-ptx, and clang with the
 plugin (which predicts clang's binary, not the measured nvcc one). Prints
@@ -98,7 +98,7 @@ def main():
     missing = [k["file"] for k in spec["kernels"]
                if not os.path.exists(os.path.join(a.src, k["file"]))]
     if missing:
-        sys.exit("sgemm_cuda.py: %s lacks %s: fetch src/kernels/ of %s (sgemm-cuda/README.md)"
+        sys.exit("sgemm_cuda.py: %s lacks %s: fetch src/kernels/ of %s (heldout/README.md, 'sgemm-cuda')"
                  % (a.src, ", ".join(missing), spec["repository"]))
     tools = fidelity.Tools(os.path.abspath(a.build))
     flops = 2.0 * spec["size"] ** 3
