@@ -359,12 +359,16 @@ def build_ptx(tools, work, recipe, params, arch, data_dir):
 # if it did not merge scalar shared loads off loop-stepped pointers, which
 # ptxas does (docs/MODEL.md, "Vector accesses the compiler forms"), so the
 # model is told, as the plugin route is told to inline as nvcc did.
-TOOLCHAINS = {"nvcc": {}, "opencl-driver": {"FLIPFLOP_FIT_ASSEMBLER": "opencl-driver"}}
+TOOLCHAINS = {"nvcc": {"FLIPFLOP_FIT_ASSEMBLER": "ptxas"},
+              "opencl-driver": {"FLIPFLOP_FIT_ASSEMBLER": "opencl-driver"}}
+# --toolchain: every recipe's measured binaries taken as built so (a scan:
+# what ptxas's merges would do to the OpenCL-built gemm, for example).
+TOOLCHAIN_OVERRIDE = [None]
 
 
 def toolchain_env(recipe):
     """The model's settings for the measured binaries' toolchain."""
-    t = recipe.get("toolchain", "nvcc")
+    t = TOOLCHAIN_OVERRIDE[0] or recipe.get("toolchain", "nvcc")
     if t not in TOOLCHAINS:
         raise ValueError("%s: unknown toolchain %r (known: %s)" % (
             recipe["name"], t, ", ".join(sorted(TOOLCHAINS))))
@@ -779,12 +783,16 @@ def main():
                          "nvcc did for the measured binaries (default), or keep clang's policy")
     ap.add_argument("--no-args", action="store_true",
                     help="do not state the kernels' argument values (as before --arg existed)")
+    ap.add_argument("--toolchain", choices=sorted(TOOLCHAINS),
+                    help="take every recipe's measured binaries as built by this toolchain "
+                         "(default: each recipe's own \"toolchain\", nvcc where it names none)")
     ap.add_argument("--t1", help="Kernel Tuner T1 JSON (with --cache, --source, --gpu, --arch)")
     ap.add_argument("--cache")
     ap.add_argument("--source")
     ap.add_argument("--gpu")
     ap.add_argument("--arch")
     a = ap.parse_args()
+    TOOLCHAIN_OVERRIDE[0] = a.toolchain
     PLUGIN_PTXAS[0] = a.plugin_ptxas
     if a.clang_inlining == "nvcc":
         CLANG_EXTRA.extend(NVCC_LIKE_INLINING)

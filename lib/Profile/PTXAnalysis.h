@@ -493,10 +493,19 @@ private:
   /// of register \p R's value from its one definition's arithmetic
   /// (PTXClassify.cpp).
   uint64_t provenAlign(unsigned R, unsigned Depth = 0) const;
+  /// provenAlign with the registers whose proof is open (the induction
+  /// hypothesis: taken aligned); \p MinOpen receives the lowest position
+  /// in \p Open whose hypothesis the answer read, -1 where the depth limit
+  /// cut it short (such answers are not memoised).
   uint64_t provenAlignIn(unsigned R, unsigned Depth,
-                         SmallVectorImpl<unsigned> &Open) const;
-  uint64_t alignOfDef(const Instr &I, unsigned Depth,
-                      SmallVectorImpl<unsigned> &Open) const;
+                         SmallVectorImpl<unsigned> &Open, int &MinOpen) const;
+  uint64_t alignOfDef(const Instr &I, bool Stepped, unsigned Depth,
+                      SmallVectorImpl<unsigned> &Open, int &MinOpen) const;
+  mutable llvm::DenseMap<unsigned, uint64_t> AlignMemo;
+  mutable unsigned AlignSteps = 0; ///< Definitions read by one provenAlign.
+  /// Shared accesses whose base register a definition earlier in their
+  /// block changed: their own base id (MemAccess::BaseId) -> the register.
+  llvm::DenseMap<unsigned, unsigned> RedefinedBase;
   /// A register's value as a polynomial: monomials (sorted names of opaque
   /// registers "rN", symbols "s:NAME" and the thread and block indices
   /// "%tid.x" ... "%ctaid.z") -> integer coefficient; the empty monomial is
@@ -988,6 +997,7 @@ private:
   AbsVal evalIntFold(const Instr &I) const;
   AbsVal evalShl(const Instr &I) const;
   std::optional<int64_t> bfiAsSum(const Instr &I) const;
+  bool belowPow2(const Operand &O, int64_t Pos) const;
   /// The user-stated value of the kernel parameter \p I loads
   /// (ld.param [NAME_param_N]), if any. Only whole scalar loads count.
   std::optional<int64_t> paramValue(const Instr &I) const {

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -2635,33 +2636,60 @@ std::optional<double> FunctionAnalysis::tripOverEnclosing(Loop &L) {
 /// ptxas 13 proves of a loop-stepped shared pointer (docs/MODEL.md,
 /// "Vector accesses the compiler forms").
 uint64_t FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
+  if (auto It = RedefinedBase.find(R + 1); It != RedefinedBase.end())
+    R = It->second;
   SmallVector<unsigned, 4> Open;
-  return provenAlignIn(R, Depth, Open);
+  int MinOpen = INT_MAX;
+  AlignSteps = 0;
+  return provenAlignIn(R, Depth, Open, MinOpen);
 }
 
-uint64_t
-FunctionAnalysis::provenAlignIn(unsigned R, unsigned Depth,
-                                SmallVectorImpl<unsigned> &Open) const {
+uint64_t FunctionAnalysis::provenAlignIn(unsigned R, unsigned Depth,
+                                         SmallVectorImpl<unsigned> &Open,
+                                         int &MinOpen) const {
   constexpr uint64_t Max = 16;
-  if (Depth > 12 || R >= DefSites.size() || DefSites[R].empty())
+  // Cut short (deep, or a proof that has read too many definitions, which
+  // only contrived code needs): not proven, and nothing above it memoised.
+  if (Depth > 12 || ++AlignSteps > 4096) {
+    MinOpen = -1;
     return 1;
-  if (llvm::is_contained(Open, R))
+  }
+  if (R >= DefSites.size() || DefSites[R].empty())
+    return 1;
+  if (auto It = llvm::find(Open, R); It != Open.end()) {
+    MinOpen = std::min(MinOpen, int(It - Open.begin()));
     return Max; // The induction hypothesis: the value being proven.
-  if (DefSites[R].size() > 1 && !assemblerMergesSteppedPointers())
+  }
+  bool Stepped = DefSites[R].size() > 1;
+  if (Stepped && !assemblerMergesSteppedPointers())
     return 1;
+  if (auto It = AlignMemo.find(R); It != AlignMemo.end())
+    return It->second;
+  const int Mine = int(Open.size());
   Open.push_back(R);
   uint64_t Align = Max;
+  int Min = INT_MAX;
   for (unsigned Site : DefSites[R]) {
-    Align = std::min(Align, alignOfDef(*Instrs[Site], Depth, Open));
-    if (Align == 1)
+    Align =
+        std::min(Align, alignOfDef(*Instrs[Site], Stepped, Depth, Open, Min));
+    if (Align == 1 && Min >= 0)
       break;
   }
   Open.pop_back();
+  // An answer that read the hypothesis of a register opened further out
+  // holds only under it (1 holds under any): not memoised, and the caller
+  // learns it. R's own hypothesis is discharged here.
+  if (Min < 0 || (Min < Mine && Align > 1))
+    MinOpen = std::min(MinOpen, Min);
+  else
+    AlignMemo[R] = Align;
   return Align;
 }
 
-uint64_t FunctionAnalysis::alignOfDef(const Instr &I, unsigned Depth,
-                                      SmallVectorImpl<unsigned> &Open) const {
+uint64_t FunctionAnalysis::alignOfDef(const Instr &I, bool Stepped,
+                                      unsigned Depth,
+                                      SmallVectorImpl<unsigned> &Open,
+                                      int &MinOpen) const {
   constexpr uint64_t Max = 16;
   auto LowBit = [&](int64_t V) -> uint64_t {
     uint64_t U = uint64_t(V); // Two's complement: no overflow at INT64_MIN.
@@ -2677,14 +2705,37 @@ uint64_t FunctionAnalysis::alignOfDef(const Instr &I, unsigned Depth,
       return Max;
     if (O.Kind == Operand::Reg) {
       int Id = regId(O.Name);
-      return Id >= 0 ? provenAlignIn(unsigned(Id), Depth + 1, Open) : 1;
+      return Id >= 0 ? provenAlignIn(unsigned(Id), Depth + 1, Open, MinOpen)
+                     : 1;
     }
     return 1;
   };
+  // An unpacked half (`mov.b64 {%lo, %hi}, %rd`): the high half's low bits
+  // are the wide value's middle ones.
+  if (!I.Ops.empty() && I.Ops[0].Kind != Operand::Reg)
+    return 1;
   StringRef Base = I.Mods[0];
   bool FloatCvt = I.hasMod("f16") || I.hasMod("f32") || I.hasMod("f64");
   if (Base == "mov" || Base == "cvta" || (Base == "cvt" && !FloatCvt))
     return Of(1);
+  // A register stepped down by another register is a step ptxas does not
+  // prove (x = c - x, x -= y): only constant steps down.
+  if (Base == "sub" && Stepped && I.Ops.size() > 2 &&
+      I.Ops[2].Kind != Operand::Imm)
+    return 1;
+  // Nor one that subtracts the value being proven, through other
+  // registers (t = c - x; x = t + 0).
+  if (Base == "sub" && I.Ops.size() > 2 && I.Ops[2].Kind == Operand::Reg) {
+    int Id = regId(I.Ops[2].Name);
+    if (Id < 0)
+      return 1;
+    int Read = INT_MAX;
+    uint64_t Sub = provenAlignIn(unsigned(Id), Depth + 1, Open, Read);
+    if (Read >= 0 && Read != INT_MAX)
+      return 1;
+    MinOpen = std::min(MinOpen, Read);
+    return std::min(Of(1), Sub);
+  }
   if (Base == "add" || Base == "sub")
     return std::min(Of(1), Of(2));
   if (Base == "shl" && I.Ops.size() > 2 && I.Ops[2].Kind == Operand::Imm)
@@ -3104,15 +3155,42 @@ FuncSummary FunctionAnalysis::run() {
   S.Shape.TidPitch = tidPitch();
   analyseParallelism();
   std::vector<Fold> Folded = findFolded();
+  // Shared accesses off a register that an earlier instruction of their
+  // block redefined address another value than those before it: a base id
+  // of their own (per register and redefinition), so that no vector run
+  // joins them (a pointer stepped between loads, x += 16 in mid-block).
+  DenseMap<std::pair<unsigned, unsigned>, unsigned> RedefIds;
+  const unsigned FirstRedefId = unsigned(DefSites.size()) + 1;
   for (unsigned BI = 0; BI < Blocks.size(); ++BI) {
     size_t AccessesBefore = S.Accesses.size();
+    DenseMap<unsigned, unsigned> DefsInBlock;
     for (unsigned K = Blocks[BI].Begin; K < Blocks[BI].End; ++K) {
       if (S.FirstLoc.Line == 0 && Instrs[K]->Loc.Line)
         S.FirstLoc = Instrs[K]->Loc;
+      size_t AccessesBeforeK = S.Accesses.size();
       if (Folded[K] == Fold::WideMultiplyAdd)
         addOp(InstrCtx(*Instrs[K], Blocks[BI].Weight, BI), OpClass::IntMul);
       else if (Folded[K] == Fold::Kept)
         classify(*Instrs[K], Blocks[BI].Weight, BI);
+      for (size_t AI = AccessesBeforeK; AI < S.Accesses.size(); ++AI) {
+        MemAccess &A = S.Accesses[AI];
+        if (A.Space != AddrSpace::Shared || !A.BaseId ||
+            A.BaseId >= FirstRedefId)
+          continue;
+        auto Gen = DefsInBlock.find(A.BaseId - 1);
+        if (Gen == DefsInBlock.end())
+          continue;
+        unsigned Id = RedefIds
+                          .try_emplace({A.BaseId - 1, Gen->second},
+                                       FirstRedefId + RedefIds.size())
+                          .first->second;
+        RedefinedBase[Id] = A.BaseId - 1;
+        A.BaseId = Id;
+      }
+      SmallVector<unsigned, 4> Defined;
+      defsOf(*Instrs[K], Defined);
+      for (unsigned R : Defined)
+        ++DefsInBlock[R];
       // Shape facts from special registers.
       for (const Operand &O : Instrs[K]->Ops) {
         if (O.Kind != Operand::Reg || regId(O.Name) >= 0)

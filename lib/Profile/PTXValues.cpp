@@ -664,9 +664,10 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
     return evalIntFold(I);
   if (Base == "shl")
     return evalShl(I);
-  // A bit-field insertion up to the top bit over a low field: an add of
-  // disjoint bits, as `or` is taken (affEval's form checks the bound).
-  if (std::optional<int64_t> Pos = bfiAsSum(I)) {
+  // A bit-field insertion up to the top bit over a value below 2^pos: an
+  // add of disjoint bits.
+  if (std::optional<int64_t> Pos = bfiAsSum(I);
+      Pos && belowPow2(I.Ops[2], *Pos)) {
     AbsVal A = opVal(I, 1), B = opVal(I, 2);
     if (A.State == AbsVal::Bottom || B.State == AbsVal::Bottom)
       return AbsVal();
@@ -674,6 +675,39 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
       return absCombine(absCombine(A, A, int64_t(1) << *Pos, 0), B, 1, 1);
   }
   return allUniform(I);
+}
+
+/// Whether operand \p O is known below 2^\p Pos from its own arithmetic:
+/// an immediate, or one definition that masks (`and` with a mask below it),
+/// takes a remainder (`rem.u32` by at most 2^Pos), shifts right far enough
+/// (`shr.u32` by 32 - Pos or more) or extracts at most Pos bits (`bfe.u32`).
+bool FunctionAnalysis::belowPow2(const Operand &O, int64_t Pos) const {
+  const int64_t Lim = int64_t(1) << Pos;
+  if (O.Kind == Operand::Imm)
+    return O.Value >= 0 && O.Value < Lim;
+  int R = O.Kind == Operand::Reg ? regId(O.Name) : -1;
+  if (R < 0 || DefSites[R].size() != 1)
+    return false;
+  const Instr &D = *Instrs[DefSites[R][0]];
+  if (D.Guard.size() || D.Ops.size() < 3)
+    return false;
+  auto Imm = [&](size_t K) -> std::optional<int64_t> {
+    if (K < D.Ops.size() && D.Ops[K].Kind == Operand::Imm)
+      return D.Ops[K].Value;
+    return std::nullopt;
+  };
+  StringRef Base = D.Mods[0];
+  if (Base == "and" && D.hasMod("b32")) {
+    std::optional<int64_t> M = Imm(2) ? Imm(2) : Imm(1);
+    return M && *M >= 0 && *M < Lim;
+  }
+  if (Base == "rem" && D.hasMod("u32"))
+    return Imm(2) && *Imm(2) > 0 && *Imm(2) <= Lim;
+  if (Base == "shr" && D.hasMod("u32"))
+    return Imm(2) && *Imm(2) >= 32 - Pos && *Imm(2) < 32;
+  if (Base == "bfe" && D.hasMod("u32") && D.Ops.size() == 4)
+    return Imm(3) && *Imm(3) >= 0 && *Imm(3) <= Pos;
+  return false;
 }
 
 /// The field position of `bfi.b32 d, a, b, pos, len` whose field reaches
@@ -1060,8 +1094,9 @@ AffVal FunctionAnalysis::affEval(const Instr &I) const {
     if (A.State == AffVal::Bottom || B.State == AffVal::Bottom)
       return AffVal();
     std::optional<int64_t> Max = maxOverThreads(B, IterTrip);
-    if (A.known() && B.known() && Max && *Max >= 0 &&
-        *Max < (int64_t(1) << *Parts))
+    if (A.known() && B.known() &&
+        (belowPow2(I.Ops[2], *Parts) ||
+         (Max && *Max >= 0 && *Max < (int64_t(1) << *Parts))))
       return affCombine(affMul(A, AffVal::constant(int64_t(1) << *Parts)), B, 1,
                         1);
     return AffVal::top();
