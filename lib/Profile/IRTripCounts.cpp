@@ -392,6 +392,10 @@ SmallVector<EntryCondition, 4> entryConditions(const Loop *L,
   return Conds;
 }
 
+/// The most passes a loop's count may evaluate to (2^40): beyond it the
+/// count has wrapped.
+constexpr unsigned MaxTripBits = 40;
+
 std::optional<double> tripAt(const Loop *L, const SCEV *BTC,
                              ScalarEvolution &SE,
                              ArrayRef<EntryCondition> Conds,
@@ -404,6 +408,11 @@ std::optional<double> tripAt(const Loop *L, const SCEV *BTC,
   if (!V)
     return std::nullopt;
   if (V->getBitWidth() >= 16 && V->isNegative())
+    return 0.0;
+  // A count no thread runs (2^40 passes) is a negative one that an
+  // unsigned division wrapped ((-8 + 8x) /u 8 at x = 0: 2^61 - 1, a
+  // remainder loop that does not run at this point): as a negative one.
+  if (V->getActiveBits() > MaxTripBits)
     return 0.0;
   if (const auto *Max =
           dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(L))) {
