@@ -442,6 +442,24 @@ def build_clang_ptx(tools, work, recipe, params, arch, data_dir):
                   recipe["name"] + ".cu", text, produce)
 
 
+def plugin_env(recipe, report_dir, gpu, launch_spec, args):
+    """The plugin's settings for one compile: its report, the compile's GPU,
+    the launches to predict (FLIPFLOP_LAUNCH), the stated arguments and the
+    measured binaries' toolchain. The model's fit overrides (FLIPFLOP_FIT_*,
+    docs/MODEL.md) pass through, so that a scan reaches the plugin route
+    too; every other FLIPFLOP_ setting of the caller's is dropped."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("FLIPFLOP_") or k.startswith("FLIPFLOP_FIT_")}
+    env.update(toolchain_env(recipe))
+    env.update({"FLIPFLOP_REPORT_DIR": report_dir, "FLIPFLOP_GPU": gpu,
+                "FLIPFLOP_LAUNCH": launch_spec, "FLIPFLOP_NO_CONFIG_SEARCH": "1"})
+    if args:
+        env["FLIPFLOP_ARGS"] = args
+    if PLUGIN_PTXAS[0] != "off":
+        env["FLIPFLOP_PTXAS"] = PLUGIN_PTXAS[0]
+    return env
+
+
 def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
     """One clang compile per (configuration, arch); the report holds the
     prediction of each (GPU, launch) asked for in FLIPFLOP_LAUNCH."""
@@ -452,19 +470,7 @@ def predict_plugin(tools, work, recipe, params, arch, launches, data_dir):
     args = ",".join("%s=%s" % kv for kv in sorted(recipe.get("args", {}).items()))
 
     def produce(tmp, src):
-        # The model's fit overrides (FLIPFLOP_FIT_*, docs/MODEL.md) pass
-        # through, so that a scan reaches the plugin route too; every other
-        # FLIPFLOP_ setting of the caller's is dropped.
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith("FLIPFLOP_") or k.startswith("FLIPFLOP_FIT_")}
-        env.update(toolchain_env(recipe))
-        env.update({"FLIPFLOP_REPORT_DIR": os.path.join(tmp, "r"),
-                    "FLIPFLOP_GPU": launches[0][0], "FLIPFLOP_LAUNCH": spec,
-                    "FLIPFLOP_NO_CONFIG_SEARCH": "1"})
-        if args:
-            env["FLIPFLOP_ARGS"] = args
-        if PLUGIN_PTXAS[0] != "off":
-            env["FLIPFLOP_PTXAS"] = PLUGIN_PTXAS[0]
+        env = plugin_env(recipe, os.path.join(tmp, "r"), launches[0][0], spec, args)
         run([tools.clang] + flags + [src, "-o", os.path.join(tmp, "k.ptx")], env=env)
         reports = os.listdir(os.path.join(tmp, "r"))
         if len(reports) != 1:

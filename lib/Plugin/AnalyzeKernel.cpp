@@ -109,11 +109,15 @@ Prediction predictLaunch(const KernelProfile &K, const GPUSpec &G,
   return P;
 }
 
+Expected<GPUSpec> launchGPU(const LaunchRequest &L, const GPUSpec &Compile) {
+  if (L.GPU.empty())
+    return Compile;
+  return resolveGPU(L.GPU, "");
+}
+
 /// Whether launch \p L is for \p G: it names no GPU, or that one.
 static bool launchOnGPU(const LaunchRequest &L, const GPUSpec &G) {
-  if (L.GPU.empty())
-    return true;
-  Expected<GPUSpec> Named = resolveGPU(L.GPU, "");
+  Expected<GPUSpec> Named = launchGPU(L, G);
   if (!Named) {
     consumeError(Named.takeError());
     return false;
@@ -145,9 +149,7 @@ static std::string holdStatedBlock(KernelProfile &K, const LaunchRequest &L) {
            std::to_string(S.FixedBlock[1]) + " x " +
            std::to_string(S.FixedBlock[2]) + ": " + S.FixedReason + ")";
   }
-  if (!S.passesChecks(L.Block))
-    return "";
-  S.FixedBlock = L.Block;
+  S.FixedBlock = L.Block; // Valid there (predictLaunch checked it).
   S.FixedGuessed = false;
   S.FixedReason +=
       "; the stated launch's block " + Stated + " (-flipflop-launch)";

@@ -118,6 +118,11 @@ const LaunchRequest *statedLaunch(const PluginOptions &O);
 Prediction predictLaunch(const KernelProfile &K, const GPUSpec &G,
                          const LaunchRequest &L);
 
+/// The GPU launch \p L is for: the one it names, or \p Compile (the
+/// compile's) where it names none; an error where the name is unknown.
+llvm::Expected<GPUSpec> launchGPU(const LaunchRequest &L,
+                                  const GPUSpec &Compile);
+
 struct KernelResult {
   /// Why there is no recommendation (remark FF900), or empty.
   std::string Problem;

@@ -79,15 +79,11 @@ static void addLaunches(json::Object &Kernel, const KernelProfile &K,
                         const GPUSpec &CompileGPU, const PluginOptions &O) {
   json::Array Out;
   for (const LaunchRequest &L : O.Launches) {
-    std::optional<GPUSpec> G = CompileGPU;
-    if (!L.GPU.empty()) {
-      Expected<GPUSpec> Named = resolveGPU(L.GPU, "");
-      if (!Named) {
-        Out.push_back(json::Object{{"gpu", L.GPU},
-                                   {"error", toString(Named.takeError())}});
-        continue;
-      }
-      G = *Named;
+    Expected<GPUSpec> G = launchGPU(L, CompileGPU);
+    if (!G) {
+      Out.push_back(
+          json::Object{{"gpu", L.GPU}, {"error", toString(G.takeError())}});
+      continue;
     }
     Out.push_back(json::Object{
         {"gpu", G->Name},

@@ -529,14 +529,13 @@ SweepResult analyseKernel(KernelProfile &K, const Inputs &In,
   if (KO.Sweep.Grid[0] && !Out.ShapeHeld && Out.Configs.size() > 1 &&
       !K.Shape.GridStrideLoop && gridStrideElements(K) <= 0)
     K.Warnings.push_back(
-        K.Shape.WorkScalesWithBlock
-            ? "the stated grid is held at every block swept: unless each "
-              "block is a unit of the problem (a row a block), blocks of "
-              "other sizes run problems of other sizes; for one problem "
-              "size give --threads (or --block for this launch alone)"
-            : "the stated grid is held at every block swept, so blocks of "
-              "other sizes run problems of other sizes; for one problem "
-              "size give --threads (or --block for this launch alone)");
+        std::string("the stated grid is held at every block swept") +
+        (K.Shape.WorkScalesWithBlock
+             ? ": unless each block is a unit of the problem (a row a "
+               "block), blocks"
+             : ", so blocks") +
+        " of other sizes run problems of other sizes; for one problem size "
+        "give --threads (or --block for this launch alone)");
   return Out;
 }
 
