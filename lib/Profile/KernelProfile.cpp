@@ -465,6 +465,42 @@ IndexedThreadDims indexedThreadDims(const KernelProfile &P) {
   return Out;
 }
 
+double globalSectorBytes(const MemAccess &A) {
+  // A warp request moves SectorsPerRequest*32 bytes for 32 threads.
+  // Loop-invariant addresses hit in cache after the first pass.
+  double Execs = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
+  return Execs * A.SectorsPerRequest * 32.0 / 32.0;
+}
+
+bool weighGuardedTraffic(KernelProfile &P) {
+  if (P.Guarded.empty())
+    return false;
+  std::vector<double> Behind(P.Guarded.size(), 0.0);
+  double Total = 0;
+  for (const MemAccess &A : P.Accesses) {
+    // The bytes DRAM sees: a uniform access (one sector a warp, which the
+    // L2 holds) and an atomic (done in the L2) move none (the model's
+    // accessTraffic).
+    if ((A.Space != AddrSpace::Global && A.Space != AddrSpace::Generic) ||
+        A.Pattern == AccessPattern::Uniform || A.IsAtomic)
+      continue;
+    double B = globalSectorBytes(A);
+    Total += B;
+    if (A.Guards.empty())
+      continue;
+    auto It = llvm::find_if(
+        P.Guarded, [&](const GuardedWork &W) { return W.Guards == A.Guards; });
+    if (It == P.Guarded.end())
+      return false; // checks of their own (a bulk copy's): keep the front end's
+    Behind[It - P.Guarded.begin()] += B;
+  }
+  if (Total <= 0)
+    return false;
+  for (size_t I = 0; I < P.Guarded.size(); ++I)
+    P.Guarded[I].MemShare = Behind[I] / Total;
+  return true;
+}
+
 void finalizeProfile(KernelProfile &P) {
   P.GlobalBytesRead = P.GlobalBytesWritten = P.GlobalSectorBytes = 0;
   P.SharedBytes = P.SharedWavefronts = P.LocalBytes = 0;
@@ -485,10 +521,7 @@ void finalizeProfile(KernelProfile &P) {
         P.GlobalBytesWritten += Req;
       if (!A.IsStore || A.IsAtomic)
         P.GlobalBytesRead += Req;
-      // Per thread: a warp request moves SectorsPerRequest*32 bytes for 32
-      // threads. Loop-invariant addresses hit in cache after the first pass.
-      double Execs = A.LoopInvariant ? std::min(A.Count, 1.0) : A.Count;
-      P.GlobalSectorBytes += Execs * A.SectorsPerRequest * 32.0 / 32.0;
+      P.GlobalSectorBytes += globalSectorBytes(A);
       Requests += A.Count;
       if (A.Pattern != AccessPattern::Coalesced &&
           A.Pattern != AccessPattern::Uniform)

@@ -409,6 +409,7 @@ KernelProfile makeKernel(const Function &F, unsigned I, const CallFolder &CF,
   addResources(F, S, Globals, K.Res);
   fixShape(F, K);
   finalizeProfile(K);
+  weighGuardedTraffic(K);
   return K;
 }
 

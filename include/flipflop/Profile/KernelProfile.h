@@ -555,6 +555,8 @@ struct GuardedWork {
   /// Share of the kernel's (loop-weighted) global-memory bytes behind the
   /// same guards, which scales the memory traffic where Share scales the
   /// instructions; -1 when the front end did not count it (Share then).
+  /// The PTX front end weighs the bytes that reach DRAM
+  /// (weighGuardedTraffic), which the plugin takes.
   double MemShare = -1;
 };
 
@@ -897,6 +899,21 @@ void collectFormLoads(KernelProfile &P);
 
 /// Recomputes the aggregate fields of \p P from its accesses.
 void finalizeProfile(KernelProfile &P);
+
+/// Sector bytes a thread that the global access \p A moves between the SM
+/// and the L2 (its share of KernelProfile::GlobalSectorBytes).
+double globalSectorBytes(const MemAccess &A);
+
+/// Sets each GuardedWork::MemShare of \p P to the share of the DRAM
+/// traffic (sector bytes of the accesses that reach DRAM, as the model
+/// charges them) made by the accesses behind exactly its checks, where
+/// every guarded access names them (MemAccess::Guards, the PTX front
+/// end's); returns whether it did. The model scales all global traffic by
+/// the share that passes the checks (activeMemoryFraction): a share of the
+/// instructions' raw bytes made `if (tid == 0) out[b] = s` after a 4-byte
+/// load half the kernel's bytes, so the check scaled the load's DRAM bytes
+/// by 0.5 where the store moves one sector a block.
+bool weighGuardedTraffic(KernelProfile &P);
 
 /// A block's dynamic shared memory as the user writes it: `BYTES`,
 /// `PER*t` (bytes per thread of the block) or `BYTES+PER*t`
