@@ -1,5 +1,6 @@
 //===- Merge.cpp - IR and PTX facts of one kernel into one profile --------===//
 #include "flipflop/Profile/KernelProfile.h"
+#include "flipflop/Profile/LaneSplit.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -213,6 +214,34 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
       if (!Kept.Guards.empty())
         Into.Guarded.push_back(std::move(Kept));
     }
+  }
+  // A thread index times a value the loop moves (`sdata[2 * s * tid]`,
+  // `s *= 2`) is a runtime pitch to the IR, lanes far apart (32-way at
+  // every pass); the PTX front end counts the lanes' banks at each pass
+  // (MemAccess::WaysByPass). The IR's far-pitched shared accesses take the
+  // median of the PTX's counted ones of the same kind.
+  if (!WorkFromPTX) {
+    bool Changed = false;
+    for (MemAccess &A : Into.Accesses) {
+      if (A.Space != AddrSpace::Shared || A.Pattern != AccessPattern::Strided ||
+          !farRowPitch(A.StrideBytes) || A.LaneMod)
+        continue;
+      std::vector<unsigned> Ways;
+      for (const MemAccess &B : PTX.Accesses)
+        if (B.WaysByPass && B.Space == AddrSpace::Shared &&
+            B.Bytes == A.Bytes && B.IsStore == A.IsStore)
+          Ways.push_back(B.BankConflictWays);
+      if (Ways.empty())
+        continue;
+      std::nth_element(Ways.begin(), Ways.begin() + Ways.size() / 2,
+                       Ways.end());
+      A.Pattern = AccessPattern::Unknown;
+      A.BankConflictWays = Ways[Ways.size() / 2];
+      A.WaysByPass = true;
+      Changed = true;
+    }
+    if (Changed)
+      finalizeProfile(Into);
   }
   // Tensor-memory MMAs: the IR's inline asm, parsed alone, cannot spread
   // one thread's issue over the kernel's threads (IRInlineAsm.cpp leaves

@@ -438,6 +438,20 @@ private:
   /// thread checks that are no bounds checks (`if (tid < s)` of a tree
   /// reduction, `if (tid % (2 * s) == 0)`).
   std::vector<double> shrinkingCheckShares();
+  /// The bank conflicts of a shared access whose lane stride the loop
+  /// around it moves (`sdata[2 * s * tid]` with `s *= 2`: 2-, 4-, 8-way as
+  /// the passes go), where the lanes' pattern is no constant stride: its
+  /// address \p R at instruction \p At (plus \p Offset bytes), for each
+  /// thread of the reference block at each pass of the innermost counted
+  /// loop (at most 64), the lanes that reach it past that loop's thread
+  /// checks only; none where no pass changes the lanes' pattern (which
+  /// lanes take part and how far apart: a stride the loop does not move,
+  /// which ptxas may merge into wider accesses). The mean over the requests of
+  /// the active warps of the wavefronts a request takes (one per distinct word
+  /// in its busiest bank, per pass of 128 bytes of lane data), as the model
+  /// takes MemAccess::BankConflictWays of an access of unknown pattern.
+  std::optional<double> passBankWays(unsigned R, unsigned At, unsigned BI,
+                                     int64_t Offset, unsigned Bytes);
   /// Checks of %ntid against constants whose failing side does no work
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
   void analyseShapeChecks();
@@ -482,6 +496,9 @@ private:
   /// While a grid-stride loop's elements are counted: one thread in the
   /// grid (threadIdx and blockIdx 0, blockDim and gridDim 1).
   bool UnitGrid = false;
+  /// While passBankWays reads the lanes' addresses: a symbol (a shared
+  /// array) is at 0 (banks read only the lanes' distances).
+  bool SymbolsAtZero = false;
   /// The constant register \p R holds at instruction \p At, through its
   /// reaching definitions, with the substitutions \p At0 (Subst bits).
   std::optional<int64_t> constAt(unsigned R, unsigned At, unsigned Depth = 0,

@@ -946,8 +946,25 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
       }
     }
   }
-  if (Sp == AddrSpace::Shared)
+  if (Sp == AddrSpace::Shared) {
     A.BankConflictWays = bankConflictWays(A.Bytes, A.StrideBytes, A.Pattern);
+    // A lane stride the loop moves: its conflicts pass by pass.
+    if (A.Pattern == AccessPattern::Unknown && AddrOp &&
+        AddrOp->Kind == Operand::Addr && AddrOp->BaseIsReg &&
+        !(A.BlockDims & AddrDependsOnData))
+      if (int R = regId(AddrOp->Name); R >= 0) {
+        const Block &B = Blocks[X.BlockIdx];
+        for (unsigned K = B.Begin; K < B.End; ++K)
+          if (Instrs[K] == &I) {
+            if (std::optional<double> W = passBankWays(
+                    unsigned(R), K, X.BlockIdx, AddrOp->Value, Bytes)) {
+              A.BankConflictWays = std::max(1u, unsigned(std::lround(*W)));
+              A.WaysByPass = true;
+            }
+            break;
+          }
+      }
+  }
   if (X.BlockIdx < BlockGuards.size())
     A.Guards.assign(BlockGuards[X.BlockIdx].begin(),
                     BlockGuards[X.BlockIdx].end());

@@ -8,12 +8,13 @@
 //===----------------------------------------------------------------------===//
 #include "PTXAnalysis.h"
 #include "llvm/ADT/Hashing.h"
-#include "llvm/ADT/bit.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <set>
 
 using namespace llvm;
 
@@ -1857,6 +1858,8 @@ std::optional<int64_t> FunctionAnalysis::constOf(unsigned Def, unsigned Depth,
     const Operand &O = D.Ops[K];
     if (O.Kind == Operand::Imm)
       return O.Value;
+    if (O.Kind == Operand::Sym && SymbolsAtZero)
+      return 0;
     int Id = O.Kind == Operand::Reg ? regId(O.Name) : -1;
     if (Id >= 0 && SimLoop && SimLoop->Body.test(InstrBlock[Def]))
       if (auto It = SimRegs.find(unsigned(Id)); It != SimRegs.end())
@@ -2155,6 +2158,131 @@ std::vector<bool> FunctionAnalysis::reachedWithout(
       }
   }
   return Seen;
+}
+
+std::optional<double> FunctionAnalysis::passBankWays(unsigned R, unsigned At,
+                                                     unsigned BI,
+                                                     int64_t Offset,
+                                                     unsigned Bytes) {
+  if (!F.IsEntry || BI >= Blocks.size() || Blocks[BI].Loops.empty() ||
+      (Bytes != 4 && Bytes != 8 && Bytes != 16))
+    return std::nullopt;
+  const Loop &L = Loops[Blocks[BI].Loops.back()];
+  if (L.Rec.Guessed || !(L.Trip >= 2) || L.Trip > 64)
+    return std::nullopt;
+  // The loop's thread checks on the way to the access: each branch on its
+  // dominator chain inside the loop, and the side that leads to it.
+  SmallVector<std::pair<unsigned, bool>, 4> Checks;
+  for (int D = idom(BI); D >= 0 && L.Body.test(unsigned(D));
+       D = unsigned(D) == L.Header ? -1 : idom(unsigned(D))) {
+    std::optional<unsigned> Taken = conditionalTaken(unsigned(D));
+    if (!Taken)
+      continue;
+    bool ToTaken = dominates(*Taken, BI),
+         ToNext = dominates(unsigned(D) + 1, BI);
+    if (ToTaken == ToNext)
+      continue;
+    if (regId(Instrs[Blocks[D].End - 1]->Guard) < 0)
+      return std::nullopt;
+    Checks.push_back({unsigned(D), ToTaken});
+  }
+  const unsigned Base = AtThread0 | AtRefBlock | AtTidSetX;
+  auto Eval = [&](unsigned Reg, unsigned K) -> std::optional<int64_t> {
+    ConstMemo->clear();
+    std::optional<int64_t> V = constAt(Reg, K, 0, Base);
+    if (!V)
+      V = constAt(Reg, K, 0, Base | AtBlock0);
+    return V;
+  };
+  const bool HadMemo = ConstMemo.has_value();
+  if (!HadMemo)
+    ConstMemo.emplace();
+  const unsigned Words = Bytes / 4, Phases = Words, PhaseLanes = 32 / Phases;
+  double Requests = 0, Wavefronts = 0;
+  bool Failed = false, Moves = false;
+  std::array<std::optional<std::array<std::optional<int64_t>, 32>>,
+             PTXReferenceBlockThreads / 32>
+      Seen;
+  SymbolsAtZero = true;
+  for (int64_t Pass = 0; Pass < int64_t(L.Trip) && !Failed; ++Pass) {
+    PinLoop = &L;
+    PinPass = Pass;
+    for (unsigned W = 0; W < PTXReferenceBlockThreads / 32 && !Failed; ++W) {
+      // Per lane its first word, or none where it does not reach the access.
+      std::array<std::optional<int64_t>, 32> Word;
+      bool Any = false;
+      for (unsigned Lane = 0; Lane < 32 && !Failed; ++Lane) {
+        TidX = W * 32 + Lane;
+        bool Active = true;
+        for (auto [D, ToTaken] : Checks) {
+          const Instr &Br = *Instrs[Blocks[D].End - 1];
+          std::optional<int64_t> P =
+              Eval(unsigned(regId(Br.Guard)), Blocks[D].End - 1);
+          if (!P) {
+            Failed = true;
+            break;
+          }
+          if (((*P != 0) != Br.GuardNeg) != ToTaken) {
+            Active = false;
+            break;
+          }
+        }
+        if (Failed || !Active)
+          continue;
+        std::optional<int64_t> Addr = Eval(R, At);
+        if (!Addr) {
+          Failed = true;
+          break;
+        }
+        Word[Lane] = (*Addr + Offset) / 4;
+        Any = true;
+      }
+      if (Failed || !Any)
+        continue;
+      // The lanes' words from the first active lane's (which lanes take
+      // part, and how far apart): a pattern that no pass changes is a
+      // stride the loop does not move (and which ptxas may have merged
+      // into wider accesses): not counted here.
+      std::array<std::optional<int64_t>, 32> Rel;
+      std::optional<int64_t> First;
+      for (unsigned Lane = 0; Lane < 32; ++Lane)
+        if (Word[Lane]) {
+          if (!First)
+            First = *Word[Lane];
+          Rel[Lane] = *Word[Lane] - *First;
+        }
+      if (!Seen[W])
+        Seen[W] = Rel;
+      else if (*Seen[W] != Rel)
+        Moves = true;
+      Requests += 1;
+      for (unsigned Ph = 0; Ph < Phases; ++Ph) {
+        std::array<std::set<int64_t>, 32> Bank;
+        for (unsigned Lane = Ph * PhaseLanes; Lane < (Ph + 1) * PhaseLanes;
+             ++Lane)
+          if (Word[Lane])
+            for (unsigned K = 0; K < Words; ++K) {
+              int64_t X = *Word[Lane] + K;
+              Bank[size_t(((X % 32) + 32) % 32)].insert(X);
+            }
+        size_t Most = 1;
+        for (const std::set<int64_t> &B : Bank)
+          Most = std::max(Most, B.size());
+        Wavefronts += double(Most);
+      }
+    }
+  }
+  PinLoop = nullptr;
+  PinPass = 0;
+  TidX = 0;
+  SymbolsAtZero = false;
+  if (!HadMemo)
+    ConstMemo.reset();
+  else
+    ConstMemo->clear();
+  if (Failed || !Moves || Requests <= 0)
+    return std::nullopt;
+  return Wavefronts / Requests;
 }
 
 /// Thread checks that are no bounds checks (docs/MODEL.md "Shrinking

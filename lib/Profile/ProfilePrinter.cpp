@@ -261,7 +261,8 @@ void printAccess(const MemAccess &A, raw_ostream &OS) {
   if (Global)
     OS << " sectors=" << Num{A.SectorsPerRequest};
   if (A.Space == AddrSpace::Shared)
-    OS << " bank-ways=" << A.BankConflictWays;
+    OS << " bank-ways=" << A.BankConflictWays
+       << (A.WaysByPass ? " by-pass" : "");
   if (A.ReadOnly)
     OS << " readonly";
   if (A.LoopInvariant)

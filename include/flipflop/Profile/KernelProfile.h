@@ -186,6 +186,10 @@ struct MemAccess {
   /// model recounts the ways for each block shape (sharedWork) and keeps
   /// this figure only for unknown patterns.
   unsigned BankConflictWays = 1;
+  /// Shared, unknown pattern: BankConflictWays counted lane by lane at each
+  /// pass of the loop around it, whose passes move the lanes' stride (the
+  /// PTX front end's passBankWays).
+  bool WaysByPass = false;
   /// Bit d set: the address depends on blockIdx.d (0 unknown/none);
   /// bit 3 (AddrDependsOnData): on loaded data (a gather).
   unsigned BlockDims = 0;
