@@ -50,6 +50,8 @@ struct BlockScope {
   /// (KernelProfile::EngineTensorFlops): already the block's work over its
   /// threads, which no check on the threads scales.
   double SEngine = 1;
+  /// Shared accesses behind checks of their own (the PTX front end's).
+  SharedChecks Checks;
 };
 
 /// Tensor FLOPs of a thread at scope \p Sc: the checks scale the MMAs its
@@ -499,7 +501,7 @@ static IssueWork issueWork(const KernelProfile &K, const GPUSpec &G,
   // Shared memory: wavefronts (bank conflicts included) at 1 per clock,
   // counted for this block shape (lanes of a warp that read one word share
   // it); the profile's shape-free figure when it lists no shared access.
-  SharedWork SW = sharedWork(K, Cfg.Block);
+  SharedWork SW = sharedWork(K, Cfg.Block, Sc.Checks);
   double Waves = SW.Any ? SW.Wavefronts
                         : std::max(K.SharedWavefronts,
                                    K.SharedBytes * 32.0 / 128.0);
@@ -886,6 +888,12 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
       GP.WorkScale *
       (Checked ? activeBlockFraction(K, Cfg.Block, P.Config.Grid) : 1.0) *
       GP.Useful;
+  // Shared accesses behind checks of their own, where the profile's
+  // accesses name them (the PTX front end's; docs/MODEL.md "Shared
+  // memory"): the mean share in S does not charge a tree's last steps.
+  Sc.Checks.PerAccess = Checked && K.SharedChecksKnown && !K.Guarded.empty();
+  Sc.Checks.ActiveFraction = P.ActiveFraction;
+  Sc.Checks.Grid = P.Config.Grid;
   // The bytes behind the checks can be a share of their own (a loop of
   // loads only block 0 runs).
   Sc.SGlobal =

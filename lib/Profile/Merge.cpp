@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -204,6 +205,35 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
         llvm::erase_if(A.Guards, [&](unsigned GI) {
           return GI >= PTX.Guards.size() || !PerThread(GI);
         });
+    // The checks each shared access runs behind: the PTX's, where the
+    // IR's shared accesses pair up with the PTX's one by one (the same
+    // number, in order, of the same width, direction and count; the bulk
+    // copies' shared sides join the IR's below with their checks).
+    std::vector<const MemAccess *> IRShared, PTXShared;
+    for (const MemAccess &A : Into.Accesses)
+      if (A.Space == AddrSpace::Shared)
+        IRShared.push_back(&A);
+    for (const MemAccess &A : PTX.Accesses) // Bulk copies join below.
+      if (A.Space == AddrSpace::Shared && !A.Bulk)
+        PTXShared.push_back(&A);
+    bool Pairs = !IRShared.empty() && IRShared.size() == PTXShared.size();
+    for (size_t I = 0; Pairs && I < IRShared.size(); ++I) {
+      const MemAccess &A = *IRShared[I], &B = *PTXShared[I];
+      Pairs = A.Bytes == B.Bytes && A.IsStore == B.IsStore &&
+              A.IsAtomic == B.IsAtomic &&
+              std::fabs(A.Count - B.Count) <= 0.01 * std::max(A.Count, B.Count);
+    }
+    if (Pairs) {
+      size_t I = 0;
+      for (MemAccess &A : Into.Accesses)
+        if (A.Space == AddrSpace::Shared) {
+          A.Guards = PTXShared[I++]->Guards;
+          llvm::erase_if(A.Guards, [&](unsigned GI) {
+            return GI >= PTX.Guards.size() || !PerThread(GI);
+          });
+        }
+      Into.SharedChecksKnown = true;
+    }
     for (const GuardedWork &W : PTX.Guarded) {
       GuardedWork Kept;
       Kept.Share = W.Share;

@@ -410,6 +410,7 @@ KernelProfile makeKernel(const Function &F, unsigned I, const CallFolder &CF,
   fixShape(F, K);
   finalizeProfile(K);
   weighGuardedTraffic(K);
+  K.SharedChecksKnown = true;
   return K;
 }
 

@@ -7,8 +7,10 @@
 // passes). The same kernels as flipflop-ptx reads from nvcc's PTX, with
 // the same figures: a pipelined GEMM's tiles, 8,320 bytes a thread, here
 // 8,320 x 128 for the one thread that issues them (`if (threadIdx.x ==
-// 0)`, a check the model counts; 442 us on an H100 at 64 x 64 blocks for K
-// = 4096, flipflop-ptx 448 on nvcc's code), a row brought by one plain
+// 0)`, a check the model counts; 474 us on an H100 at 64 x 64 blocks for K
+// = 4096, flipflop-ptx 481 on nvcc's code; 442 and 448 before session 53,
+// when the shared loads of the tiles, made by every thread, were scaled
+// by the mean share of threads past the checks), a row brought by one plain
 // bulk copy as long as the rows read by the threads themselves (192 us at
 // 65,536 blocks; before, 98: the row's reads not counted).
 // RUN: rm -rf %t.r && env FLIPFLOP_REPORT_DIR=%t.r FLIPFLOP_LAUNCH='H100-SXM5-80GB@128:64,64' FLIPFLOP_ARGS=2=4096 %clang_ff_nocuda --cuda-gpu-arch=sm_90a -O2 -S -include ff_cuda.h -I%flipflop_src/test/Inputs %S/../PTX/Inputs/bulk-copies.cu -o %t.ptx -mllvm -flipflop-gpu=H100-SXM5-80GB

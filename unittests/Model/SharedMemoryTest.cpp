@@ -126,3 +126,33 @@ TEST(SharedMemory, BroadcastAndWeights) {
 }
 
 } // namespace
+
+TEST(SharedMemory, AccessesBehindTheirOwnChecks) {
+  // A tree's last step, behind `threadIdx.x < 2` (one guard: tid.x - 2 < 0),
+  // at a 128-byte stride (32-way with 32 lanes), and a coalesced access
+  // before every check, in a 256-thread block whose mean share of threads
+  // past the checks (activeFraction) is 0.5.
+  KernelProfile K = oneSharedLoad(4, 128, 1);
+  AffineGuard G;
+  G.Coef[GVTid] = 1;
+  G.Const = -2;
+  K.Guards.push_back(G);
+  K.Accesses[0].Guards = {0};
+  K.Accesses.push_back(oneSharedLoad(4, 4, 1).Accesses[0]);
+  // The mean: 32 + 1 wavefronts a warp, which the work scale then halves.
+  EXPECT_EQ(sharedWork(K, {256, 1, 1}).Wavefronts, 33);
+  SharedChecks C;
+  C.PerAccess = true;
+  C.ActiveFraction = 0.5;
+  C.Grid = {64, 1, 1};
+  // Per access: two lanes of warp 0 on one bank, 2 wavefronts over the
+  // block's 8 warps; the coalesced access on every warp; each over the
+  // share the scale takes: (2 / 8 + 1) / 0.5.
+  EXPECT_DOUBLE_EQ(sharedWork(K, {256, 1, 1}, C).Wavefronts, 2.5);
+  // A check on the block index is no lane mask: its own share of threads.
+  K.Guards[0].Coef[GVTid] = 0;
+  K.Guards[0].Coef[GVCtaid] = 1;
+  K.Guards[0].Const = -16; // blocks 0-15 of 64 pass
+  EXPECT_DOUBLE_EQ(sharedWork(K, {256, 1, 1}, C).Wavefronts,
+                   (32 * 0.25 + 1) / 0.5);
+}

@@ -603,6 +603,11 @@ struct KernelProfile {
   /// does all the work). See activeFraction() in the model.
   std::vector<AffineGuard> Guards;
   std::vector<GuardedWork> Guarded;
+  /// Every shared access names the checks it runs behind (MemAccess::
+  /// Guards): the PTX front end's, and the plugin's where the IR's shared
+  /// accesses pair up with the PTX's one by one (Merge.cpp). The model
+  /// then counts each behind its own checks (sharedWork, SharedChecks).
+  bool SharedChecksKnown = false;
 
   /// Aggregates derived from Accesses (see finalizeProfile()).
   double GlobalBytesRead = 0;    ///< Requested bytes per thread.
