@@ -154,20 +154,21 @@ SharedWork sharedWork(const KernelProfile &K,
     if (A.Space != AddrSpace::Shared)
       continue;
     R.Any = true;
-    double PerWarp = warpWavefronts(A, A.Bytes, Block);
-    if (C.PerAccess && C.ActiveFraction > 0) {
-      if (!A.Guards.empty()) {
-        if (const std::vector<uint32_t> *M = MasksOf(A.Guards)) {
-          double Sum = 0;
-          for (unsigned W = 0; W < Warps; ++W)
-            Sum += warpWavefronts(A, A.Bytes, Block, 32 * W, (*M)[W]);
-          PerWarp = Sum / Warps;
-        } else {
-          PerWarp *= guardsPassShare(K, A.Guards, Block, C.Grid);
-        }
-      }
-      PerWarp /= C.ActiveFraction;
+    const bool Own = C.PerAccess && C.ActiveFraction > 0;
+    const std::vector<uint32_t> *M =
+        Own && !A.Guards.empty() ? MasksOf(A.Guards) : nullptr;
+    double PerWarp = 0;
+    if (M) {
+      for (unsigned W = 0; W < Warps; ++W)
+        PerWarp += warpWavefronts(A, A.Bytes, Block, 32 * W, (*M)[W]);
+      PerWarp /= Warps;
+    } else {
+      PerWarp = warpWavefronts(A, A.Bytes, Block);
+      if (Own && !A.Guards.empty())
+        PerWarp *= guardsPassShare(K, A.Guards, Block, C.Grid);
     }
+    if (Own)
+      PerWarp /= C.ActiveFraction;
     R.Wavefronts += A.Count * PerWarp;
   }
   return R;

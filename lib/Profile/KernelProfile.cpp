@@ -472,9 +472,9 @@ double globalSectorBytes(const MemAccess &A) {
   return Execs * A.SectorsPerRequest * 32.0 / 32.0;
 }
 
-bool weighGuardedTraffic(KernelProfile &P) {
+void weighGuardedTraffic(KernelProfile &P) {
   if (P.Guarded.empty())
-    return false;
+    return;
   std::vector<double> Behind(P.Guarded.size(), 0.0);
   double Total = 0;
   for (const MemAccess &A : P.Accesses) {
@@ -491,14 +491,13 @@ bool weighGuardedTraffic(KernelProfile &P) {
     auto It = llvm::find_if(
         P.Guarded, [&](const GuardedWork &W) { return W.Guards == A.Guards; });
     if (It == P.Guarded.end())
-      return false; // checks of their own (a bulk copy's): keep the front end's
+      return; // checks of their own (a bulk copy's): keep the front end's
     Behind[It - P.Guarded.begin()] += B;
   }
   if (Total <= 0)
-    return false;
+    return;
   for (size_t I = 0; I < P.Guarded.size(); ++I)
     P.Guarded[I].MemShare = Behind[I] / Total;
-  return true;
 }
 
 void finalizeProfile(KernelProfile &P) {

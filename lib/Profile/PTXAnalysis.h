@@ -447,10 +447,10 @@ private:
   /// checks only; none where no pass changes the lanes' pattern (which
   /// lanes take part and how far apart: a stride the loop does not move,
   /// which ptxas may merge into wider accesses). The mean over the requests of
-  /// the active warps of the wavefronts a request takes (one per distinct word
-  /// in its busiest bank, per pass of 128 bytes of lane data), as the model
+  /// the active warps of the wavefronts a request takes (passBankWays of each
+  /// pass of 128 bytes of lane data), as the model
   /// takes MemAccess::BankConflictWays of an access of unknown pattern.
-  std::optional<double> passBankWays(unsigned R, unsigned At, unsigned BI,
+  std::optional<double> loopBankWays(unsigned R, unsigned At, unsigned BI,
                                      int64_t Offset, unsigned Bytes);
   /// Checks of %ntid against constants whose failing side does no work
   /// (PTXShapeChecks.cpp): ShapeInfo::Checked* and CheckFacts.
@@ -496,7 +496,7 @@ private:
   /// While a grid-stride loop's elements are counted: one thread in the
   /// grid (threadIdx and blockIdx 0, blockDim and gridDim 1).
   bool UnitGrid = false;
-  /// While passBankWays reads the lanes' addresses: a symbol (a shared
+  /// While loopBankWays reads the lanes' addresses: a symbol (a shared
   /// array) is at 0 (banks read only the lanes' distances).
   bool SymbolsAtZero = false;
   /// The constant register \p R holds at instruction \p At, through its

@@ -956,7 +956,7 @@ void FunctionAnalysis::addAccess(const InstrCtx &X, AddrSpace Sp, bool Store,
         const Block &B = Blocks[X.BlockIdx];
         for (unsigned K = B.Begin; K < B.End; ++K)
           if (Instrs[K] == &I) {
-            if (std::optional<double> W = passBankWays(
+            if (std::optional<double> W = loopBankWays(
                     unsigned(R), K, X.BlockIdx, AddrOp->Value, Bytes)) {
               A.BankConflictWays = std::max(1u, unsigned(std::lround(*W)));
               A.WaysByPass = true;

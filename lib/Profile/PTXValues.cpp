@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
-#include <set>
 
 using namespace llvm;
 
@@ -2160,7 +2159,7 @@ std::vector<bool> FunctionAnalysis::reachedWithout(
   return Seen;
 }
 
-std::optional<double> FunctionAnalysis::passBankWays(unsigned R, unsigned At,
+std::optional<double> FunctionAnalysis::loopBankWays(unsigned R, unsigned At,
                                                      unsigned BI,
                                                      int64_t Offset,
                                                      unsigned Bytes) {
@@ -2197,7 +2196,7 @@ std::optional<double> FunctionAnalysis::passBankWays(unsigned R, unsigned At,
   const bool HadMemo = ConstMemo.has_value();
   if (!HadMemo)
     ConstMemo.emplace();
-  const unsigned Words = Bytes / 4, Phases = Words, PhaseLanes = 32 / Phases;
+  const unsigned PhaseLanes = 128 / Bytes; // Passes of 128 bytes of lane data.
   double Requests = 0, Wavefronts = 0;
   bool Failed = false, Moves = false;
   std::array<std::optional<std::array<std::optional<int64_t>, 32>>,
@@ -2208,8 +2207,8 @@ std::optional<double> FunctionAnalysis::passBankWays(unsigned R, unsigned At,
     PinLoop = &L;
     PinPass = Pass;
     for (unsigned W = 0; W < PTXReferenceBlockThreads / 32 && !Failed; ++W) {
-      // Per lane its first word, or none where it does not reach the access.
-      std::array<std::optional<int64_t>, 32> Word;
+      // Per lane its address, or none where it does not reach the access.
+      std::array<std::optional<int64_t>, 32> Addr;
       bool Any = false;
       for (unsigned Lane = 0; Lane < 32 && !Failed; ++Lane) {
         TidX = W * 32 + Lane;
@@ -2229,46 +2228,41 @@ std::optional<double> FunctionAnalysis::passBankWays(unsigned R, unsigned At,
         }
         if (Failed || !Active)
           continue;
-        std::optional<int64_t> Addr = Eval(R, At);
-        if (!Addr) {
+        std::optional<int64_t> A = Eval(R, At);
+        if (!A) {
           Failed = true;
           break;
         }
-        Word[Lane] = (*Addr + Offset) / 4;
+        Addr[Lane] = *A + Offset;
         Any = true;
       }
       if (Failed || !Any)
         continue;
-      // The lanes' words from the first active lane's (which lanes take
+      // The lanes' addresses from the first active lane's (which lanes take
       // part, and how far apart): a pattern that no pass changes is a
       // stride the loop does not move (and which ptxas may have merged
       // into wider accesses): not counted here.
       std::array<std::optional<int64_t>, 32> Rel;
       std::optional<int64_t> First;
       for (unsigned Lane = 0; Lane < 32; ++Lane)
-        if (Word[Lane]) {
+        if (Addr[Lane]) {
           if (!First)
-            First = *Word[Lane];
-          Rel[Lane] = *Word[Lane] - *First;
+            First = *Addr[Lane];
+          Rel[Lane] = *Addr[Lane] - *First;
         }
       if (!Seen[W])
         Seen[W] = Rel;
       else if (*Seen[W] != Rel)
         Moves = true;
       Requests += 1;
-      for (unsigned Ph = 0; Ph < Phases; ++Ph) {
-        std::array<std::set<int64_t>, 32> Bank;
-        for (unsigned Lane = Ph * PhaseLanes; Lane < (Ph + 1) * PhaseLanes;
-             ++Lane)
-          if (Word[Lane])
-            for (unsigned K = 0; K < Words; ++K) {
-              int64_t X = *Word[Lane] + K;
-              Bank[size_t(((X % 32) + 32) % 32)].insert(X);
-            }
-        size_t Most = 1;
-        for (const std::set<int64_t> &B : Bank)
-          Most = std::max(Most, B.size());
-        Wavefronts += double(Most);
+      for (unsigned Ph = 0; Ph < 32; Ph += PhaseLanes) {
+        int64_t Off[32];
+        unsigned N = 0;
+        for (unsigned Lane = Ph; Lane < Ph + PhaseLanes; ++Lane)
+          if (Rel[Lane])
+            Off[N++] = *Rel[Lane];
+        if (N)
+          Wavefronts += flipflop::passBankWays(Off, N, Bytes);
       }
     }
   }

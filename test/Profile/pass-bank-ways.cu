@@ -8,7 +8,7 @@
 // and the IR front end read a thread index times a runtime value as a
 // pitch far apart (32-way on every pass): 2^2.3 apart on Liu-xiandong's
 // reduce1 on a V100. The PTX front end now evaluates each lane's address
-// and checks at each pass of the loop (passBankWays: `by-pass`), and the
+// and checks at each pass of the loop (loopBankWays: `by-pass`), and the
 // plugin takes its count for the IR's far-pitched shared accesses.
 // `sequential` (t < s, sh[t] += sh[t + s]) stays conflict-free.
 // RUN: %cu2ll --cuda-gpu-arch=sm_80 -O2 -include ff_cuda.h %s > %t.ll

@@ -188,7 +188,7 @@ struct MemAccess {
   unsigned BankConflictWays = 1;
   /// Shared, unknown pattern: BankConflictWays counted lane by lane at each
   /// pass of the loop around it, whose passes move the lanes' stride (the
-  /// PTX front end's passBankWays).
+  /// PTX front end's loopBankWays).
   bool WaysByPass = false;
   /// Bit d set: the address depends on blockIdx.d (0 unknown/none);
   /// bit 3 (AddrDependsOnData): on loaded data (a gather).
@@ -917,12 +917,12 @@ double globalSectorBytes(const MemAccess &A);
 /// traffic (sector bytes of the accesses that reach DRAM, as the model
 /// charges them) made by the accesses behind exactly its checks, where
 /// every guarded access names them (MemAccess::Guards, the PTX front
-/// end's); returns whether it did. The model scales all global traffic by
-/// the share that passes the checks (activeMemoryFraction): a share of the
-/// instructions' raw bytes made `if (tid == 0) out[b] = s` after a 4-byte
-/// load half the kernel's bytes, so the check scaled the load's DRAM bytes
-/// by 0.5 where the store moves one sector a block.
-bool weighGuardedTraffic(KernelProfile &P);
+/// end's; otherwise the shares stay the front end's). The model scales all
+/// global traffic by the share that passes the checks (activeMemoryFraction): a
+/// share of the instructions' raw bytes made `if (tid == 0) out[b] = s` after a
+/// 4-byte load half the kernel's bytes, so the check scaled the load's DRAM
+/// bytes by 0.5 where the store moves one sector a block.
+void weighGuardedTraffic(KernelProfile &P);
 
 /// A block's dynamic shared memory as the user writes it: `BYTES`,
 /// `PER*t` (bytes per thread of the block) or `BYTES+PER*t`
