@@ -97,6 +97,9 @@ struct Context {
   RoundPlan Rounds;
   double UnitNorm = mc::UnitOverlapNorm;  ///< Pipes of an SM, L2 port included.
   double LatencyNorm = mc::OverlapNorm;   ///< Throughput against latency.
+  /// Share of a barrier-bound block's own issue that its waits cannot
+  /// overlap (mc::BarrierPhaseShare).
+  double BarrierPhase = mc::BarrierPhaseShare;
   /// Blocks of unequal work past the bounds checks (blockShares()), as
   /// multipliers of W's average block; empty when all blocks are alike.
   struct BlockClass {
@@ -142,9 +145,19 @@ struct Context {
     // The L2 port feeds the SM's load pipeline: L2 data return and issue
     // contend like two of the SM's pipes (the issue time's soft maximum);
     // DRAM is the chip's, shared memory is already in the issue time.
-    double Thru = std::max(std::max(softMax({RT.Issue, RT.L2}, UnitNorm),
-                                    RT.Shared),
-                           RT.Dram);
+    double Own = std::max(softMax({RT.Issue, RT.L2}, UnitNorm), RT.Shared);
+    // Warps that meet at barriers wait for their loads together and then
+    // issue together: between two barriers a block's waits and its own
+    // issue follow one another, and only the other blocks of the SM fill
+    // the waits. So a block's latency path holds its own issue (a round's
+    // over its K blocks) where that exceeds the path's dependent-ALU part,
+    // which it would overlap (docs/MODEL.md, "Barrier phases").
+    if (BarrierPhase > 0 && W.BarrierCycles > 0 && K > 0) {
+      double Alu =
+          C.Chain * (W.ChainCycles - W.ChainMemCycles - W.BarrierCycles) / FHz;
+      RT.Lat += std::max(0.0, BarrierPhase * Own / K - std::max(0.0, Alu));
+    }
+    double Thru = std::max(Own, RT.Dram);
     RT.T = softMax({Thru, RT.Lat}, LatencyNorm);
     return RT;
   }

@@ -436,6 +436,14 @@ static double overlapNorm() {
   return N;
 }
 
+/// Share of a barrier-bound block's own issue in its latency path, or its
+/// override in [0, 4] (FLIPFLOP_FIT_BARRIER_PHASE, for scans).
+static double barrierPhaseShare() {
+  static const double S =
+      fitOverride("FLIPFLOP_FIT_BARRIER_PHASE", mc::BarrierPhaseShare, 0, 4);
+  return S;
+}
+
 /// Tensor FLOPs per clock per SM for the kernel's tensor type (dense), or
 /// emulation on the FP32 pipes.
 static double tensorRate(const KernelProfile &K, const UnitThroughput &U) {
@@ -918,5 +926,6 @@ Prepared modelimpl::prepare(const KernelProfile &K, const GPUSpec &G,
   X.Rt = gpuRates(G, X.Curve);
   X.UnitNorm = unitOverlapNorm();
   X.LatencyNorm = overlapNorm();
+  X.BarrierPhase = barrierPhaseShare();
   return Out;
 }

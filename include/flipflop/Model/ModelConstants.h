@@ -92,6 +92,12 @@ constexpr double LaunchOverheadS = 4e-6;
 /// (3: the two cost ~26 % more than either when equal). Fitted by
 /// scripts/fit-time-model.py (docs/MODEL.md "Rounds").
 constexpr double OverlapNorm = 3;
+/// Share of a block's own issue that its latency path holds where its warps
+/// meet at barriers (docs/MODEL.md "Barrier phases"): 1, the warps of a
+/// block wait for a phase's loads together and issue its work together, so
+/// only the SM's other blocks hide their waits. Physical, not fitted
+/// (the scan of docs/FIDELITY.md "Session 54" tried 0.5 and 1).
+constexpr double BarrierPhaseShare = 1;
 /// Exponent of the smooth maximum over the functional units and the warp
 /// schedulers (issue time of a block): pipes run concurrently but contend
 /// for dispatch and operand collection, so two saturated pipes take longer
