@@ -327,6 +327,32 @@ TEST(Time, TailOfThePartialWave) {
   EXPECT_NEAR(P.Waves, 81.0 / 80, 1e-12);
 }
 
+TEST(Time, BarrierPhasesHoldTheBlocksOwnIssue) {
+  GPUSpec G = handGPU();
+  // The FMA kernel (Time.ComputeHandCase: 4472.14 issue cycles a block,
+  // 8 blocks an SM) with four barriers: its warps wait together, so the
+  // latency path holds the block's own issue beyond its ALU part
+  // (docs/MODEL.md "Barrier phases").
+  KernelProfile K = fmaKernel();
+  K.op(OpClass::Barrier) = 4;
+  finalizeProfile(K);
+  Prediction P = predict(K, G, config(256, 204800));
+  ASSERT_TRUE(P.Valid);
+  double OwnS = P.TComputeS / P.Occ.BlocksPerSM;
+  EXPECT_GE(P.TLatencyS, OwnS);
+  // Without barriers the warps interleave and the path is one warp's.
+  Prediction Q = predict(fmaKernel(), G, config(256, 204800));
+  EXPECT_LT(Q.TLatencyS, 0.5 * OwnS);
+  EXPECT_GT(P.TimeS, Q.TimeS);
+  // One block an SM (1024 threads, 2 per SM at most on this GPU, capped to
+  // one by its registers here): the block's issue and its waits add up.
+  K.Res.Registers = 64;
+  Prediction One = predict(K, G, config(1024, 1024 * 10));
+  ASSERT_TRUE(One.Valid);
+  EXPECT_EQ(One.Occ.BlocksPerSM, 1u);
+  EXPECT_GE(One.TLatencyS, One.TComputeS);
+}
+
 TEST(Time, LatencyBoundWithFewWarps) {
   GPUSpec G = handGPU();
   KernelProfile K = copyKernel();
