@@ -109,6 +109,7 @@ static Eval evaluate(const Context &X, double FMHz) {
     E.Sum.L2 += Count * RT.L2;
     E.Sum.Dram += Count * RT.Dram;
     E.Sum.Lat += Count * RT.Lat;
+    E.Sum.Phase += Count * RT.Phase;
   };
   const RoundPlan &RP = X.Rounds;
   Add(RP.R, RP.SMs, 1.0, RP.FullRounds);
@@ -203,6 +204,7 @@ static void setFigures(const Context &X, const ClockChoice &C,
   P.TL2S = E.Sum.L2;
   P.TSharedS = E.Sum.Shared;
   P.TLatencyS = E.Sum.Lat;
+  P.TBarrierPhaseS = E.Sum.Phase;
   double Rounds = X.Rounds.FullRounds + (X.Rounds.TailK ? 1 : 0);
   P.TBarrierS = Rounds * X.W.BarrierCycles / (F * 1e6);
   P.TailFactor = E.TIdeal > 0 ? E.T / E.TIdeal : 1;

@@ -66,6 +66,9 @@ struct RoundPlan {
 /// Times of one round (seconds): the smooth maximum T and its components.
 struct RoundTimes {
   double T = 0, Issue = 0, Shared = 0, L2 = 0, Dram = 0, Lat = 0;
+  /// The part of Lat that a barrier-bound block's own issue adds (its
+  /// warps wait together: "Barrier phases").
+  double Phase = 0;
 };
 
 /// Energy of one round (J): cycle and work power of the SMs, and DRAM.
@@ -128,6 +131,7 @@ struct Context {
       Sum.L2 += C.Weight * RT.L2;
       Sum.Dram += C.Weight * RT.Dram;
       Sum.Lat += C.Weight * RT.Lat;
+      Sum.Phase += C.Weight * RT.Phase;
     }
     return Sum;
   }
@@ -155,7 +159,8 @@ struct Context {
     if (BarrierPhase > 0 && W.BarrierCycles > 0 && K > 0) {
       double Alu =
           C.Chain * (W.ChainCycles - W.ChainMemCycles - W.BarrierCycles) / FHz;
-      RT.Lat += std::max(0.0, BarrierPhase * Own / K - std::max(0.0, Alu));
+      RT.Phase = std::max(0.0, BarrierPhase * Own / K - std::max(0.0, Alu));
+      RT.Lat += RT.Phase;
     }
     double Thru = std::max(Own, RT.Dram);
     RT.T = softMax({Thru, RT.Lat}, LatencyNorm);

@@ -156,12 +156,23 @@ static void printFigures(llvm::raw_ostream &OS, const SweepResult &R,
 /// The bottleneck and the clock the limit leaves; the largest share of
 /// energy; occupancy and its limiter.
 static void printBottlenecks(llvm::raw_ostream &OS, const Prediction &P) {
-  OS << ". Bound by " << boundPhrase(P.Bound);
+  // Latency that the block's barrier phases make (its warps wait together)
+  // is not cured by more warps of the same block: say what is.
+  bool Phases = P.Bound == Bottleneck::Latency && P.TLatencyS > 0 &&
+                P.TBarrierPhaseS >= 0.5 * P.TLatencyS;
+  if (Phases)
+    OS << ". Bound by latency behind barriers";
+  else
+    OS << ". Bound by " << boundPhrase(P.Bound);
   if (P.Bound == Bottleneck::Tail)
     OS << llvm::format(" (%.2f waves, tail costs %.0f%%)", P.Waves,
                        (P.TailFactor - 1) * 100);
   else if (P.Bound != Bottleneck::Launch)
     OS << llvm::format(" (%.0f%% of the time)", P.BoundShare * 100);
+  if (Phases)
+    OS << ": a block's warps wait for each phase's loads together, so only "
+          "the SM's other blocks hide them (more resident blocks, or fewer "
+          "barrier phases such as double-buffered tiles, would)";
   if (P.Bound == Bottleneck::Issue && P.BusiestPipeShare > 0)
     OS << "; busiest: " << issuePipePhrase(P.BusiestPipe)
        << llvm::format(", %.0f%% of the issue time",

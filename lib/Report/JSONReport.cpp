@@ -86,6 +86,9 @@ json::Value predictionToJSON(const Prediction &P) {
                                      {"l2", round10(P.TL2S)},
                                      {"dram", round10(P.TDramS)},
                                      {"latency", round10(P.TLatencyS)}};
+  if (P.Valid && P.TBarrierPhaseS > 0)
+    O["time_parts_s"].getAsObject()->try_emplace("barrier_phases",
+                                                 round10(P.TBarrierPhaseS));
   if (P.Valid && P.BusiestPipeShare > 0)
     O["busiest_pipe"] =
         json::Object{{"pipe", issuePipeName(P.BusiestPipe)},

@@ -207,6 +207,31 @@ TEST(Explain, IssueBoundNamesItsBusiestPipe) {
   EXPECT_STREQ(issuePipeName(IssuePipe::MioPort), "mio_port");
 }
 
+TEST(Explain, LatencyBehindBarriersSaysWhatHidesIt) {
+  SweepResult R;
+  Prediction P = pred(1024, 0, 100, 2e-3, 0.1);
+  P.AvgPowerW = 50;
+  P.ClockMHz = 1400;
+  P.Bound = Bottleneck::Latency;
+  P.BoundShare = 0.8;
+  P.TLatencyS = 1.6e-3;
+  P.TBarrierPhaseS = 1.0e-3;
+  R.Configs = {P};
+  std::string S = explainConfig(R, 0, KernelProfile());
+  EXPECT_NE(S.find("Bound by latency behind barriers (80% of the time): a "
+                   "block's warps wait for each phase's loads together, so "
+                   "only the SM's other blocks hide them (more resident "
+                   "blocks, or fewer barrier phases such as double-buffered "
+                   "tiles, would). "),
+            std::string::npos)
+      << S;
+  // Where the phases are the smaller part, the usual words.
+  R.Configs[0].TBarrierPhaseS = 0.2e-3;
+  EXPECT_NE(explainConfig(R, 0, KernelProfile())
+                .find("Bound by latency (too few resident warps"),
+            std::string::npos);
+}
+
 TEST(Explain, PickWithItsTie) {
   SweepResult R = handSweep();
   KernelProfile K = guessingKernel();

@@ -74,6 +74,10 @@ struct Prediction {
   // Components of the time (seconds), for explanations.
   double TComputeS = 0, TDramS = 0, TL2S = 0, TSharedS = 0, TLatencyS = 0,
          TBarrierS = 0, TLaunchS = 0, TailFactor = 1;
+  /// The part of TLatencyS that barrier phases add: a block's warps wait
+  /// for a phase's loads together, so its own issue does not hide them
+  /// (docs/MODEL.md "Barrier phases").
+  double TBarrierPhaseS = 0;
   Bottleneck Bound = Bottleneck::Issue;
   /// The busiest pipe of the issue time, and its busy cycles over the issue
   /// time (0..1; the issue time is a soft maximum over the pipes, so it is
