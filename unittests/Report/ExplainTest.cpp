@@ -182,13 +182,20 @@ TEST(Explain, LockedClockAndLaunchBound) {
       << S;
 }
 
-TEST(Explain, IssueBoundNamesItsBusiestPipe) {
-  SweepResult R;
-  Prediction P = pred(256, 0, 100, 2e-3, 0.1);
+/// A 2 ms, 100 mJ configuration at 50 W and 1400 MHz bound by \p B for
+/// \p Share of its time.
+static Prediction boundPred(unsigned Block, Bottleneck B, double Share) {
+  Prediction P = pred(Block, 0, 100, 2e-3, 0.1);
   P.AvgPowerW = 50;
   P.ClockMHz = 1400;
-  P.Bound = Bottleneck::Issue;
-  P.BoundShare = 0.9;
+  P.Bound = B;
+  P.BoundShare = Share;
+  return P;
+}
+
+TEST(Explain, IssueBoundNamesItsBusiestPipe) {
+  SweepResult R;
+  Prediction P = boundPred(256, Bottleneck::Issue, 0.9);
   P.BusiestPipe = IssuePipe::SFU;
   P.BusiestPipeShare = 0.8;
   R.Configs = {P};
@@ -209,11 +216,7 @@ TEST(Explain, IssueBoundNamesItsBusiestPipe) {
 
 TEST(Explain, LatencyBehindBarriersSaysWhatHidesIt) {
   SweepResult R;
-  Prediction P = pred(1024, 0, 100, 2e-3, 0.1);
-  P.AvgPowerW = 50;
-  P.ClockMHz = 1400;
-  P.Bound = Bottleneck::Latency;
-  P.BoundShare = 0.8;
+  Prediction P = boundPred(1024, Bottleneck::Latency, 0.8);
   P.TLatencyS = 1.6e-3;
   P.TBarrierPhaseS = 1.0e-3;
   R.Configs = {P};

@@ -96,7 +96,7 @@ constexpr double OverlapNorm = 3;
 /// meet at barriers (docs/MODEL.md "Barrier phases"): 1, the warps of a
 /// block wait for a phase's loads together and issue its work together, so
 /// only the SM's other blocks hide their waits. Physical, not fitted
-/// (the scan of docs/FIDELITY.md "Session 54" tried 0.5 and 1).
+/// (docs/FIDELITY.md "Session 54" gives the scan of the forms tried).
 constexpr double BarrierPhaseShare = 1;
 /// Exponent of the smooth maximum over the functional units and the warp
 /// schedulers (issue time of a block): pipes run concurrently but contend
