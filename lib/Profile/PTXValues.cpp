@@ -680,7 +680,9 @@ AbsVal FunctionAnalysis::eval(const Instr &I) const {
 /// Whether operand \p O is known below 2^\p Pos from its own arithmetic:
 /// an immediate, or one definition that masks (`and` with a mask below it),
 /// takes a remainder (`rem.u32` by at most 2^Pos), shifts right far enough
-/// (`shr.u32` by 32 - Pos or more) or extracts at most Pos bits (`bfe.u32`).
+/// (`shr.u32` by 32 - Pos or more), extracts at most Pos bits (`bfe.u32`),
+/// in 32 or 64 bits, or zero-extends a value of at most Pos bits
+/// (`cvt.u64.u32`).
 bool FunctionAnalysis::belowPow2(const Operand &O, int64_t Pos) const {
   const int64_t Lim = int64_t(1) << Pos;
   if (O.Kind == Operand::Imm)
@@ -689,6 +691,13 @@ bool FunctionAnalysis::belowPow2(const Operand &O, int64_t Pos) const {
   if (R < 0 || DefSites[R].size() != 1)
     return false;
   const Instr &D = *Instrs[DefSites[R][0]];
+  // A zero extension is below 2^(its source's width).
+  if (D.Mods[0] == "cvt" && D.Mods.size() >= 3 && D.Guard.empty() &&
+      D.Ops.size() == 2) {
+    StringRef From = D.Mods.back();
+    return (From == "u32" || From == "u16" || From == "u8") &&
+           int64_t(typeBits(From)) <= Pos;
+  }
   if (D.Guard.size() || D.Ops.size() < 3)
     return false;
   auto Imm = [&](size_t K) -> std::optional<int64_t> {
@@ -697,28 +706,43 @@ bool FunctionAnalysis::belowPow2(const Operand &O, int64_t Pos) const {
     return std::nullopt;
   };
   StringRef Base = D.Mods[0];
-  if (Base == "and" && D.hasMod("b32")) {
+  // 32- and 64-bit alike (size_t indices: `and.b64 %rd, %t, 15`).
+  const bool Wide = D.hasMod("b64") || D.hasMod("u64");
+  const int64_t Width = Wide ? 64 : 32;
+  if (Base == "and" && (D.hasMod("b32") || D.hasMod("b64"))) {
     std::optional<int64_t> M = Imm(2) ? Imm(2) : Imm(1);
     return M && *M >= 0 && *M < Lim;
   }
-  if (Base == "rem" && D.hasMod("u32"))
+  if (Base == "rem" && (D.hasMod("u32") || D.hasMod("u64")))
     return Imm(2) && *Imm(2) > 0 && *Imm(2) <= Lim;
-  if (Base == "shr" && D.hasMod("u32"))
-    return Imm(2) && *Imm(2) >= 32 - Pos && *Imm(2) < 32;
-  if (Base == "bfe" && D.hasMod("u32") && D.Ops.size() == 4)
+  if (Base == "shr" && (D.hasMod("u32") || D.hasMod("u64")))
+    return Imm(2) && *Imm(2) >= Width - Pos && *Imm(2) < Width;
+  if (Base == "bfe" && (D.hasMod("u32") || D.hasMod("u64")) &&
+      D.Ops.size() == 4)
     return Imm(3) && *Imm(3) >= 0 && *Imm(3) <= Pos;
   return false;
 }
 
-/// The field position of `bfi.b32 d, a, b, pos, len` whose field reaches
-/// the top bit (pos + len >= 32; constant pos in 1..30), so that d is
-/// (a << pos) | (b's low pos bits): an add where b < 2^pos.
+/// The field position of `bfi.b32 d, a, b, pos, len` (or `bfi.b64`; a
+/// constant pos in 1..width - 2) whose field reaches the top bit (pos + len
+/// >= the type's width) or holds all of a (a below 2^len), so that d is
+/// (a << pos) | (b's low pos bits): an add where b < 2^pos. nvcc writes
+/// size_t indices' columns so (`bfi.b64 %rd, %k, (%t & 15), 4, 60`:
+/// k * 16 + t % 16).
 std::optional<int64_t> FunctionAnalysis::bfiAsSum(const Instr &I) const {
-  if (I.Mods[0] != "bfi" || !I.hasMod("b32") || I.Ops.size() != 5 ||
+  const bool Wide = I.hasMod("b64");
+  if (I.Mods[0] != "bfi" || !(Wide || I.hasMod("b32")) || I.Ops.size() != 5 ||
       I.Ops[3].Kind != Operand::Imm || I.Ops[4].Kind != Operand::Imm)
     return std::nullopt;
+  const int64_t Width = Wide ? 64 : 32;
   int64_t Pos = I.Ops[3].Value, Len = I.Ops[4].Value;
-  if (Pos < 1 || Pos > 30 || Pos + Len < 32)
+  if (Pos < 1 || Pos > Width - 2 || Len < 1)
+    return std::nullopt;
+  // A field short of the top bit keeps the old value's bits above it and
+  // drops the inserted value's beyond Len: still the sum where both are
+  // zero, b below 2^pos (the callers' belowPow2) and a below 2^Len
+  // (`bfi.b64 %rd, (cvt.u64.u32 %ctaid.x), (%t & 127), 7, 32`).
+  if (Pos + Len < Width && !belowPow2(I.Ops[1], Len))
     return std::nullopt;
   return Pos;
 }
