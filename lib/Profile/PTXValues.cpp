@@ -723,12 +723,12 @@ bool FunctionAnalysis::belowPow2(const Operand &O, int64_t Pos) const {
   return false;
 }
 
-/// The field position of `bfi.b32 d, a, b, pos, len` (or `bfi.b64`; a
-/// constant pos in 1..width - 2) whose field reaches the top bit (pos + len
-/// >= the type's width) or holds all of a (a below 2^len), so that d is
-/// (a << pos) | (b's low pos bits): an add where b < 2^pos. nvcc writes
-/// size_t indices' columns so (`bfi.b64 %rd, %k, (%t & 15), 4, 60`:
-/// k * 16 + t % 16).
+/// The field position of `bfi.b32 d, a, b, pos, len` (or `bfi.b64`;
+/// constant pos in 1..30, an index's column) whose field reaches the top
+/// bit (pos + len >= the type's width) or holds all of a (a below 2^len),
+/// so that d is (a << pos) | (b's low pos bits): an add where b < 2^pos.
+/// nvcc writes size_t indices' columns so (`bfi.b64 %rd, %k, (%t & 15), 4,
+/// 60`: k * 16 + t % 16).
 std::optional<int64_t> FunctionAnalysis::bfiAsSum(const Instr &I) const {
   const bool Wide = I.hasMod("b64");
   if (I.Mods[0] != "bfi" || !(Wide || I.hasMod("b32")) || I.Ops.size() != 5 ||
@@ -736,7 +736,9 @@ std::optional<int64_t> FunctionAnalysis::bfiAsSum(const Instr &I) const {
     return std::nullopt;
   const int64_t Width = Wide ? 64 : 32;
   int64_t Pos = I.Ops[3].Value, Len = I.Ops[4].Value;
-  if (Pos < 1 || Pos > Width - 2 || Len < 1)
+  // Positions above 30 are no index's columns, and 2^pos must stay a
+  // coefficient the lane and address forms can scale by.
+  if (Pos < 1 || Pos > 30 || Len < 1)
     return std::nullopt;
   // A field short of the top bit keeps the old value's bits above it and
   // drops the inserted value's beyond Len: still the sum where both are
