@@ -32,8 +32,13 @@ stalls 2 cycles each on sm_80 (16 FP32 lanes a partition) and 1 on sm_86
 (32), and every LDS of a 15 x 15 convolution sets a scoreboard that a
 later instruction waits on (session 39, docs/FIDELITY.md).
 
+With --sequence it prints each kernel's instructions in order, runs of
+one name as NAMExN: where the loads of a phase sit against its stores and
+barriers (session 56: ptxas issues a guarded tile's 16 LDG before its
+first STS, where the PTX has each load in a basic block of its own).
+
 Usage: scripts/sass-histogram.py FILE.ptx|FILE.cubin sm_XX [--ptxas PATH]
-       [--schedule]
+       [--schedule] [--sequence]
 A .cubin (nvcc -cubin, or ptxas -o) is read as it is (the arch argument
 is then not used). Standard library only.
 """
@@ -54,6 +59,8 @@ NAMES = {
     # fma.rn.f32 with a register, an immediate or a constant-bank third
     # operand (session 39: the counts of fma in the PTX, sm_80 and sm_86).
     0x223: "FFMA", 0x823: "FFMA", 0xA23: "FFMA",
+    # bar.sync (session 56: one PTX barrier compiled alone, sm_86).
+    0xB1D: "BAR",
 }
 WIDTHS = {0: "U8", 1: "S8", 2: "U16", 3: "S16", 4: "32", 5: "64", 6: "128"}
 SIZED = {0x981, 0x986, 0x984, 0x388, 0x381, 0x386}
@@ -112,11 +119,7 @@ def histogram(cubin):
     counts = collections.Counter()
     for _, code in text_sections(cubin):
         for lo, hi in words(code):
-            op = lo & 0xFFF
-            key = NAMES.get(op, "op%03x" % op)
-            if op in SIZED:
-                key += "." + WIDTHS.get((hi >> 9) & 7, "w%d" % ((hi >> 9) & 7))
-            counts[key] += 1
+            counts[name_of(lo, hi)] += 1
     return counts
 
 
@@ -127,6 +130,8 @@ def main():
     ap.add_argument("--ptxas", default="ptxas")
     ap.add_argument("--schedule", action="store_true",
                     help="also each kernel's static schedule")
+    ap.add_argument("--sequence", action="store_true",
+                    help="also each kernel's instructions in order")
     a = ap.parse_args()
     if a.ptx.endswith(".cubin"):
         try:
@@ -134,7 +139,7 @@ def main():
                 data = f.read()
         except OSError as e:
             sys.exit("sass-histogram: %s: %s" % (a.ptx, e.strerror))
-        report(data, a.schedule)
+        report(data, a.schedule, a.sequence)
         return
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "k.cubin")
@@ -145,16 +150,39 @@ def main():
             sys.exit("sass-histogram: ptxas failed: " +
                      (r.stdout.strip().splitlines() or ["?"])[-1])
         with open(out, "rb") as f:
-            report(f.read(), a.schedule)
+            report(f.read(), a.schedule, a.sequence)
 
 
-def report(cubin, with_schedule):
+def name_of(lo, hi):
+    op = lo & 0xFFF
+    key = NAMES.get(op, "op%03x" % op)
+    if op in SIZED:
+        key += "." + WIDTHS.get((hi >> 9) & 7, "w%d" % ((hi >> 9) & 7))
+    return key
+
+
+def sequence(code):
+    """The instructions of one .text section in order, runs collapsed."""
+    out = []
+    for lo, hi in words(code):
+        key = name_of(lo, hi)
+        if out and out[-1][0] == key:
+            out[-1][1] += 1
+        else:
+            out.append([key, 1])
+    return " ".join(k if n == 1 else "%sx%d" % (k, n) for k, n in out)
+
+
+def report(cubin, with_schedule, with_sequence=False):
     try:
         counts = histogram(cubin)
     except ValueError as e:
         sys.exit("sass-histogram: " + str(e))
     for key in sorted(counts, key=lambda k: (k.startswith("op"), k)):
         print("%-10s %d" % (key, counts[key]))
+    if with_sequence:
+        for name, code in text_sections(cubin):
+            print("%s: %s" % (name[len(".text."):] or name, sequence(code)))
     if not with_schedule:
         return
     for name, code in text_sections(cubin):

@@ -44,6 +44,10 @@ struct BlockWork {
   /// on the pipes, barriers and local memory).
   double ChainMemCycles = 0;
   double BarrierCycles = 0; ///< Per warp, included in ChainCycles.
+  /// The share of the memory round trips of ChainMemCycles that a block's
+  /// warps wait for together between barriers: its copies' to shared
+  /// memory (docs/MODEL.md, "Barrier phases").
+  double PhaseMemShare = 1;
   double EnergyUnits = 0;   ///< In FP32-lane-op equivalents, per block.
 };
 
@@ -156,14 +160,27 @@ struct Context {
     // the waits. So a block's latency path holds its own issue (a round's
     // over its K blocks) where that exceeds the path's dependent-ALU part,
     // which it would overlap (docs/MODEL.md, "Barrier phases").
+    // Of the path's memory round trips only those of the phases' copies to
+    // shared memory hold the whole block; the rest overlap its issue as
+    // they would another block's.
     if (BarrierPhase > 0 && W.BarrierCycles > 0 && K > 0) {
-      double Alu =
-          C.Chain * (W.ChainCycles - W.ChainMemCycles - W.BarrierCycles) / FHz;
-      RT.Phase = std::max(0.0, BarrierPhase * Own / K - std::max(0.0, Alu));
+      double Bar = C.Chain * W.BarrierCycles / FHz;
+      double Alu = std::max(
+          0.0,
+          C.Chain * (W.ChainCycles - W.ChainMemCycles - W.BarrierCycles) / FHz);
+      double Mem = std::max(0.0, RT.Lat - Alu - Bar);
+      double PhaseLat =
+          W.PhaseMemShare * Mem + Bar + std::max(Alu, BarrierPhase * Own / K);
+      RT.Phase = std::max(0.0, PhaseLat - RT.Lat);
       RT.Lat += RT.Phase;
     }
     double Thru = std::max(Own, RT.Dram);
     RT.T = softMax({Thru, RT.Lat}, LatencyNorm);
+    // With one block a SM nothing else issues while it waits: its phases
+    // run one after another, and their sum (which holds its issue) is not
+    // a second bottleneck to overlap with that issue.
+    if (RT.Phase > 0 && K <= 1)
+      RT.T = std::max(softMax({Thru, RT.Lat - RT.Phase}, LatencyNorm), RT.Lat);
     return RT;
   }
 

@@ -91,6 +91,9 @@ struct ThreadTraffic {
 struct LatencyPath {
   double ChainCycles = 0, ChainDramNs = 0, BarrierCycles = 0,
          ChainMemCycles = 0;
+  /// The share of the memory round trips a barrier-bound block's warps wait
+  /// for together: its copies' to shared memory (BlockWork::PhaseMemShare).
+  double PhaseMemShare = 1;
 };
 
 /// The work of one block, and what the whole launch moves.
@@ -703,6 +706,19 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
   double Chain = Alu + LocalLat + LP.BarrierCycles + LP.ChainMemCycles;
   LP.ChainCycles = std::max(Chain, ChainMin);
   LP.ChainDramNs = MemRounds * (1 - L1Frac) * DramFrac * mc::LatDramNs;
+  // A barrier phase that copies global memory to shared memory holds the
+  // whole block: its warps issue the copy's loads, wait for them and store
+  // them, and nothing of the block issues meanwhile. Loads that feed the
+  // arithmetic of a phase instead (CLBlast's SA = 0 reads straight from
+  // global memory in its k loop) are one warp's waits, which the block's
+  // other warps fill with their work, as another block's would. Their
+  // share: the global loads a warp stores to shared memory, by count
+  // (docs/MODEL.md, "Barrier phases").
+  const double GlobalLoads =
+      K.op(OpClass::LoadGlobal) + K.op(OpClass::LoadGeneric);
+  const double Copies = K.op(OpClass::StoreShared);
+  if (GlobalLoads > 0 && Copies < GlobalLoads)
+    LP.PhaseMemShare = Copies / GlobalLoads;
   return LP;
 }
 
@@ -827,6 +843,7 @@ static LaunchWork launchWork(const KernelProfile &K, const GPUSpec &G,
   W.ChainCycles = LP.ChainCycles;
   W.ChainDramNs = LP.ChainDramNs;
   W.ChainMemCycles = std::min(LP.ChainMemCycles, LP.ChainCycles);
+  W.PhaseMemShare = LP.PhaseMemShare;
   W.EnergyUnits = energyUnits(K, Sc, Mix, W);
 
   LW.DramBytes = W.DramBytes * N;

@@ -351,6 +351,49 @@ TEST(Time, BarrierPhasesHoldTheBlocksOwnIssue) {
   ASSERT_TRUE(One.Valid);
   EXPECT_EQ(One.Occ.BlocksPerSM, 1u);
   EXPECT_GE(One.TLatencyS, One.TComputeS);
+  // Nothing else on the SM overlaps them: the round is that sum (one round
+  // of ten blocks on ten SMs, plus the launch), not a soft maximum of it
+  // and the issue it holds, which would add up to a quarter again.
+  EXPECT_NEAR(One.TimeS, One.TLatencyS + One.TLaunchS, 1e-9);
+}
+
+TEST(Time, PhasesHoldTheBlockForTheirCopiesOnly) {
+  GPUSpec G = handGPU();
+  // The FMA kernel with 64 dependent loads (MLP 1, one line re-read) and
+  // four barriers, one block an SM. Loads that feed its arithmetic are one
+  // warp's waits, which the block's other warps fill with their FMAs; loads
+  // that a phase copies to shared memory hold the whole block until they
+  // are stored (docs/MODEL.md "Barrier phases").
+  KernelProfile K = fmaKernel();
+  K.MLP = 1;
+  K.op(OpClass::LoadGlobal) = 64;
+  K.Accesses = {globalAccess(false, 4, 64)};
+  K.Accesses[0].LoopInvariant = true;
+  K.op(OpClass::Barrier) = 4;
+  K.Res.Registers = 64;
+  finalizeProfile(K);
+  Prediction Arith = predict(K, G, config(1024, 1024 * 10));
+  ASSERT_TRUE(Arith.Valid);
+  EXPECT_EQ(Arith.Occ.BlocksPerSM, 1u);
+  // The same loads stored to shared memory: every round trip holds the
+  // block, in series with its issue.
+  KernelProfile C = K;
+  C.op(OpClass::StoreShared) = 64;
+  finalizeProfile(C);
+  Prediction Copy = predict(C, G, config(1024, 1024 * 10));
+  ASSERT_TRUE(Copy.Valid);
+  double StoreIssueS = Copy.TComputeS - Arith.TComputeS;
+  EXPECT_GT(Copy.TLatencyS - StoreIssueS, Arith.TLatencyS * 1.2);
+  // Either way no less than the block's own issue, nor than the same
+  // kernel without barriers (one warp's path against the SM's
+  // throughput).
+  EXPECT_GE(Arith.TLatencyS, Arith.TComputeS);
+  KernelProfile N = K;
+  N.op(OpClass::Barrier) = 0;
+  finalizeProfile(N);
+  Prediction None = predict(N, G, config(1024, 1024 * 10));
+  ASSERT_TRUE(None.Valid);
+  EXPECT_GE(Arith.TimeS, None.TimeS);
 }
 
 TEST(Time, LatencyBoundWithFewWarps) {
