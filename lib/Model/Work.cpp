@@ -714,8 +714,10 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
   // other warps fill with their work, as another block's would. Their
   // share: the global loads a warp stores to shared memory, by count
   // (docs/MODEL.md, "Barrier phases").
-  const double GlobalLoads =
-      K.op(OpClass::LoadGlobal) + K.op(OpClass::LoadGeneric);
+  // The same accesses MemRounds counts (loads, generic loads, atomics).
+  const double GlobalLoads = K.op(OpClass::LoadGlobal) +
+                             K.op(OpClass::LoadGeneric) +
+                             K.op(OpClass::AtomicGlobal);
   const double Copies = K.op(OpClass::StoreShared);
   if (GlobalLoads > 0 && Copies < GlobalLoads)
     LP.PhaseMemShare = Copies / GlobalLoads;
