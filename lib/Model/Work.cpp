@@ -675,8 +675,10 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
                DramPerThread =
                    Tr.Global.ReadL2 > 0 ? Tr.Global.ReadDram : Tr.Global.Dram;
   double MLP = std::max(1.0, K.MLP), ILP = std::max(1.0, K.ILP);
-  double Loads = (K.op(OpClass::LoadGlobal) + K.op(OpClass::LoadGeneric) +
-                  K.op(OpClass::AtomicGlobal)) * Sc.SGlobal;
+  // The accesses a warp waits for: loads, generic loads, atomics.
+  const double Waited = K.op(OpClass::LoadGlobal) + K.op(OpClass::LoadGeneric) +
+                        K.op(OpClass::AtomicGlobal);
+  double Loads = Waited * Sc.SGlobal;
   double DramFrac = L2PerThread > 0 ? std::min(1.0, DramPerThread / L2PerThread)
                                     : 1.0;
   // The round trips the L1 serves between a loop's passes (a lane's
@@ -712,15 +714,11 @@ static LatencyPath latencyPath(const KernelProfile &K, const BlockScope &Sc,
   // arithmetic of a phase instead (CLBlast's SA = 0 reads straight from
   // global memory in its k loop) are one warp's waits, which the block's
   // other warps fill with their work, as another block's would. Their
-  // share: the global loads a warp stores to shared memory, by count
-  // (docs/MODEL.md, "Barrier phases").
-  // The same accesses MemRounds counts (loads, generic loads, atomics).
-  const double GlobalLoads = K.op(OpClass::LoadGlobal) +
-                             K.op(OpClass::LoadGeneric) +
-                             K.op(OpClass::AtomicGlobal);
+  // share: the waited-for accesses a warp stores to shared memory, by
+  // count (docs/MODEL.md, "Barrier phases").
   const double Copies = K.op(OpClass::StoreShared);
-  if (GlobalLoads > 0 && Copies < GlobalLoads)
-    LP.PhaseMemShare = Copies / GlobalLoads;
+  if (Waited > 0 && Copies < Waited)
+    LP.PhaseMemShare = Copies / Waited;
   return LP;
 }
 
