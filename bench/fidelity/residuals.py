@@ -9,8 +9,9 @@ the feature the model gets wrong (docs/FIDELITY.md, "What is still wrong").
 
 Also prints the same grouping of the *measured* time (log2 over the sample's
 median), to see which parameters matter in reality, and the same grouping by
-what the model said of each sample: its bottleneck and the issue time's
-busiest pipe (`fidelity.py --json` records both).
+what the model said of each sample: its bottleneck, the issue time's
+busiest pipe and the quintile of its predicted board power (`fidelity.py
+--json` records them).
 
 With --pair NAME, prints instead the paired effect of one parameter: over
 the configurations of the sample that differ in NAME only, the median
@@ -63,6 +64,26 @@ def quantile(v, q):
         return float("nan")
     i = min(len(s) - 1, max(0, int(round(q * (len(s) - 1)))))
     return s[i]
+
+
+def power_quintiles(samples):
+    """A sample's predicted board power as its quintile of the sample, named
+    by the quintile's highest watts ("q5<=349W"): configurations the model
+    calls power-hungry that run slower than predicted point at a clock the
+    board lowers under its power limit, which the model does not predict
+    (docs/FIDELITY.md, "Session 57"). None where a run recorded no power."""
+    watts = sorted(s["power_w"] for s in samples if s.get("power_w"))
+    if len(watts) < 5:
+        return lambda s: None
+    tops = [watts[min(len(watts) - 1, (k * len(watts)) // 5 - 1)] for k in range(1, 6)]
+
+    def label(s):
+        w = s.get("power_w")
+        if not w:
+            return None
+        k = next(i for i, t in enumerate(tops) if w <= t or i == 4)
+        return "q%d<=%.0fW" % (k + 1, tops[k])
+    return label
 
 
 def families(samples, names):
@@ -256,7 +277,8 @@ def main():
         keys = [(p, lambda s, p=p: s["config"][p]) for p in params]
         if not a.param:
             keys += [("(model) bottleneck", lambda s: s.get("bound")),
-                     ("(model) busiest pipe", lambda s: (s.get("pipe") or [None])[0])]
+                     ("(model) busiest pipe", lambda s: (s.get("pipe") or [None])[0]),
+                     ("(model) power quintile", power_quintiles(samples))]
         for p, value in keys:
             groups = {}
             for s, e in zip(samples, res):

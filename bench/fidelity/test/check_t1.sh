@@ -98,6 +98,23 @@ echo "$out" | grep -q "(model) bottleneck" || {
   echo "fidelity.t1: residuals.py should group by the bottleneck"; exit 1; }
 echo "fidelity.t1: verdict checks passed"
 
+# residuals.py groups by the quintile of the predicted power: ten samples,
+# two a quintile; the two most power-hungry run 2x slower than predicted.
+python3 - "$build/fidelity-t1/power.json" <<'PY'
+import json, sys
+rows = [{"kernel": "k", "gpu": "G", "frontend": "ptx", "samples": [
+    {"config": {"b": i}, "measured_ms": 2.0 if i >= 8 else 1.0,
+     "predicted_ms": 1.0, "power_w": 100.0 + 10 * i} for i in range(10)]}]
+json.dump(rows, open(sys.argv[1], "w"))
+PY
+out=$(python3 "$here/../residuals.py" "$build/fidelity-t1/power.json")
+echo "$out"
+echo "$out" | grep -Eq "\(model\) power quintile +resid/meas +q1<=110W:\+0\.00/\+0\.00\(n2\) .* q5<=190W:-1\.00/\+1\.00\(n2\)" || {
+  echo "fidelity.t1: residuals.py should group by the predicted power's quintile"; exit 1; }
+echo "$out" | grep -q "q4<=170W:+0.00/+0.00(n2)" || {
+  echo "fidelity.t1: residuals.py should put two samples in each power quintile"; exit 1; }
+echo "fidelity.t1: power checks passed"
+
 # residuals.py --cross: per configuration both GPUs measured, the measured
 # ratio of A over B against the predicted one. b=1: A measured 2x B,
 # predicted 1x (+1.00); b=2: measured and predicted alike (0); b=3 only on A.
