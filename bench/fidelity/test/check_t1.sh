@@ -49,6 +49,12 @@ fi
   echo "fidelity.t1: --where nosuch=1 should say so in one line, got:"; echo "$err"; exit 1; }
 echo "fidelity.t1: --where checks passed"
 
+# The last residuals.py output ($out) must hold a line matching the extended
+# regular expression (expect) or the text (expect_text) $1; else the test
+# fails saying $2.
+expect() { echo "$out" | grep -Eq -- "$1" || { echo "fidelity.t1: $2"; exit 1; }; }
+expect_text() { echo "$out" | grep -qF -- "$1" || { echo "fidelity.t1: $2"; exit 1; }; }
+
 # residuals.py --pair: two configurations that differ in block_size_x only
 # (measured 2x slower, predicted 1.41x) and one without a partner.
 cat > "$build/fidelity-t1/pair.json" <<'JSON'
@@ -59,8 +65,8 @@ cat > "$build/fidelity-t1/pair.json" <<'JSON'
 JSON
 out=$(python3 "$here/../residuals.py" "$build/fidelity-t1/pair.json" --pair block_size_x --by tile)
 echo "$out"
-echo "$out" | grep -q "tile=2 block_size_x=4: measured +1.00 predicted +0.50 (n1)" || {
-  echo "fidelity.t1: residuals.py --pair should read the one pair"; exit 1; }
+expect_text "tile=2 block_size_x=4: measured +1.00 predicted +0.50 (n1)" \
+  "residuals.py --pair should read the one pair"
 [ "$(echo "$out" | grep -c "block_size_x=")" -eq 1 ] || {
   echo "fidelity.t1: residuals.py --pair counted a configuration without a partner"; exit 1; }
 echo "fidelity.t1: --pair checks passed"
@@ -80,8 +86,8 @@ cat > "$build/fidelity-t1/interaction.json" <<'JSON'
 JSON
 out=$(python3 "$here/../residuals.py" "$build/fidelity-t1/interaction.json" --interaction sa,sb)
 echo "$out"
-echo "$out" | grep -q "sa=1 +1.00/+1.00  sb=1 +1.00/+0.00  both +1.00/+1.00  interaction -1.00/+0.00 (n1)" || {
-  echo "fidelity.t1: residuals.py --interaction should read the one complete configuration"; exit 1; }
+expect_text "sa=1 +1.00/+1.00  sb=1 +1.00/+0.00  both +1.00/+1.00  interaction -1.00/+0.00 (n1)" \
+  "residuals.py --interaction should read the one complete configuration"
 echo "fidelity.t1: --interaction checks passed"
 
 # residuals.py groups the residuals by the model's own verdicts too.
@@ -92,10 +98,10 @@ cat > "$build/fidelity-t1/verdicts.json" <<'JSON'
 JSON
 out=$(python3 "$here/../residuals.py" "$build/fidelity-t1/verdicts.json")
 echo "$out"
-echo "$out" | grep -Eq "\(model\) busiest pipe +resid/meas +conversion:\+1\.00/\+0\.00\(n1\) +memory:\+0\.00/\+0\.00\(n1\)" || {
-  echo "fidelity.t1: residuals.py should group by the busiest pipe"; exit 1; }
-echo "$out" | grep -q "(model) bottleneck" || {
-  echo "fidelity.t1: residuals.py should group by the bottleneck"; exit 1; }
+expect "\(model\) busiest pipe +resid/meas +conversion:\+1\.00/\+0\.00\(n1\) +memory:\+0\.00/\+0\.00\(n1\)" \
+  "residuals.py should group by the busiest pipe"
+expect_text "(model) bottleneck" \
+  "residuals.py should group by the bottleneck"
 echo "fidelity.t1: verdict checks passed"
 
 # residuals.py groups by the quintile of the predicted power: ten samples,
@@ -109,10 +115,10 @@ json.dump(rows, open(sys.argv[1], "w"))
 PY
 out=$(python3 "$here/../residuals.py" "$build/fidelity-t1/power.json")
 echo "$out"
-echo "$out" | grep -Eq "\(model\) power quintile +resid/meas +q1<=110W:\+0\.00/\+0\.00\(n2\) .* q5<=190W:-1\.00/\+1\.00\(n2\)" || {
-  echo "fidelity.t1: residuals.py should group by the predicted power's quintile"; exit 1; }
-echo "$out" | grep -q "q4<=170W:+0.00/+0.00(n2)" || {
-  echo "fidelity.t1: residuals.py should put two samples in each power quintile"; exit 1; }
+expect "\(model\) power quintile +resid/meas +q1<=110W:\+0\.00/\+0\.00\(n2\) .* q5<=190W:-1\.00/\+1\.00\(n2\)" \
+  "residuals.py should group by the predicted power's quintile"
+expect_text "q4<=170W:+0.00/+0.00(n2)" \
+  "residuals.py should put two samples in each power quintile"
 echo "fidelity.t1: power checks passed"
 
 # residuals.py --cross: per configuration both GPUs measured, the measured
@@ -131,12 +137,12 @@ cat > "$build/fidelity-t1/cross.json" <<'JSON'
 JSON
 out=$(python3 "$here/../residuals.py" "$build/fidelity-t1/cross.json" --cross A:B --warps-a 48)
 echo "$out"
-echo "$out" | grep -q "A against B: n=3 " || {
-  echo "fidelity.t1: residuals.py --cross should pair the 3 shared configurations"; exit 1; }
-echo "$out" | grep -Eq "^  b +1:\+1\.00\(n1\)  2:\+0\.00\(n1\)  4:\+0\.00\(n1\)$" || {
-  echo "fidelity.t1: residuals.py --cross should give b=1 +1.00, the others 0"; exit 1; }
-echo "$out" | grep -Eq "warps on A +24:\+1\.00\(n1\)  48:\+0\.00\(n2\)" || {
-  echo "fidelity.t1: residuals.py --cross should group by A's resident warps"; exit 1; }
+expect_text "A against B: n=3 " \
+  "residuals.py --cross should pair the 3 shared configurations"
+expect "^  b +1:\+1\.00\(n1\)  2:\+0\.00\(n1\)  4:\+0\.00\(n1\)$" \
+  "residuals.py --cross should give b=1 +1.00, the others 0"
+expect "warps on A +24:\+1\.00\(n1\)  48:\+0\.00\(n2\)" \
+  "residuals.py --cross should group by A's resident warps"
 echo "fidelity.t1: --cross checks passed"
 
 # A held-out recipe whose kernel source the user must fetch (we may not copy
