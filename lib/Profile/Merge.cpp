@@ -1,6 +1,7 @@
 //===- Merge.cpp - IR and PTX facts of one kernel into one profile --------===//
 #include "flipflop/Profile/KernelProfile.h"
 #include "flipflop/Profile/LaneSplit.h"
+#include "flipflop/Profile/OpRules.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -75,6 +76,70 @@ static void alignSiblings(KernelProfile &Into, const KernelProfile &PTX) {
     for (size_t I : Members)
       Into.Accesses[I].Offset += *Shift;
   }
+}
+
+/// The shared accesses' widths are the final code's: which scalar shared
+/// accesses become vectors turns on how code generation forms their
+/// addresses (clang's loop strength reduction steps a tile's pointers that
+/// nvcc recomputes from a counter, and an assembler that does not prove
+/// stepped pointers leaves those scalar: docs/MODEL.md, "Vector accesses
+/// the compiler forms"), which the IR, read before code generation, can
+/// only guess. Where the emitted PTX moves the same shared bytes as the IR
+/// in each direction (within 1%) in fewer instructions, and in neither
+/// direction more, its shared accesses replace the IR's, and the op counts
+/// follow. Not where the PTX has more: the PTX front end proves an
+/// address's alignment, not its residue, so a pointer the back end
+/// offsets by -12 off a 16-byte-aligned row stays scalar there while
+/// ptxas merges it, and the IR's known bits see that (SGEMM_CUDA's shared
+/// blocking kernel: docs/FIDELITY.md, "Session 58"). True when they did.
+static bool takeSharedWidths(KernelProfile &Into, const KernelProfile &PTX) {
+  struct Side {
+    double Bytes[2] = {0, 0}, Instrs[2] = {0, 0};
+  };
+  auto Sum = [](const KernelProfile &K) {
+    Side S;
+    for (const MemAccess &A : K.Accesses)
+      if (A.Space == AddrSpace::Shared && !A.Bulk && !A.IsAtomic) {
+        S.Bytes[A.IsStore] += A.Count * A.Bytes;
+        S.Instrs[A.IsStore] += A.Count;
+      }
+    return S;
+  };
+  const Side IR = Sum(Into), Final = Sum(PTX);
+  auto Near = [](double X, double Y) {
+    return std::fabs(X - Y) <= 0.01 * std::max(X, Y);
+  };
+  bool SameBytes = IR.Bytes[0] + IR.Bytes[1] > 0, NoNarrower = true,
+       Wider = false;
+  for (unsigned D = 0; D < 2; ++D) {
+    SameBytes = SameBytes && Near(IR.Bytes[D], Final.Bytes[D]);
+    NoNarrower = NoNarrower && (Final.Instrs[D] <= IR.Instrs[D] ||
+                                Near(IR.Instrs[D], Final.Instrs[D]));
+    Wider = Wider || (Final.Instrs[D] < IR.Instrs[D] &&
+                      !Near(IR.Instrs[D], Final.Instrs[D]));
+  }
+  if (!SameBytes || !NoNarrower || !Wider)
+    return false;
+  llvm::erase_if(Into.Accesses, [](const MemAccess &A) {
+    return A.Space == AddrSpace::Shared && !A.Bulk && !A.IsAtomic;
+  });
+  // The PTX's checks are kept only where the PTX's are taken below (the
+  // IR has none of its own).
+  const bool KeepChecks = Into.Guards.empty();
+  for (const MemAccess &A : PTX.Accesses)
+    if (A.Space == AddrSpace::Shared && !A.Bulk && !A.IsAtomic) {
+      Into.Accesses.push_back(A);
+      if (!KeepChecks)
+        Into.Accesses.back().Guards.clear();
+    }
+  for (bool Store : {false, true}) {
+    double &Ops = Into.op(memOpClass(AddrSpace::Shared, Store, false));
+    Ops = std::max(0.0, Ops + Final.Instrs[Store] - IR.Instrs[Store]);
+  }
+  Into.Warnings.push_back("shared accesses' widths taken from the emitted "
+                          "PTX, whose code generation formed other vectors "
+                          "than the IR suggests");
+  return true;
 }
 
 void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
@@ -183,6 +248,8 @@ void mergePTXFacts(KernelProfile &Into, const KernelProfile &PTX) {
                        Steps.end());
       A.SmoothStepBytes[D] = Steps[Steps.size() / 2];
     }
+  if (!WorkFromPTX && takeSharedWidths(Into, PTX))
+    finalizeProfile(Into);
   // Parallelism is a property of the final instruction schedule.
   Into.MLP = PTX.MLP;
   Into.ILP = PTX.ILP;

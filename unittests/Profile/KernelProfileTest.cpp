@@ -391,6 +391,63 @@ TEST(MergePTXFacts, DataScaledStepFromThePTX) {
   EXPECT_DOUBLE_EQ(IR.Accesses[0].SmoothStepBytes[2], 0);
 }
 
+TEST(MergePTXFacts, SharedWidthsFromThePTX) {
+  // The IR's eight 4-byte shared loads a pass (a tile row read off a
+  // pointer code generation steps) against the emitted PTX's two 16-byte
+  // loads of the same bytes: the final code's widths and op counts win;
+  // the global load and the shared store (same width both sides) stay.
+  auto Access = [](AddrSpace S, bool Store, unsigned Bytes, double Count) {
+    MemAccess A;
+    A.Space = S;
+    A.IsStore = Store;
+    A.Bytes = Bytes;
+    A.Count = Count;
+    return A;
+  };
+  KernelProfile IR, PTX;
+  IR.Accesses = {Access(AddrSpace::Global, false, 4, 16),
+                 Access(AddrSpace::Shared, true, 4, 16)};
+  for (int I = 0; I < 8; ++I)
+    IR.Accesses.push_back(Access(AddrSpace::Shared, false, 4, 16));
+  IR.op(OpClass::LoadShared) = 8 * 16 + 3; // + loads outside any access
+  IR.op(OpClass::StoreShared) = 16;
+  IR.op(OpClass::LoadGlobal) = 16;
+  PTX.Accesses = {Access(AddrSpace::Global, false, 4, 16),
+                  Access(AddrSpace::Shared, true, 4, 16),
+                  Access(AddrSpace::Shared, false, 16, 16),
+                  Access(AddrSpace::Shared, false, 16, 16)};
+  KernelProfile A = IR;
+  mergePTXFacts(A, PTX);
+  ASSERT_EQ(A.Accesses.size(), 4u);
+  EXPECT_EQ(A.Accesses[0].Space, AddrSpace::Global);
+  EXPECT_EQ(A.Accesses[3].Bytes, 16u);
+  EXPECT_DOUBLE_EQ(A.op(OpClass::LoadShared), 2 * 16 + 3);
+  EXPECT_DOUBLE_EQ(A.op(OpClass::StoreShared), 16);
+  EXPECT_DOUBLE_EQ(A.op(OpClass::LoadGlobal), 16);
+  EXPECT_DOUBLE_EQ(A.SharedBytes, 16 * 4 + 8 * 16 * 4); // the same bytes
+  EXPECT_DOUBLE_EQ(A.SharedWavefronts, 16 + 2 * 16);     // in fewer requests
+
+  // Other bytes (the PTX's loops resolved otherwise, a load the IR does
+  // not have): the IR's accesses stay as they are.
+  PTX.Accesses.pop_back();
+  KernelProfile B = IR;
+  mergePTXFacts(B, PTX);
+  EXPECT_EQ(B.Accesses.size(), IR.Accesses.size());
+  EXPECT_DOUBLE_EQ(B.op(OpClass::LoadShared), 8 * 16 + 3);
+  // The same widths on both sides: nothing to take.
+  KernelProfile C = IR;
+  mergePTXFacts(C, IR);
+  EXPECT_EQ(C.Accesses.size(), IR.Accesses.size());
+  EXPECT_DOUBLE_EQ(C.op(OpClass::LoadShared), 8 * 16 + 3);
+  // The PTX narrower than the IR (a merge its alignment proof misses):
+  // the IR's widths stay.
+  KernelProfile D = A;
+  mergePTXFacts(D, IR);
+  ASSERT_EQ(D.Accesses.size(), 4u);
+  EXPECT_EQ(D.Accesses[3].Bytes, 16u);
+  EXPECT_DOUBLE_EQ(D.op(OpClass::LoadShared), 2 * 16 + 3);
+}
+
 TEST(StoreBlock, SpanOverTileSpacing) {
   std::string Why;
   // out[blockIdx.x * 512 + threadIdx.x + i * 128], i < 4, floats: the
