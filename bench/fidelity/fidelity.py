@@ -420,9 +420,29 @@ PLUGIN_PTXAS = ["on"]
 NVCC_LIKE_INLINING = ["-mllvm", "-inline-threshold=5000"]
 
 
+# NVIDIA's front ends address a loop's shared tiles from its counter (nvcc's
+# PTX recomputes `k * pitch` each pass); clang's loop strength reduction
+# steps a pointer instead. ptxas merges scalar shared loads off either form,
+# the OpenCL driver's assembler not off stepped ones (TOOLCHAINS above), so
+# for binaries the driver built the address form decides the vectors the
+# model prices: the plugin and clang-ptx routes then compile without strength
+# reduction, as they inline as nvcc did; --clang-addressing=default keeps
+# clang's (docs/FIDELITY.md, "Session 58").
+NVIDIA_LIKE_ADDRESSING = {"opencl-driver": ["-mllvm", "-disable-lsr"]}
+CLANG_ADDRESSING = ["nvidia"]
+
+
+def toolchain_clang_flags(recipe):
+    """clang options that make its code address memory as the measured
+    binaries' toolchain did (none unless --clang-addressing=nvidia)."""
+    if CLANG_ADDRESSING[0] != "nvidia":
+        return []
+    return NVIDIA_LIKE_ADDRESSING.get(TOOLCHAIN_OVERRIDE[0] or recipe.get("toolchain", "nvcc"), [])
+
+
 def clang_flags(tools, recipe, params, arch, data_dir, plugin=()):
     """clang's device-only compile of one configuration, as the plugin sees it."""
-    return CLANG_EXTRA + ["-x", "cuda", "--cuda-device-only", "-S", "-O3", "--cuda-gpu-arch=" + arch,
+    return CLANG_EXTRA + toolchain_clang_flags(recipe) + ["-x", "cuda", "--cuda-device-only", "-S", "-O3", "--cuda-gpu-arch=" + arch,
                           "--cuda-path=" + tools.cuda, "-Wno-unknown-cuda-version", "-w"] + \
         list(plugin) + \
         ["-D%s=%s" % kv for kv in sorted(recipe.get("clang_defines", {}).items())] + \
@@ -787,6 +807,10 @@ def main():
     ap.add_argument("--clang-inlining", choices=["nvcc", "default"], default="nvcc",
                     help="plugin/clang-ptx routes: inline every device function as "
                          "nvcc did for the measured binaries (default), or keep clang's policy")
+    ap.add_argument("--clang-addressing", choices=["nvidia", "default"], default="nvidia",
+                    help="plugin/clang-ptx routes, binaries of the OpenCL driver: compile "
+                         "without loop strength reduction, addressing shared tiles as "
+                         "NVIDIA's front ends do (default), or keep clang's")
     ap.add_argument("--no-args", action="store_true",
                     help="do not state the kernels' argument values (as before --arg existed)")
     ap.add_argument("--toolchain", choices=sorted(TOOLCHAINS),
@@ -803,6 +827,7 @@ def main():
     if a.clang_inlining == "nvcc":
         CLANG_EXTRA.extend(NVCC_LIKE_INLINING)
     CLANG_EXTRA.extend(a.clang_flag)
+    CLANG_ADDRESSING[0] = a.clang_addressing
 
     log = lambda s: print(s, file=sys.stderr, flush=True)
     guard = None
