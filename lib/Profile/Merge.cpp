@@ -87,11 +87,13 @@ static void alignSiblings(KernelProfile &Into, const KernelProfile &PTX) {
 /// only guess. Where the emitted PTX moves the same shared bytes as the IR
 /// in each direction (within 1%) in fewer instructions, and in neither
 /// direction more, its shared accesses replace the IR's, and the op counts
-/// follow. Not where the PTX has more: the PTX front end proves an
-/// address's alignment, not its residue, so a pointer the back end
-/// offsets by -12 off a 16-byte-aligned row stays scalar there while
-/// ptxas merges it, and the IR's known bits see that (SGEMM_CUDA's shared
-/// blocking kernel: docs/FIDELITY.md, "Session 58"). True when they did.
+/// follow. Not where the PTX has more: the PTX front end's proof of an
+/// address's low bits covers less arithmetic than the IR's known bits
+/// (products and bitwise operations carry alignment only, 12 definitions
+/// deep), and until it carried residues it left a pointer offset by -12
+/// off a 16-byte-aligned row scalar where ptxas merges (SGEMM_CUDA's
+/// shared-blocking kernel: docs/FIDELITY.md, "Session 58"). True when
+/// they did.
 static bool takeSharedWidths(KernelProfile &Into, const KernelProfile &PTX) {
   struct Side {
     double Bytes[2] = {0, 0}, Instrs[2] = {0, 0};

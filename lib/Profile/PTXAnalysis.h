@@ -294,6 +294,18 @@ constexpr unsigned MinSpillCap = 16;
 /// (75 for sm_75); 0 when \p SM is 0 (not known).
 unsigned fullOccupancyRegisters(unsigned SM);
 
+/// What ptxas can prove of a value's low bits: it is Residue modulo
+/// Align (a power of two up to 16, Residue < Align); Open marks the
+/// induction hypothesis not yet formed (the optimistic start, which
+/// every other fact refines).
+struct AlignFact {
+  uint64_t Align = 1, Residue = 0;
+  bool Open = false;
+  bool operator==(const AlignFact &O) const {
+    return Open == O.Open && (Open || (Align == O.Align && Residue == O.Residue));
+  }
+};
+
 class FunctionAnalysis {
 public:
   FunctionAnalysis(const Function &F, const PTXParseOptions &Opts,
@@ -506,19 +518,19 @@ private:
   /// The constant instruction \p Def computes (constAt's evaluation).
   std::optional<int64_t> constOf(unsigned Def, unsigned Depth,
                                  unsigned At0) const;
-  /// The alignment (bytes, a power of two up to 16) that ptxas can prove
-  /// of register \p R's value from its one definition's arithmetic
-  /// (PTXClassify.cpp).
-  uint64_t provenAlign(unsigned R, unsigned Depth = 0) const;
-  /// provenAlign with the registers whose proof is open (the induction
-  /// hypothesis: taken aligned); \p MinOpen receives the lowest position
-  /// in \p Open whose hypothesis the answer read, -1 where the depth limit
-  /// cut it short (such answers are not memoised).
-  uint64_t provenAlignIn(unsigned R, unsigned Depth,
-                         SmallVectorImpl<unsigned> &Open, int &MinOpen) const;
-  uint64_t alignOfDef(const Instr &I, bool Stepped, unsigned Depth,
-                      SmallVectorImpl<unsigned> &Open, int &MinOpen) const;
-  mutable llvm::DenseMap<unsigned, uint64_t> AlignMemo;
+  /// What ptxas can prove of register \p R's low bits from the arithmetic
+  /// of its definitions (PTXClassify.cpp).
+  AlignFact provenAlign(unsigned R, unsigned Depth = 0) const;
+  /// provenAlign with the registers whose proof is open and their current
+  /// hypotheses; \p MinOpen receives the lowest position in \p Open whose
+  /// hypothesis the answer read, -1 where the depth limit cut it short
+  /// (such answers are not memoised).
+  using OpenProof = SmallVectorImpl<std::pair<unsigned, AlignFact>>;
+  AlignFact provenAlignIn(unsigned R, unsigned Depth, OpenProof &Open,
+                          int &MinOpen) const;
+  AlignFact alignOfDef(const Instr &I, bool Stepped, unsigned Depth,
+                       OpenProof &Open, int &MinOpen) const;
+  mutable llvm::DenseMap<unsigned, AlignFact> AlignMemo;
   mutable unsigned AlignSteps = 0; ///< Definitions read by one provenAlign.
   /// Shared accesses whose base register a definition earlier in their
   /// block changed: their own base id (MemAccess::BaseId) -> the register.

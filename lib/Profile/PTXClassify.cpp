@@ -2643,94 +2643,146 @@ std::optional<double> FunctionAnalysis::tripOverEnclosing(Loop &L) {
   return std::nullopt;
 }
 
-/// Alignment, from the arithmetic that defines a value, as ptxas infers it
-/// before it merges adjacent scalar accesses into vector ones. Symbols are
+namespace {
+constexpr uint64_t MaxAlign = 16;
+
+AlignFact known(uint64_t Align, uint64_t Residue) {
+  return {Align, Residue & (Align - 1), false};
+}
+AlignFact openFact() { return {MaxAlign, 0, true}; }
+/// The alignment alone: the low zero bits.
+uint64_t zeroBits(const AlignFact &F) {
+  if (F.Open)
+    return MaxAlign;
+  return F.Residue ? F.Residue & (~F.Residue + 1) : F.Align;
+}
+/// What holds of a value that is either one (a definition of several, a
+/// select): the largest modulus under which the two agree.
+AlignFact meet(const AlignFact &X, const AlignFact &Y) {
+  if (X.Open)
+    return Y;
+  if (Y.Open)
+    return X;
+  uint64_t A = std::min(X.Align, Y.Align);
+  while (A > 1 && ((X.Residue ^ Y.Residue) & (A - 1)))
+    A /= 2;
+  return known(A, X.Residue);
+}
+AlignFact sum(const AlignFact &X, const AlignFact &Y, bool Minus) {
+  if (X.Open || Y.Open)
+    return openFact();
+  return known(std::min(X.Align, Y.Align),
+               Minus ? X.Residue - Y.Residue : X.Residue + Y.Residue);
+}
+/// Alignments only (products, bitwise operations): residue 0.
+AlignFact zeros(uint64_t Align) { return known(std::min(MaxAlign, Align), 0); }
+} // namespace
+
+/// What ptxas infers of a value's low bits from the arithmetic that
+/// defines it, before it merges adjacent scalar accesses into vector ones:
+/// an alignment and the residue under it (a pointer 12 bytes into a
+/// 16-byte-aligned row, read at -12 .. 0: one 16-byte access). Symbols are
 /// aligned (ptxas lays shared memory out itself); immediates by their low
-/// bit; shifts, products and sums carry alignment. A register of several
-/// definitions (a pointer stepped around a loop) has the alignment all of
-/// them keep: its start's and its steps' (an induction proof, its own
-/// value taken as aligned while its definitions are read), which is what
-/// ptxas 13 proves of a loop-stepped shared pointer (docs/MODEL.md,
-/// "Vector accesses the compiler forms").
-uint64_t FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
+/// bits; shifts, sums and differences carry both, products and bitwise
+/// operations the alignment. A register of several definitions (a pointer
+/// stepped around a loop) has what all of them keep: its start's and its
+/// steps' (an induction proof: its own value taken as the hypothesis,
+/// from the optimistic start, refined until the definitions agree with
+/// it), which is what ptxas 13 proves of a loop-stepped shared pointer
+/// (docs/MODEL.md, "Vector accesses the compiler forms").
+AlignFact FunctionAnalysis::provenAlign(unsigned R, unsigned Depth) const {
   if (auto It = RedefinedBase.find(R + 1); It != RedefinedBase.end())
     R = It->second;
-  SmallVector<unsigned, 4> Open;
+  SmallVector<std::pair<unsigned, AlignFact>, 4> Open;
   int MinOpen = INT_MAX;
   AlignSteps = 0;
   return provenAlignIn(R, Depth, Open, MinOpen);
 }
 
-uint64_t FunctionAnalysis::provenAlignIn(unsigned R, unsigned Depth,
-                                         SmallVectorImpl<unsigned> &Open,
-                                         int &MinOpen) const {
-  constexpr uint64_t Max = 16;
+AlignFact
+FunctionAnalysis::provenAlignIn(unsigned R, unsigned Depth, OpenProof &Open,
+                                int &MinOpen) const {
+  const AlignFact None = known(1, 0);
   // Cut short (deep, or a proof that has read too many definitions, which
   // only contrived code needs): not proven, and nothing above it memoised.
   if (Depth > 12 || ++AlignSteps > 4096) {
     MinOpen = -1;
-    return 1;
+    return None;
   }
   if (R >= DefSites.size() || DefSites[R].empty())
-    return 1;
-  if (auto It = llvm::find(Open, R); It != Open.end()) {
-    MinOpen = std::min(MinOpen, int(It - Open.begin()));
-    return Max; // The induction hypothesis: the value being proven.
-  }
+    return None;
+  for (size_t I = 0; I < Open.size(); ++I)
+    if (Open[I].first == R) {
+      MinOpen = std::min(MinOpen, int(I));
+      return Open[I].second; // The induction hypothesis.
+    }
   bool Stepped = DefSites[R].size() > 1;
   if (Stepped && !assemblerMergesSteppedPointers())
-    return 1;
+    return None;
   if (auto It = AlignMemo.find(R); It != AlignMemo.end())
     return It->second;
   const int Mine = int(Open.size());
-  Open.push_back(R);
-  uint64_t Align = Max;
+  Open.push_back({R, openFact()});
+  AlignFact F;
   int Min = INT_MAX;
-  for (unsigned Site : DefSites[R]) {
-    Align =
-        std::min(Align, alignOfDef(*Instrs[Site], Stepped, Depth, Open, Min));
-    if (Align == 1 && Min >= 0)
-      break;
+  // The hypothesis refined until the definitions agree with it: each
+  // round can only lose bits, so five rounds reach it (16, 8, 4, 2, 1).
+  bool Agreed = false;
+  for (unsigned Round = 0; Round < 7 && !Agreed; ++Round) {
+    F = openFact();
+    int Read = INT_MAX;
+    for (unsigned Site : DefSites[R]) {
+      F = meet(F, alignOfDef(*Instrs[Site], Stepped, Depth, Open, Read));
+      if (!F.Open && F.Align == 1 && Read >= 0)
+        break;
+    }
+    Min = std::min(Min, Read);
+    // Its own hypothesis unread (or cut short): nothing to refine.
+    Agreed = F == Open[Mine].second || Read < 0 || Read > Mine;
+    Open[Mine].second = F;
   }
   Open.pop_back();
+  // Still open on a hypothesis opened further out (its first round): open
+  // too, for that round to refine.
+  if (F.Open && Min < Mine) {
+    MinOpen = std::min(MinOpen, Min);
+    return F;
+  }
+  if (!Agreed || F.Open)
+    F = None;
   // An answer that read the hypothesis of a register opened further out
-  // holds only under it (1 holds under any): not memoised, and the caller
-  // learns it. R's own hypothesis is discharged here.
-  if (Min < 0 || (Min < Mine && Align > 1))
+  // holds only under it (nothing proven holds under any): not memoised,
+  // and the caller learns it. R's own hypothesis is discharged here.
+  if (Min < 0 || (Min < Mine && F.Align > 1))
     MinOpen = std::min(MinOpen, Min);
   else
-    AlignMemo[R] = Align;
-  return Align;
+    AlignMemo[R] = F;
+  return F;
 }
 
-uint64_t FunctionAnalysis::alignOfDef(const Instr &I, bool Stepped,
-                                      unsigned Depth,
-                                      SmallVectorImpl<unsigned> &Open,
-                                      int &MinOpen) const {
-  constexpr uint64_t Max = 16;
-  auto LowBit = [&](int64_t V) -> uint64_t {
-    uint64_t U = uint64_t(V); // Two's complement: no overflow at INT64_MIN.
-    return U == 0 ? Max : std::min<uint64_t>(Max, U & (~U + 1));
-  };
-  auto Of = [&](size_t K) -> uint64_t {
+AlignFact
+FunctionAnalysis::alignOfDef(const Instr &I, bool Stepped, unsigned Depth,
+                             OpenProof &Open, int &MinOpen) const {
+  const AlignFact None = known(1, 0);
+  auto Of = [&](size_t K) -> AlignFact {
     if (K >= I.Ops.size())
-      return 1;
+      return None;
     const Operand &O = I.Ops[K];
     if (O.Kind == Operand::Imm)
-      return LowBit(O.Value);
+      return known(MaxAlign, uint64_t(O.Value)); // Two's complement bits.
     if (O.Kind == Operand::Sym)
-      return Max;
+      return known(MaxAlign, 0);
     if (O.Kind == Operand::Reg) {
       int Id = regId(O.Name);
       return Id >= 0 ? provenAlignIn(unsigned(Id), Depth + 1, Open, MinOpen)
-                     : 1;
+                     : None;
     }
-    return 1;
+    return None;
   };
   // An unpacked half (`mov.b64 {%lo, %hi}, %rd`): the high half's low bits
   // are the wide value's middle ones.
   if (!I.Ops.empty() && I.Ops[0].Kind != Operand::Reg)
-    return 1;
+    return None;
   StringRef Base = I.Mods[0];
   bool FloatCvt = I.hasMod("f16") || I.hasMod("f32") || I.hasMod("f64");
   if (Base == "mov" || Base == "cvta" || (Base == "cvt" && !FloatCvt))
@@ -2739,34 +2791,40 @@ uint64_t FunctionAnalysis::alignOfDef(const Instr &I, bool Stepped,
   // prove (x = c - x, x -= y): only constant steps down.
   if (Base == "sub" && Stepped && I.Ops.size() > 2 &&
       I.Ops[2].Kind != Operand::Imm)
-    return 1;
+    return None;
   // Nor one that subtracts the value being proven, through other
   // registers (t = c - x; x = t + 0).
   if (Base == "sub" && I.Ops.size() > 2 && I.Ops[2].Kind == Operand::Reg) {
     int Id = regId(I.Ops[2].Name);
     if (Id < 0)
-      return 1;
+      return None;
     int Read = INT_MAX;
-    uint64_t Sub = provenAlignIn(unsigned(Id), Depth + 1, Open, Read);
+    AlignFact Sub = provenAlignIn(unsigned(Id), Depth + 1, Open, Read);
     if (Read >= 0 && Read != INT_MAX)
-      return 1;
+      return None;
     MinOpen = std::min(MinOpen, Read);
-    return std::min(Of(1), Sub);
+    return sum(Of(1), Sub, /*Minus=*/true);
   }
   if (Base == "add" || Base == "sub")
-    return std::min(Of(1), Of(2));
-  if (Base == "shl" && I.Ops.size() > 2 && I.Ops[2].Kind == Operand::Imm)
-    return std::min<uint64_t>(Max, Of(1) << std::min<int64_t>(
-                                       4, std::max<int64_t>(0, I.Ops[2].Value)));
+    return sum(Of(1), Of(2), Base == "sub");
+  if (Base == "shl" && I.Ops.size() > 2 && I.Ops[2].Kind == Operand::Imm) {
+    AlignFact X = Of(1);
+    if (X.Open)
+      return X;
+    unsigned Sh = unsigned(std::min<int64_t>(4, std::max<int64_t>(0, I.Ops[2].Value)));
+    return known(std::min(MaxAlign, X.Align << Sh), X.Residue << Sh);
+  }
   if (Base == "mul" && !I.hasMod("hi"))
-    return std::min(Max, Of(1) * Of(2));
+    return zeros(zeroBits(Of(1)) * zeroBits(Of(2)));
   if (Base == "mad" && !I.hasMod("hi"))
-    return std::min(std::min(Max, Of(1) * Of(2)), Of(3));
+    return sum(zeros(zeroBits(Of(1)) * zeroBits(Of(2))), Of(3), false);
   if (Base == "and") // Low zero bits of either operand stay zero.
-    return std::max(Of(1), Of(2));
-  if (Base == "or" || Base == "xor" || Base == "selp")
-    return std::min(Of(1), Of(2)); // Low zero bits of both stay zero.
-  return 1;
+    return zeros(std::max(zeroBits(Of(1)), zeroBits(Of(2))));
+  if (Base == "selp") // One of the two.
+    return meet(Of(1), Of(2));
+  if (Base == "or" || Base == "xor") // Low zero bits of both stay zero.
+    return zeros(std::min(zeroBits(Of(1)), zeroBits(Of(2))));
+  return None;
 }
 
 namespace {
@@ -3236,15 +3294,20 @@ FuncSummary FunctionAnalysis::run() {
     // are left as they are: ptxas 13.0 merges those pairs as well, but no
     // measurement here shows it (docs/MODEL.md, "What ptxas 13.0 does with
     // them").
+    DenseMap<size_t, AlignFact> Proven;
+    auto ProofOf = [&](size_t I) -> AlignFact {
+      const MemAccess &A = S.Accesses[I];
+      if (A.Space != AddrSpace::Shared || !A.BaseId || A.Bytes != 4)
+        return {0, 0, false};
+      auto [It, New] = Proven.try_emplace(I);
+      if (New)
+        It->second = provenAlign(A.BaseId - 1);
+      return It->second;
+    };
     mergeVectorRuns(
         S.Accesses, AccessesBefore,
-        [&](size_t I) -> uint64_t {
-          const MemAccess &A = S.Accesses[I];
-          return A.Space == AddrSpace::Shared && A.BaseId && A.Bytes == 4
-                     ? provenAlign(A.BaseId - 1)
-                     : 0;
-        },
-        S.Ops);
+        [&](size_t I) -> uint64_t { return ProofOf(I).Align; }, S.Ops,
+        [&](size_t I) -> uint64_t { return ProofOf(I).Residue; });
   }
   for (const Loop &L : Loops)
     S.Loops.push_back(L.Rec);

@@ -61,7 +61,8 @@ void widen(MemAccess &First, unsigned N) {
 
 void mergeVectorRuns(std::vector<MemAccess> &As, size_t Begin,
                      llvm::function_ref<uint64_t(size_t)> Alignment,
-                     std::array<double, NumOpClasses> &Ops) {
+                     std::array<double, NumOpClasses> &Ops,
+                     llvm::function_ref<uint64_t(size_t)> Residue) {
   if (As.size() < Begin + 2)
     return;
   // The block's candidates by (key, offset), in program order: an unrolled
@@ -92,13 +93,15 @@ void mergeVectorRuns(std::vector<MemAccess> &As, size_t Begin,
       // row read off `in + x * 16` with align 4 stays scalar; a float4 tile
       // element with align 16 is one v4 access).
       uint64_t Align = Alignment(I);
+      const int64_t Res = Residue ? int64_t(Residue(I)) : 0;
       llvm::SmallVector<size_t, 16> Run{I};
       // The widest vector the alignment allows whose elements are all
       // there: 16 bytes, else 8, else 4 (bf16 pairs and quads, llm.c's
       // Packed128 of 8 bf16 one 16-byte load).
       unsigned N = 1;
       for (unsigned Width : {16u, 8u, 4u}) {
-        if (Width <= First.Bytes || Align < Width || First.Offset % Width)
+        if (Width <= First.Bytes || Align < Width ||
+            (First.Offset + Res) % int64_t(Width))
           continue;
         Run.resize(1);
         if (Take(KO.first, KO.second, Width / First.Bytes, Run)) {

@@ -28,9 +28,13 @@ namespace flipflop {
 /// I's base allows it. Candidates are scalar, non-atomic accesses with a
 /// base id and a known pattern that agree in everything but their offset.
 /// Merged accesses are removed; \p Ops loses the instructions they were.
+/// \p Residue, when given, is what I's base is modulo its alignment (a
+/// pointer 12 bytes into an aligned row): the run's first offset must
+/// make up for it.
 void mergeVectorRuns(std::vector<MemAccess> &As, size_t Begin,
                      llvm::function_ref<uint64_t(size_t)> Alignment,
-                     std::array<double, NumOpClasses> &Ops);
+                     std::array<double, NumOpClasses> &Ops,
+                     llvm::function_ref<uint64_t(size_t)> Residue = nullptr);
 
 /// Whether the assembler proves a shared pointer stepped around a loop
 /// aligned when its start and its steps are, and so merges adjacent scalar
