@@ -366,9 +366,14 @@ TOOLCHAINS = {"nvcc": {"FLIPFLOP_FIT_ASSEMBLER": "ptxas"},
 TOOLCHAIN_OVERRIDE = [None]
 
 
+def toolchain_of(recipe):
+    """The toolchain taken to have built the recipe's measured binaries."""
+    return TOOLCHAIN_OVERRIDE[0] or recipe.get("toolchain", "nvcc")
+
+
 def toolchain_env(recipe):
     """The model's settings for the measured binaries' toolchain."""
-    t = TOOLCHAIN_OVERRIDE[0] or recipe.get("toolchain", "nvcc")
+    t = toolchain_of(recipe)
     if t not in TOOLCHAINS:
         raise ValueError("%s: unknown toolchain %r (known: %s)" % (
             recipe["name"], t, ", ".join(sorted(TOOLCHAINS))))
@@ -437,7 +442,7 @@ def toolchain_clang_flags(recipe):
     binaries' toolchain did (none unless --clang-addressing=nvidia)."""
     if CLANG_ADDRESSING[0] != "nvidia":
         return []
-    return NVIDIA_LIKE_ADDRESSING.get(TOOLCHAIN_OVERRIDE[0] or recipe.get("toolchain", "nvcc"), [])
+    return NVIDIA_LIKE_ADDRESSING.get(toolchain_of(recipe), [])
 
 
 def clang_flags(tools, recipe, params, arch, data_dir, plugin=()):
